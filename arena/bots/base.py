@@ -1,0 +1,75 @@
+"""The :class:`Bot` interface: see a seat's view, return a decision.
+
+A bot is told when a game starts (:meth:`Bot.start_game`, with a seed for its own random
+choices so matches are reproducible), asked for decisions (:meth:`Bot.decide`) and told the
+result (:meth:`Bot.end_game`). It only ever sees an
+:class:`~arena.engine.observation.Observation`; ``view.pending.kind`` says what is asked
+(tile, luck, action, take_row) and ``view.legal`` lists the options.
+"""
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from arena.engine.decisions import Decision
+from arena.engine.observation import Observation
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a bot learns when a game starts."""
+
+    variant: str
+    players: int
+    seat: int
+    seed: int  # for the bot's own random generator
+    game_id: str = ""
+
+
+class Bot(ABC):
+    """A player. Subclasses implement :meth:`decide`; the other hooks are optional."""
+
+    name: str = "bot"
+
+    def start_game(self, info: GameInfo) -> None:  # noqa: B027 - optional hook
+        """Called before the first decision of each game."""
+
+    @abstractmethod
+    def decide(self, view: Observation) -> Decision:
+        """The decision for ``view.pending``; must be one of ``view.legal``."""
+
+    def end_game(self, view: Observation, scores: tuple[int, ...], ranks: tuple[int, ...]) -> None:  # noqa: B027
+        """Called once the game is over, with the final scores and ranks."""
+
+
+_REGISTRY: dict[str, Callable[[str], Bot]] = {}
+
+
+def register(name: str) -> Callable[[Callable[[str], Bot]], Callable[[str], Bot]]:
+    """Class/factory decorator: make a house bot available by ``name`` (``name:options``)."""
+
+    def wrap(factory: Callable[[str], Bot]) -> Callable[[str], Bot]:
+        _REGISTRY[name] = factory
+        return factory
+
+    return wrap
+
+
+def available() -> list[str]:
+    """Names of the registered house bots."""
+    _load_house_bots()
+    return sorted(_REGISTRY)
+
+
+def make_bot(spec: str) -> Bot:
+    """A house bot from its spec: ``random``, ``heuristic``, ``mcs`` or ``mcs:playouts=200``."""
+    _load_house_bots()
+    name, _, options = spec.partition(":")
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown bot {name!r}; house bots: {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[name](options)
+
+
+def _load_house_bots() -> None:
+    # Imported here so that registering has no import cycle with the bot modules.
+    from . import heuristic, mcs, random  # noqa: F401

@@ -1,0 +1,606 @@
+"""The game state and its one state-transition API.
+
+A :class:`Game` is created from a variant, a player count and a seed (or from an explicit
+position), then driven by decisions until it is over::
+
+    game = Game.new("basic", players=4, seed=7)
+    while not game.is_over():
+        pending = game.pending            # what is asked, and of whom
+        for seat in pending.seats:
+            game.apply(seat, game.legal(seat)[0])
+    game.result().ranks
+
+>>> game = Game.new("basic", players=4, seed=7)
+>>> game.pending.kind.value, game.pending.seats
+('tile', (0, 1, 2, 3))
+>>> while not game.is_over():
+...     for seat in game.pending.seats:
+...         game.apply(seat, game.legal(seat)[0])
+>>> len(game.turns), list(game.result().scores) == game.turns[-1].scores
+(12, True)
+
+Decisions (RULES.md 6) are asked as :class:`~arena.engine.decisions.Pending` values: the
+simultaneous tile choice (every seat with tiles, in any order), then during placement one
+seat's action card (professional; only asked when the seat holds a card it could play), one
+seat's luck-card placement, or the card game's row choice. Arena policy (deadlines, faults)
+lives outside, in the match runner.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .decisions import (
+    Decision,
+    DecisionKind,
+    Pending,
+    PlaceLuck,
+    PlayAction,
+    PlayTile,
+    TakeRow,
+    kind_of,
+)
+from .errors import IllegalDecisionError, SetupError, UnexpectedDecisionError
+from .rng import DealRandom
+from .tiles import BULLHEADS
+from .variants import (
+    ACTION_CARDS,
+    CLASSIC_ROW_LENGTH,
+    LUCK_CARDS,
+    PRO_TURN_CAP,
+    Variant,
+)
+from .variants import (
+    variant as get_variant,
+)
+
+EMPTY = 0
+SKIPPED = -1
+_ROW_CARDS = ("stop", "front", "ascending", "anywhere")
+_TILE_CARDS = ("swap", "another")
+
+
+@dataclass
+class TurnRecord:
+    """One turn as the replay records it."""
+
+    plays: list[int | None]
+    choices: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final scores (after any hand penalty) and competition ranks (1 = best)."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+
+def competition_ranks(
+    scores: list[int] | tuple[int, ...],
+    higher_is_better: bool,
+    faulted: frozenset[int] = frozenset(),
+) -> tuple[int, ...]:
+    """Ranks 1, 1, 3 style; a faulted seat ranks below every seat without a fault.
+
+    >>> competition_ranks([5, 9, 5, 1], True)
+    (2, 1, 2, 4)
+    >>> competition_ranks([5, 9, 5, 1], False, faulted=frozenset({3}))
+    (1, 3, 1, 4)
+    """
+
+    def key(seat: int) -> tuple[bool, int]:
+        return (seat in faulted, -scores[seat] if higher_is_better else scores[seat])
+
+    keys = [key(s) for s in range(len(scores))]
+    return tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)
+
+
+class Game:
+    """One game of any variant: position, pending decision, history."""
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        """Use :meth:`new` or :meth:`from_setup`."""
+        variant.check_players(players)
+        self.variant = variant
+        self.players = players
+        self.seed: int | None = None
+        self.layout: tuple[str, ...] = variant.board.rows if variant.board else ()
+        nrows = len(self.layout) if variant.board else variant.start_rows
+        self.spaces: list[list[int]] = [
+            [EMPTY] * (len(self.layout[r]) if variant.board else CLASSIC_ROW_LENGTH)
+            for r in range(nrows)
+        ]
+        self.fill = [0] * nrows  # index of the next empty space of each row
+        self.markers: list[list[str | None]] = [[None] * len(row) for row in self.spaces]
+        self.stops: set[int] = set()
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.held: list[list[str]] = [[] for _ in range(players)]  # action cards
+        self.scores = [0] * players
+        self.supply: list[int] = []
+        self.luck_deck: list[str] = []
+        self.action_deck: list[str] = []
+        self.box: list[int] = []  # tiles that left the game
+        self.set_number = 1
+        self.turns: list[TurnRecord] = []
+        self.setup: dict[str, Any] = {}
+        self._chosen: list[int | None] = [None] * players
+        self._queue: list[tuple[int, int]] = []  # revealed (tile, seat) still to be placed
+        self._current: tuple[int, int] | None = None  # tile awaiting an action / row choice
+        self._pending: Pending | None = None
+        self._final: tuple[int, ...] | None = None
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, variant: str, players: int, seed: int) -> "Game":
+        """A new game, dealt from ``seed`` (RULES.md 2; the same seed, the same deal)."""
+        v = get_variant(variant)
+        v.check_players(players)
+        rng = DealRandom(seed)
+        tiles = list(range(1, v.tiles + 1))
+        rng.shuffle(tiles)
+        luck = list(v.luck_deck)
+        rng.shuffle(luck)
+        actions = list(v.action_deck)
+        rng.shuffle(actions)
+        nrows = len(v.board.rows) if v.board else v.start_rows
+        rows = [[tiles[r]] if r < v.start_rows else [] for r in range(nrows)]
+        pos = v.start_rows
+        hands = []
+        for _ in range(players):
+            hands.append(tiles[pos : pos + v.hand_size])
+            pos += v.hand_size
+        game = cls.from_setup(variant, rows, hands, tiles[pos:], luck, actions)
+        game.seed = seed
+        return game
+
+    @classmethod
+    def from_setup(
+        cls,
+        variant: str,
+        rows: list[list[int]],
+        hands: list[list[int]],
+        supply: list[int],
+        luck_deck: list[str] | tuple[str, ...] = (),
+        action_deck: list[str] | tuple[str, ...] = (),
+        *,
+        scores: list[int] | None = None,
+        held: list[list[str]] | None = None,
+        markers: dict[tuple[int, int], str] | None = None,
+        box: list[int] | tuple[int, ...] = (),
+    ) -> "Game":
+        """A game from an explicit position: a replay's ``setup``, or a hand-built test position.
+
+        Every tile of the variant must be in exactly one of ``rows``, ``hands``, ``supply`` and
+        ``box``. ``scores``, ``held`` (action cards per seat) and ``markers`` (``(row, space) ->
+        luck card``) describe positions reached in play; a replay's setup never has them.
+        """
+        v = get_variant(variant)
+        game = cls(v, len(hands))
+        seen = [t for part in (*rows, *hands, supply, box) for t in part]
+        if sorted(seen) != list(range(1, v.tiles + 1)):
+            dup = sorted({t for t in seen if seen.count(t) > 1})
+            missing = sorted(set(range(1, v.tiles + 1)) - set(seen))
+            extra = sorted(t for t in set(seen) if not 1 <= t <= v.tiles)
+            raise SetupError(
+                f"every tile 1..{v.tiles} must be in exactly one place: "
+                f"duplicated {dup}, missing {missing}, out of range {extra}"
+            )
+        if len(rows) != len(game.spaces):
+            raise SetupError(f"{v.name} has {len(game.spaces)} rows, setup gives {len(rows)}")
+        for r, row in enumerate(rows):
+            if len(row) >= len(game.spaces[r]) + (1 if v.classic else 0):
+                raise SetupError(f"row {r} holds {len(row)} tiles; it has room for fewer")
+            game.spaces[r][: len(row)] = row
+            game.fill[r] = len(row)
+        if v.classic and any(not row for row in rows):
+            raise SetupError("every row of the card game starts with one card")
+        if sum(1 for row in rows if row) == 0:
+            raise SetupError("at least one row must hold a tile")
+        bad = [c for c in luck_deck if c not in LUCK_CARDS] + [
+            c for c in action_deck if c not in ACTION_CARDS
+        ]
+        if bad or (luck_deck and not v.luck) or (action_deck and not v.actions):
+            raise SetupError(f"decks do not fit {v.name}: luck {luck_deck}, action {action_deck}")
+        game.hands = [sorted(h) for h in hands]
+        game.supply = list(supply)
+        game.luck_deck = list(luck_deck)
+        game.action_deck = list(action_deck)
+        game.box = list(box)
+        if scores is not None:
+            game.scores = list(scores)
+        if held is not None:
+            game.held = [list(h) for h in held]
+        for (r, s), card in (markers or {}).items():
+            game.markers[r][s] = card
+        game.setup = {
+            "rows": [list(r) for r in rows],
+            "hands": [list(h) for h in hands],
+            "supply": list(supply),
+            "luck_deck": list(luck_deck),
+            "action_deck": list(action_deck),
+        }
+        game._start_turn()
+        return game
+
+    def clone(self) -> "Game":
+        """An independent copy (history shared read-only: it is only ever appended to)."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.spaces = [list(r) for r in self.spaces]
+        other.fill = list(self.fill)
+        other.markers = [list(r) for r in self.markers]
+        other.stops = set(self.stops)
+        other.hands = [list(h) for h in self.hands]
+        other.held = [list(h) for h in self.held]
+        other.scores = list(self.scores)
+        other.supply = list(self.supply)
+        other.luck_deck = list(self.luck_deck)
+        other.action_deck = list(self.action_deck)
+        other.box = list(self.box)
+        other.turns = [
+            TurnRecord(list(t.plays), list(t.choices), list(t.scores)) for t in self.turns
+        ]
+        other._chosen = list(self._chosen)
+        other._queue = list(self._queue)
+        return other
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def pending(self) -> Pending | None:
+        """The decision the game waits for, or ``None`` once it is over."""
+        return self._pending
+
+    def is_over(self) -> bool:
+        return self._final is not None
+
+    def result(self) -> Result:
+        """Final scores and ranks; only once the game is over."""
+        if self._final is None:
+            raise UnexpectedDecisionError("the game is not over yet")
+        return Result(self._final, competition_ranks(self._final, self.variant.higher_is_better))
+
+    @property
+    def turn(self) -> int:
+        """The current turn, counted from 1 (the last turn once the game is over)."""
+        choosing = self._pending is not None and self._pending.kind is DecisionKind.TILE
+        return len(self.turns) + (1 if choosing else 0)
+
+    def chosen(self, seat: int) -> int | None:
+        """The tile ``seat`` has chosen this turn and not yet revealed (hidden from others)."""
+        return self._chosen[seat]
+
+    def to_place(self) -> list[tuple[int, int]]:
+        """Revealed ``(tile, seat)`` still to be placed this turn, in order (public)."""
+        return list(self._queue)
+
+    def in_turn(self) -> bool:
+        """True between the reveal and the end of a turn (placements under way)."""
+        return self._pending is not None and self._pending.kind is not DecisionKind.TILE
+
+    def row_tiles(self, row: int) -> list[int]:
+        """The tiles of ``row``, left to right."""
+        return [t for t in self.spaces[row] if t > 0]
+
+    def last_tile(self, row: int) -> int:
+        """The row's last tile, 0 if it is empty."""
+        f = self.fill[row]
+        return self.spaces[row][f - 1] if f else 0
+
+    def is_active(self, row: int) -> bool:
+        return self.fill[row] > 0 and row not in self.stops
+
+    def target_row(self, tile: int) -> int | None:
+        """The row ``tile`` goes to by the normal rule (RULES.md 3.2).
+
+        Card game: ``None`` when the tile is lower than every row's end (its player takes a row).
+        """
+        best, best_end, high, high_end = -1, 0, -1, 0
+        for r in range(len(self.spaces)):
+            end = self.last_tile(r)
+            if end == 0 or r in self.stops:
+                continue
+            if best_end < end < tile:
+                best, best_end = r, end
+            if end > high_end:
+                high, high_end = r, end
+        if best >= 0:
+            return best
+        return None if self.variant.classic else high
+
+    def legal(self, seat: int) -> list[Decision]:
+        """Every decision ``seat`` may take now (empty if nothing is asked of it)."""
+        p = self._pending
+        if p is None or seat not in p.seats:
+            return []
+        if p.kind is DecisionKind.TILE:
+            return [PlayTile(t) for t in self.hands[seat]]
+        if p.kind is DecisionKind.TAKE_ROW:
+            return [TakeRow(r) for r in range(len(self.spaces))]
+        if p.kind is DecisionKind.LUCK:
+            assert p.card is not None
+            return [PlaceLuck(r, s) for r, s in self._luck_spaces(p.card)]
+        assert p.tile is not None
+        return self._action_options(seat, p.tile)
+
+    # ------------------------------------------------------------------ transitions
+
+    def apply(self, seat: int, decision: Decision) -> None:
+        """Take ``decision`` for ``seat`` and advance until the next decision or the end.
+
+        Raises :class:`UnexpectedDecisionError` if nothing of that kind is asked of ``seat``,
+        :class:`IllegalDecisionError` if the decision breaks a rule.
+        """
+        p = self._pending
+        if p is None:
+            raise UnexpectedDecisionError(f"the game is over; seat {seat} has nothing to decide")
+        if not 0 <= seat < self.players:
+            raise UnexpectedDecisionError(f"there is no seat {seat} (seats 0..{self.players - 1})")
+        if seat not in p.seats:
+            raise UnexpectedDecisionError(
+                f"seat {seat} has nothing to decide now; waiting for {p.kind.value} "
+                f"from seat(s) {', '.join(map(str, p.seats))}"
+            )
+        kind = kind_of(decision)
+        if kind is not p.kind:
+            raise UnexpectedDecisionError(
+                f"seat {seat} is asked for a {p.kind.value} decision, not {kind.value}"
+            )
+        if isinstance(decision, PlayTile):
+            self._choose(seat, decision.tile)
+            return
+        if decision not in self.legal(seat):
+            raise IllegalDecisionError(self._explain_illegal(seat, decision))
+        self._pending = None
+        if isinstance(decision, TakeRow):
+            assert self._current is not None
+            tile, _ = self._current
+            self._current = None
+            self._record(seat, "take_row", row=decision.row)
+            self._take_row(seat, tile, decision.row)
+        elif isinstance(decision, PlaceLuck):
+            assert p.card is not None
+            self._record(seat, "luck", card=p.card, row=decision.row, space=decision.space)
+            self.markers[decision.row][decision.space] = p.card
+        elif isinstance(decision, PlayAction):
+            assert self._current is not None
+            tile, _ = self._current
+            self._current = None
+            self._play_action(seat, tile, decision)
+        self._run()
+
+    def _explain_illegal(self, seat: int, decision: Decision) -> str:
+        options = self.legal(seat)
+        shown = ", ".join(map(str, options[:12])) + (" ..." if len(options) > 12 else "")
+        return f"'{decision}' is not legal for seat {seat} now; legal: {shown}"
+
+    def _choose(self, seat: int, tile: int) -> None:
+        hand = self.hands[seat]
+        if tile not in hand:
+            raise IllegalDecisionError(
+                f"tile {tile} is not in seat {seat}'s hand; hand: {' '.join(map(str, hand))}"
+            )
+        hand.remove(tile)
+        self._chosen[seat] = tile
+        assert self._pending is not None
+        waiting = tuple(s for s in self._pending.seats if s != seat)
+        if waiting:
+            self._pending = Pending(DecisionKind.TILE, waiting)
+            return
+        self._pending = None
+        plays = self._chosen
+        self._chosen = [None] * self.players
+        self.turns.append(TurnRecord(list(plays)))
+        self._queue = sorted((t, s) for s, t in enumerate(plays) if t is not None)
+        self._run()
+
+    def _run(self) -> None:
+        """Place queued tiles until a decision is needed or the turn ends."""
+        while self._pending is None:
+            if not self._queue:
+                self._end_turn()
+                return
+            tile, seat = self._queue.pop(0)
+            if self.held[seat] and len(self._action_options(seat, tile)) > 1:
+                self._current = (tile, seat)
+                self._pending = Pending(DecisionKind.ACTION, (seat,), tile=tile)
+                return
+            self._place_normally(seat, tile)
+
+    def _place_normally(self, seat: int, tile: int, bonus: int = 0) -> None:
+        row = self.target_row(tile)
+        if row is None:  # card game, lower than every row
+            self._current = (tile, seat)
+            self._pending = Pending(DecisionKind.TAKE_ROW, (seat,), tile=tile)
+            return
+        if self.variant.classic:
+            self._place_classic(seat, tile, row)
+        else:
+            self._land(seat, tile, row, self.fill[row], bonus)
+
+    # ------------------------------------------------------------------ the card game
+
+    def _place_classic(self, seat: int, tile: int, row: int) -> None:
+        if self.fill[row] == CLASSIC_ROW_LENGTH:
+            self._take_row(seat, tile, row)
+        else:
+            self.spaces[row][self.fill[row]] = tile
+            self.fill[row] += 1
+
+    def _take_row(self, seat: int, tile: int, row: int) -> None:
+        taken = self.row_tiles(row)
+        self.scores[seat] += sum(BULLHEADS[t] for t in taken)
+        self.box.extend(taken)
+        self.spaces[row] = [tile] + [EMPTY] * (CLASSIC_ROW_LENGTH - 1)
+        self.fill[row] = 1
+
+    # ------------------------------------------------------------------ the board game
+
+    def _land(self, seat: int, tile: int, row: int, space: int, bonus: int) -> None:
+        """Put ``tile`` on ``space`` of ``row``, apply the space (RULES.md 3.2–3.4, 5)."""
+        spaces = self.spaces[row]
+        kind = self.layout[row][space]
+        marker = self.markers[row][space]
+        spaces[space] = tile
+        self.fill[row] = space + 1
+        delta = bonus
+        if space == len(spaces) - 1:  # final space: the row is complete
+            others = [t for t in spaces if t > 0 and t != tile]
+            if marker == "final10":
+                delta += 10
+            if kind == "C":
+                self.hands[seat] = sorted(self.hands[seat] + others)
+            else:
+                delta -= sum(BULLHEADS[t] for t in others)
+                self.box.extend(others)
+            self.spaces[row] = [EMPTY] * len(spaces)
+            self.markers[row] = [None] * len(spaces)
+            self.fill[row] = 0
+            self.stops.discard(row)
+            dest = next(r for r in range(len(self.spaces)) if r != row and self.fill[r] == 0)
+            self.spaces[dest][0] = tile
+            self.fill[dest] = 1
+        elif marker == "plus5":
+            delta += 5
+        elif kind == "+":
+            delta += BULLHEADS[tile]
+        elif kind == "-":
+            delta -= BULLHEADS[tile]
+        elif kind == "D":
+            if self.supply:
+                self.hands[seat] = sorted(self.hands[seat] + [self.supply.pop(0)])
+        elif kind == "A" and self.action_deck:
+            self.held[seat].append(self.action_deck.pop(0))
+        self.scores[seat] += delta
+        if delta < 0 and self.luck_deck and self._luck_spaces(self.luck_deck[0]):
+            card = self.luck_deck.pop(0)
+            self._pending = Pending(DecisionKind.LUCK, (seat,), card=card)
+
+    def _luck_spaces(self, card: str) -> list[tuple[int, int]]:
+        """Spaces a luck card may go on: free, unmarked, not skipped (RULES.md 3.4)."""
+        free: list[tuple[int, int]] = []
+        for r, spaces in enumerate(self.spaces):
+            last = len(spaces) - 1
+            candidates = range(1, last) if card == "plus5" else (last,)
+            marks = self.markers[r]
+            free.extend((r, s) for s in candidates if spaces[s] == EMPTY and marks[s] is None)
+        return free
+
+    def _action_options(self, seat: int, tile: int) -> list[Decision]:
+        """Decline, or each held card with each legal target (RULES.md 5)."""
+        options: list[Decision] = [PlayAction(None)]
+        active = [r for r in range(len(self.spaces)) if self.is_active(r)]
+        target = self.target_row(tile)
+        assert target is not None
+        hand = self.hands[seat]
+        for card in sorted(set(self.held[seat]), key=ACTION_CARDS.index):
+            if card == "stop":
+                options += [PlayAction(card, row=r) for r in active if r != target]
+            elif card in _TILE_CARDS:
+                options += [PlayAction(card, new_tile=t) for t in hand]
+            elif card == "skip":
+                if self.fill[target] + 1 < len(self.spaces[target]):
+                    options.append(PlayAction(card))
+            elif card == "front":
+                for r in active:
+                    spaces = self.spaces[r]
+                    if (
+                        spaces[0] > tile
+                        and len(spaces) - self.fill[r] >= 2
+                        and SKIPPED not in spaces
+                    ):
+                        options.append(PlayAction(card, row=r))
+            elif card == "ascending":
+                options += [PlayAction(card, row=r) for r in active if self.last_tile(r) < tile]
+            elif card == "anywhere":
+                options += [PlayAction(card, row=r) for r in active]
+            else:  # plus5
+                options.append(PlayAction(card))
+        return options
+
+    def _play_action(self, seat: int, tile: int, action: PlayAction) -> None:
+        card = action.card
+        if card is None:
+            self._place_normally(seat, tile)
+            return
+        self.held[seat].remove(card)
+        entry: dict[str, Any] = {"card": card, "tile": tile}
+        if action.row is not None:
+            entry["row"] = action.row
+        if action.new_tile is not None:
+            entry["new_tile"] = action.new_tile
+        self._record(seat, "action", **entry)
+        if card == "stop":
+            assert action.row is not None
+            self.stops.add(action.row)
+            self._place_normally(seat, tile)
+        elif card == "swap":
+            assert action.new_tile is not None
+            self.hands[seat].remove(action.new_tile)
+            self.hands[seat] = sorted(self.hands[seat] + [tile])
+            self._place_normally(seat, action.new_tile)
+        elif card == "another":
+            assert action.new_tile is not None
+            self.hands[seat].remove(action.new_tile)
+            self._queue.insert(0, (action.new_tile, seat))
+            self._place_normally(seat, tile)
+        elif card == "skip":
+            row = self.target_row(tile)
+            assert row is not None
+            self.spaces[row][self.fill[row]] = SKIPPED
+            self._land(seat, tile, row, self.fill[row] + 1, 0)
+        elif card == "front":
+            assert action.row is not None
+            spaces = self.spaces[action.row]
+            n = self.fill[action.row]
+            spaces[1 : n + 1] = spaces[:n]
+            spaces[0] = tile
+            self.fill[action.row] = n + 1
+        elif card in ("ascending", "anywhere"):
+            assert action.row is not None
+            self._land(seat, tile, action.row, self.fill[action.row], 0)
+        else:  # plus5
+            self._place_normally(seat, tile, bonus=5)
+
+    # ------------------------------------------------------------------ turns and the end
+
+    def _record(self, seat: int, kind: str, **fields: Any) -> None:
+        self.turns[-1].choices.append({"seat": seat, "kind": kind, **fields})
+
+    def _start_turn(self) -> None:
+        seats = tuple(s for s in range(self.players) if self.hands[s])
+        self._pending = Pending(DecisionKind.TILE, seats)
+
+    def _end_turn(self) -> None:
+        """Record the scores; refill for a second set, end the game, or start the next turn."""
+        self.stops.clear()
+        self.turns[-1].scores = list(self.scores)
+        v = self.variant
+        # Basic and card game: every hand empties at once. Professional: hands differ in size
+        # and the first empty hand ends the set (RULES.md 4, 5).
+        set_over = not all(self.hands) if v.actions else not any(self.hands)
+        over = v.actions and len(self.turns) >= PRO_TURN_CAP
+        if set_over:
+            if (
+                not v.classic
+                and self.players <= 3
+                and self.set_number == 1
+                and len(self.supply) >= v.hand_size * self.players
+            ):
+                self.set_number = 2
+                for seat in range(self.players):
+                    drawn, self.supply = self.supply[: v.hand_size], self.supply[v.hand_size :]
+                    self.hands[seat] = sorted(self.hands[seat] + drawn)
+            else:
+                over = True
+        if over:
+            final = list(self.scores)
+            if v.actions:
+                for seat in range(self.players):
+                    final[seat] -= sum(BULLHEADS[t] for t in self.hands[seat])
+            self._final = tuple(final)
+            self._pending = None
+            return
+        self._start_turn()
