@@ -109,6 +109,15 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is(value: object, expected: int) -> bool:
+    """``value`` is the integer ``expected`` (JSON ``true`` is not 1)."""
+    return _is_int(value) and value == expected
+
+
+def _int_list(value: object, length: int) -> TypeGuard[list[int]]:
+    return isinstance(value, list) and len(value) == length and all(_is_int(v) for v in value)
+
+
 def _turn_name(index: int) -> str:
     return f"turn {index + 1} (turns[{index}])"
 
@@ -321,7 +330,7 @@ class _Game:
     # ----------------------------------------------------------------- turns
 
     def play_turns(self) -> int | None:
-        """Re-simulate every turn; return the number of turns the game lasted, None if unfinished."""
+        """Re-simulate every turn; return how many turns the game lasted (None: unfinished)."""
         turns = self.replay.get("turns")
         if not isinstance(turns, list):
             raise self.fail("turns is not a list")
@@ -333,11 +342,7 @@ class _Game:
             self.play_one_turn(turn)
             recorded = turn.get("scores")
             if compare_scores:
-                if not (
-                    isinstance(recorded, list)
-                    and len(recorded) == self.n
-                    and all(_is_int(s) for s in recorded)
-                ):
+                if not _int_list(recorded, self.n):
                     self.note(f"scores {recorded!r} are not {self.n} integers")
                     compare_scores = False
                 else:
@@ -446,7 +451,7 @@ class _Game:
             if not (
                 isinstance(choice, dict)
                 and choice.get("kind") == "take_row"
-                and choice.get("seat") == seat
+                and _is(choice.get("seat"), seat)
             ):
                 raise self.fail(
                     f"card {card} of seat {seat} is lower than every row: expected a "
@@ -493,8 +498,8 @@ class _Game:
             and allow_action
             and isinstance(choice, dict)
             and choice.get("kind") == "action"
-            and choice.get("seat") == seat
-            and choice.get("tile") == tile
+            and _is(choice.get("seat"), seat)
+            and _is(choice.get("tile"), tile)
         ):
             self.place_normal(seat, tile, bonus=0)
             return
@@ -580,10 +585,12 @@ class _Game:
             if marker == "final10":
                 delta += 10
             row.clear()
-            target = next(
+            empty = [
                 i for i, other in enumerate(self.rows) if i != index and not other.holds_tile()
-            )
-            self.rows[target].tiles[0] = tile
+            ]
+            if not empty:
+                raise self.fail(f"no empty row for tile {tile} after completing row {index}")
+            self.rows[empty[0]].tiles[0] = tile
         elif marker == "plus5":
             delta += 5
         else:
@@ -628,7 +635,9 @@ class _Game:
             return
         choice = self.peek()
         if not (
-            isinstance(choice, dict) and choice.get("kind") == "luck" and choice.get("seat") == seat
+            isinstance(choice, dict)
+            and choice.get("kind") == "luck"
+            and _is(choice.get("seat"), seat)
         ):
             raise self.fail(
                 f"seat {seat} scored {delta} with tile {tile} and must place luck "
@@ -638,7 +647,7 @@ class _Game:
         if choice.get("card") != card:
             raise self.fail(f"luck choice {choice!r}: the top luck card is {card!r}")
         place = (choice.get("row"), choice.get("space"))
-        if place not in legal:
+        if not (_is_int(place[0]) and _is_int(place[1]) and place in legal):
             raise self.fail(
                 f"luck choice {choice!r}: {card} cannot go on row {place[0]!r} space {place[1]!r}"
             )
@@ -672,15 +681,13 @@ class _Game:
             if fault.get("kind") not in FAULT_KINDS:
                 self.note(f"fault {fault!r} has an unknown kind")
         scores = result.get("scores")
-        if scores != final:
-            self.note(f"scores are {scores!r}, expected {final}")
         basis: list[int] = final
-        if isinstance(scores, list) and len(scores) == self.n and all(_is_int(s) for s in scores):
-            basis = [
-                int(s) for s in scores
-            ]  # rank check independent of a score mismatch reported above
+        if not (_int_list(scores, self.n) and scores == final):
+            self.note(f"scores are {scores!r}, expected {final}")
+        if _int_list(scores, self.n):
+            basis = list(scores)  # the ranks must follow the recorded scores
         ranks = competition_ranks(basis, faulted, lower_is_better=self.classic)
-        if result.get("ranks") != ranks:
+        if not (_int_list(result.get("ranks"), self.n) and result.get("ranks") == ranks):
             self.note(
                 f"ranks are {result.get('ranks')!r}, expected {ranks} for scores {basis}"
                 + (f" and faulted seats {sorted(faulted)}" if faulted else "")

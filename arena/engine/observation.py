@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .decisions import Decision, Pending
+from .errors import UnexpectedDecisionError
 from .game import Game
 
 
@@ -68,7 +69,7 @@ class Observation:
 def observe(game: Game, seat: int) -> Observation:
     """The view of ``seat`` (0-based) of ``game``."""
     if not 0 <= seat < game.players:
-        raise ValueError(f"there is no seat {seat} (seats 0..{game.players - 1})")
+        raise UnexpectedDecisionError(f"there is no seat {seat} (seats 0..{game.players - 1})")
     return Observation(
         variant=game.variant.name,
         seat=seat,

@@ -15,6 +15,7 @@ generator. :func:`verify` re-simulates one with the engine and lists every disag
 
 import gzip
 import json
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -86,7 +87,7 @@ def read(path: str | Path) -> dict[str, Any]:
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
         data = json.loads(raw.decode("utf-8"))
-    except (OSError, ValueError, EOFError) as exc:
+    except (OSError, ValueError, EOFError, zlib.error, RecursionError) as exc:
         raise ReplayError(f"{path}: not a readable replay: {exc}") from exc
     check_shape(data)
     replay: dict[str, Any] = data
@@ -133,9 +134,13 @@ def check_shape(data: Any) -> None:
             isinstance(turn.get(k), list) for k in ("plays", "choices", "scores")
         ):
             raise ReplayError(f"turns[{i}] needs lists 'plays', 'choices' and 'scores'")
+        if not all(isinstance(c, dict) for c in turn["choices"]):
+            raise ReplayError(f"turns[{i}].choices must be a list of objects")
     for key in ("scores", "ranks", "faults"):
         if not isinstance(data["result"].get(key), list):
             raise ReplayError(f"replay key 'result.{key}' is missing or not a list")
+    if not all(isinstance(f, dict) for f in data["result"]["faults"]):
+        raise ReplayError("result.faults must be a list of objects")
 
 
 def _name(kind: type | tuple[type, ...]) -> str:
@@ -160,7 +165,7 @@ def simulate(replay: dict[str, Any]) -> tuple[Game, list[str]]:
             setup["luck_deck"],
             setup["action_deck"],
         )
-    except NimmtError as exc:
+    except (NimmtError, TypeError) as exc:  # TypeError: tiles that are not integers
         raise ReplayError(f"setup: {exc}") from exc
     if len(replay["players"]) != game.players:
         problems.append(f"{len(replay['players'])} players listed, {game.players} hands dealt")

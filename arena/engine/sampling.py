@@ -1,0 +1,241 @@
+"""Determinization: a full Game that agrees with everything one seat can see.
+
+A bot sees an :class:`~arena.engine.observation.Observation`; to search it needs whole games.
+:func:`determinize` deals what the seat cannot see at random, consistently with what it can:
+
+- **tiles**: every tile not on the board, not in the seat's hand, not chosen by it, not revealed
+  and waiting to be placed is *unseen*. The unseen tiles fill the other hands (by their sizes),
+  the supply (by its size, in a random order) and the box (by what is left over);
+- **the box**: in basic, basic + luck and the card game a revealed tile is placed, and a placed
+  tile only ever leaves the board for the box, so every revealed tile that is gone is known to
+  be boxed; only set-up tiles that left the board are unknown. In the professional version
+  claims and Swap cards bring placed tiles back into hands, and the view does not say whose:
+  gone tiles are put in the box first and only the rest into the other hands; a tile swapped
+  back this turn goes back to its owner. The supply never holds a tile anybody has seen;
+- **action cards**: the cards not held by the seat and not played this turn are dealt to the
+  other seats by their counts and to the deck; the luck deck is drawn from the cards that are
+  neither on the board nor being placed;
+- **the position**: scores, markers, Stop markers, set and turn, the history of revealed tiles,
+  this turn's choices and the decision under way (including tiles other seats have already
+  chosen this turn) are copied, so ``observe(determinize(view, rng), view.seat) == view``.
+
+What the view does not hold, and is therefore sampled rather than known: the set-up tiles, the
+decisions of earlier turns (Swap, Another, which player claimed which row), so which gone tiles
+went back into hands in the professional version; the action cards played in earlier turns and
+the luck cards that left with cleared rows; and each earlier turn's scores (left empty).
+
+>>> import random
+>>> from arena.engine import Game
+>>> from arena.engine.observation import observe
+>>> game = Game.new("pro+luck", players=4, seed=11)
+>>> view = observe(game, seat=1)
+>>> sample = determinize(view, random.Random(3))
+>>> observe(sample, 1) == view, sample.hands[1] == game.hands[1], sample.hands[0] == game.hands[0]
+(True, True, False)
+"""
+
+from collections import Counter
+from collections.abc import Sequence
+from random import Random
+
+from .decisions import DecisionKind
+from .game import EMPTY, Game, TurnRecord
+from .observation import Observation
+from .playout import _random_keys
+from .tiles import BULLHEADS
+from .variants import variant
+
+__all__ = ["Sampler", "determinize"]
+
+
+class Sampler:
+    """What one view fixes, worked out once; :meth:`game` deals a fresh sample each call.
+
+    A bot that samples many games per decision builds one ``Sampler(view)`` and calls
+    :meth:`game` repeatedly; :func:`determinize` is the one-off form.
+    """
+
+    def __init__(self, view: Observation) -> None:
+        v = variant(view.variant)
+        self.view = view
+        self.variant = v
+        seat = view.seat
+        pending = view.pending
+        board = {t for row in view.spaces for t in row if t > 0}
+        queued = [t for t, _ in view.to_place]
+        # The tile whose action card or row choice is asked is in nobody's hand or row.
+        self.current: tuple[int, int] | None = None
+        if pending is not None and pending.kind in (DecisionKind.ACTION, DecisionKind.TAKE_ROW):
+            assert pending.tile is not None
+            self.current = (pending.tile, pending.seats[0])
+        own = set(view.hand) | ({view.chosen} if view.chosen is not None else set())
+        placed_or_held = board | own | set(queued)
+        if self.current is not None:
+            placed_or_held.add(self.current[0])
+        # Seats that already chose this turn (their chosen tile is counted in their hand size).
+        choosing = pending is not None and pending.kind is DecisionKind.TILE
+        self.chose = [
+            s != seat and choosing and s not in pending.seats and view.hand_sizes[s] > 0  # type: ignore[union-attr]
+            for s in range(view.players)
+        ]
+        revealed = {t for plays in view.history for t in plays if t is not None}
+        for c in view.choices:
+            if c.get("new_tile") is not None:
+                revealed.add(c["new_tile"])
+        gone = sorted(revealed - placed_or_held)
+        everything = set(range(1, v.tiles + 1))
+        in_hands = sum(view.hand_sizes)
+        box_size = (
+            v.tiles
+            - len(board)
+            - in_hands
+            - len(queued)
+            - (1 if self.current is not None else 0)
+            - view.supply_size
+        )
+        # Tiles swapped back this turn are in their owner's hand (the view shows the swap).
+        self.returned: list[list[int]] = [[] for _ in range(view.players)]
+        for c in view.choices:
+            if c.get("kind") == "action" and c.get("card") == "swap" and c["seat"] != seat:
+                t = c["tile"]
+                if t in gone:
+                    gone.remove(t)
+                    self.returned[c["seat"]].append(t)
+        hidden = sorted(everything - placed_or_held - set(gone) - set(sum(self.returned, [])))
+        self.box_known: list[int] = []
+        self.gone: list[int] = []
+        if v.actions:  # gone tiles may be back in hands: box what fits, the rest to hands
+            self.gone = gone
+        else:  # a gone tile can only be in the box
+            self.box_known = gone
+        self.hidden = hidden
+        self.box_size = box_size
+        self.hand_need = [
+            0 if s == seat else view.hand_sizes[s] - len(self.returned[s])
+            for s in range(view.players)
+        ]
+        # Luck cards: the full deck less the markers on the board and the card being placed.
+        luck = Counter(v.luck_deck)
+        luck.subtract(m for row in view.markers for m in row if m is not None)
+        if pending is not None and pending.kind is DecisionKind.LUCK and pending.card:
+            luck[pending.card] -= 1
+        self.luck_pool = sorted(luck.elements())
+        # Action cards: the full deck less the seat's own and the cards played this turn.
+        actions = Counter(v.action_deck)
+        actions.subtract(view.action_cards)
+        actions.subtract(c["card"] for c in view.choices if c.get("kind") == "action")
+        self.action_pool = sorted(actions.elements())
+        self._check()
+
+    def _check(self) -> None:
+        view = self.view
+        unknown = len(self.hidden) + len(self.gone) + len(self.box_known)
+        need = sum(self.hand_need) + view.supply_size + self.box_size
+        if unknown != need or len(self.box_known) > self.box_size:
+            raise ValueError(
+                f"the view does not add up: {unknown} unseen tiles for {need} places "
+                f"(hands {self.hand_need}, supply {view.supply_size}, box {self.box_size})"
+            )
+        if len(self.luck_pool) < view.luck_deck_size:
+            raise ValueError("the luck deck is larger than the luck cards left unseen")
+        others = sum(n for s, n in enumerate(view.action_counts) if s != view.seat)
+        if len(self.action_pool) < others + view.action_deck_size:
+            raise ValueError("more action cards held or in the deck than left unseen")
+
+    def game(self, rng: Random) -> Game:
+        """A random full game consistent with the view."""
+        view = self.view
+        v = self.variant
+        seat = view.seat
+        key = _random_keys(rng).__getitem__
+        hidden = sorted(self.hidden, key=key)
+        gone = sorted(self.gone, key=key)
+        # The box: known boxed tiles, then gone tiles, then (set-up tiles) hidden ones.
+        box = list(self.box_known)
+        take = min(self.box_size - len(box), len(gone))
+        box += gone[:take]
+        rest_gone = gone[take:]
+        short = self.box_size - len(box)
+        box += hidden[:short]
+        supply = hidden[short : short + view.supply_size]
+        pool = sorted(hidden[short + view.supply_size :] + rest_gone, key=key)
+        hands: list[list[int]] = []
+        chosen: list[int | None] = [None] * view.players
+        pos = 0
+        for s in range(view.players):
+            if s == seat:
+                hands.append(list(view.hand))
+                chosen[s] = view.chosen
+                continue
+            n = self.hand_need[s]
+            hand = pool[pos : pos + n] + self.returned[s]
+            pos += n
+            if self.chose[s]:
+                chosen[s] = hand.pop(int(rng.random() * len(hand)))
+            hands.append(sorted(hand))
+        luck = _shuffled(self.luck_pool, key)[: view.luck_deck_size]
+        cards = _shuffled(self.action_pool, key)
+        held: list[list[str]] = []
+        pos = 0
+        for s in range(view.players):
+            if s == seat:
+                held.append(list(view.action_cards))
+            else:
+                held.append(cards[pos : pos + view.action_counts[s]])
+                pos += view.action_counts[s]
+        deck = cards[pos : pos + view.action_deck_size]
+        return self._build(v.name, hands, chosen, held, supply, luck, deck, box)
+
+    def _build(
+        self,
+        name: str,
+        hands: list[list[int]],
+        chosen: list[int | None],
+        held: list[list[str]],
+        supply: list[int],
+        luck: list[str],
+        deck: list[str],
+        box: list[int],
+    ) -> Game:
+        view = self.view
+        game = Game(self.variant, view.players)
+        game.spaces = [list(row) for row in view.spaces]
+        game.fill = [
+            max((s + 1 for s, x in enumerate(row) if x != EMPTY), default=0) for row in view.spaces
+        ]
+        game.markers = [list(row) for row in view.markers]
+        game.stops = set(view.stops)
+        game.hands = hands
+        game.held = held
+        game.scores = list(view.scores)
+        game.supply = supply
+        game.luck_deck = luck
+        game.action_deck = deck
+        game.box = box
+        game.set_number = view.set_number
+        game.turns = [TurnRecord(list(plays)) for plays in view.history]
+        pending = view.pending
+        if pending is not None and pending.kind is not DecisionKind.TILE:
+            game.turns[-1].choices = [dict(c) for c in view.choices]
+        # The Game's internals: the decision under way and the tiles of this turn.
+        game._chosen = chosen
+        game._queue = list(view.to_place)
+        game._current = self.current
+        game._pending = pending
+        if pending is None:
+            final = list(view.scores)
+            if self.variant.actions:
+                for s, hand in enumerate(hands):
+                    final[s] -= sum(BULLHEADS[t] for t in hand)
+            game._final = tuple(final)
+        return game
+
+
+def _shuffled(items: Sequence[str], key: object) -> list[str]:
+    order = sorted(range(len(items)), key=key)  # type: ignore[call-overload]
+    return [items[i] for i in order]
+
+
+def determinize(view: Observation, rng: Random) -> Game:
+    """A full Game consistent with ``view``, the unseen parts dealt at random (module doc)."""
+    return Sampler(view).game(rng)
