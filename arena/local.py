@@ -1,0 +1,94 @@
+"""Play games between bots in this process: one game (:func:`play_game`) and the seeding rules of
+a series (:func:`series_game`), shared by ``nimmt play`` and anything else that runs house bots.
+
+A series of ``n`` games with seed ``S`` between the lineup ``bots[0..k-1]`` is fixed by three
+rules, so that a game can be re-run alone and ``--jobs`` changes nothing:
+
+- game ``i`` (0-based) is dealt from seed ``S + i``;
+- seats rotate: lineup entry ``k`` sits at seat ``(k + i) mod players``;
+- the bot at ``seat`` gets the seed :func:`bot_seed` ``(S, i, seat)`` for its own choices.
+
+>>> from arena.bots.random import RandomBot
+>>> replay = play_game("basic", [RandomBot(), RandomBot()], seed=4,
+...                    bot_seeds=[1, 2], names=["a", "b"])
+>>> replay["format"], [p["name"] for p in replay["players"]], len(replay["turns"])
+('nimmt-replay/1', ['a', 'b'], 24)
+>>> series_game(seed=10, index=2, players=3)
+SeriesGame(index=2, deal_seed=12, seats=(1, 2, 0))
+"""
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.bots.base import Bot, GameInfo
+from arena.engine.game import Game
+from arena.engine.observation import observe
+from arena.engine.replay import to_replay
+
+
+def play_game(
+    variant: str,
+    bots: Sequence[Bot],
+    seed: int,
+    bot_seeds: Sequence[int],
+    names: Sequence[str | dict[str, Any]],
+    game_id: str = "",
+) -> dict[str, Any]:
+    """Play one game, ``bots[seat]`` in each seat; return its replay (``nimmt-replay/1``).
+
+    Every seat choosing a tile is shown the position before anybody's choice is applied, so
+    the choice is simultaneous. A decision that is not legal raises
+    :class:`~arena.engine.errors.IllegalDecisionError`: house bots are trusted; untrusted bots
+    are run by the match runner, which wraps them in the arena's fault policy.
+    """
+    if not len(bots) == len(bot_seeds) == len(names):
+        raise ValueError(
+            f"{len(bots)} bots, {len(bot_seeds)} bot seeds and {len(names)} names: "
+            "one of each per seat"
+        )
+    game = Game.new(variant, players=len(bots), seed=seed)
+    for seat, bot in enumerate(bots):
+        bot.start_game(GameInfo(variant, len(bots), seat, bot_seeds[seat], game_id))
+    while (pending := game.pending) is not None:
+        views = [observe(game, seat) for seat in pending.seats]
+        decisions = [bots[view.seat].decide(view) for view in views]
+        for view, decision in zip(views, decisions, strict=True):
+            game.apply(view.seat, decision)
+    result = game.result()
+    for seat, bot in enumerate(bots):
+        bot.end_game(observe(game, seat), result.scores, result.ranks)
+    return to_replay(game, list(names))
+
+
+def bot_seed(seed: int, index: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in game ``index`` of the series with ``seed``.
+
+    A hash, so that neighbouring series (seed 1 and seed 2) share no bot seeds.
+
+    >>> bot_seed(1, 0, 0) == bot_seed(1, 0, 0), bot_seed(1, 0, 0) == bot_seed(1, 0, 1)
+    (True, False)
+    """
+    digest = hashlib.sha256(f"nimmt-bot-seed:{seed}:{index}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass(frozen=True)
+class SeriesGame:
+    """Game ``index`` of a series: its deal seed and, per seat, the lineup entry sitting there."""
+
+    index: int
+    deal_seed: int
+    seats: tuple[int, ...]
+
+    def bot_seeds(self, seed: int) -> list[int]:
+        return [bot_seed(seed, self.index, seat) for seat in range(len(self.seats))]
+
+
+def series_game(seed: int, index: int, players: int) -> SeriesGame:
+    """Deal seed and seating of game ``index`` (0-based) of the series with ``seed``."""
+    seats = [0] * players
+    for entry in range(players):
+        seats[(entry + index) % players] = entry
+    return SeriesGame(index, seed + index, tuple(seats))
