@@ -1,0 +1,40 @@
+"""The sandbox that runs one untrusted bot process.
+
+A bot is any program speaking the gRPC protocol over the Unix socket the runner creates.
+:func:`launch` starts it as a :class:`LaunchSpec` says and returns a :class:`BotProcess`;
+:meth:`BotProcess.kill` ends it with every process it started. Sandboxed (the default), the bot
+runs under bubblewrap as a uid of its own, with no network but loopback, a read-only root
+holding the system ``/usr``, the bot runtime and its own folder, a small private ``/tmp``, and
+rlimits and cgroups bounding memory, CPU time, processes, files and file sizes (see
+:class:`Limits`). :func:`layers` tells which of these protections this machine gives;
+:func:`require_isolation` refuses to go on without the essential ones.
+
+``sandbox=False`` (``--unsafe-no-sandbox``) runs a plain process for trusted local runs: own
+process group, rlimits and cgroups, the same environment names.
+"""
+
+from .probe import layers, require_isolation
+from .process import BotProcess, launch
+from .runtime import ensure_runtime
+from .spec import (
+    SANDBOX_BOT_DIR,
+    SANDBOX_RUNTIME,
+    SANDBOX_SOCKET,
+    LaunchSpec,
+    Limits,
+    SandboxUnavailable,
+)
+
+__all__ = [
+    "SANDBOX_BOT_DIR",
+    "SANDBOX_RUNTIME",
+    "SANDBOX_SOCKET",
+    "BotProcess",
+    "LaunchSpec",
+    "Limits",
+    "SandboxUnavailable",
+    "ensure_runtime",
+    "launch",
+    "layers",
+    "require_isolation",
+]

@@ -1,0 +1,91 @@
+"""A bot's stdout and stderr, capped: the first and the last bytes are kept, the middle is cut.
+
+A thread drains the pipe so a chatty bot never blocks on a full pipe; the head goes to the log
+file as it arrives (so a crash of the runner still leaves it), the tail is kept in memory and
+written after a ``[... N bytes cut ...]`` line when the log is closed.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+#: Bytes kept from the start of a bot's output.
+HEAD_BYTES = 64 * 1024
+#: Bytes kept from the end of a bot's output.
+TAIL_BYTES = 64 * 1024
+
+
+def cut_line(count: int) -> bytes:
+    """The line standing for ``count`` bytes left out of a log."""
+    return f"\n[... {count} bytes cut ...]\n".encode()
+
+
+class CappedLog:
+    """Reads a pipe until EOF into a capped log file."""
+
+    def __init__(
+        self, read_fd: int, path: Path, *, head: int = HEAD_BYTES, tail: int = TAIL_BYTES
+    ) -> None:
+        self._fd = read_fd
+        self._head_limit = head
+        self._tail_limit = tail
+        self._head = bytearray()
+        self._tail = bytearray()
+        self._cut = 0
+        self._lock = threading.Lock()
+        self._file = open(path, "wb")  # noqa: SIM115 - closed by close()
+        self._closed = False
+        self._thread = threading.Thread(target=self._drain, name=f"bot-log {path}", daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        try:
+            while chunk := os.read(self._fd, 65536):
+                with self._lock:
+                    if not self._closed:
+                        self._take(chunk)
+        except OSError:
+            pass
+        finally:
+            os.close(self._fd)
+
+    def _take(self, chunk: bytes) -> None:
+        room = self._head_limit - len(self._head)
+        if room > 0:
+            self._head += chunk[:room]
+            self._file.write(chunk[:room])
+            self._file.flush()
+            chunk = chunk[room:]
+        if not chunk:
+            return
+        self._tail += chunk
+        excess = len(self._tail) - self._tail_limit
+        if excess > 0:
+            del self._tail[:excess]
+            self._cut += excess
+
+    def _contents(self) -> bytes:
+        middle = cut_line(self._cut) if self._cut else b""
+        return bytes(self._head) + middle + bytes(self._tail)
+
+    def text(self) -> str:
+        """The capped log so far."""
+        with self._lock:
+            return self._contents().decode("utf-8", errors="replace")
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Wait for EOF (or ``timeout``), then write the tail and close the file (idempotent).
+
+        Output that arrives after ``timeout`` (from a process that escaped the kill) is dropped.
+        """
+        self._thread.join(timeout)
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            if self._cut:
+                self._file.write(cut_line(self._cut))
+            self._file.write(self._tail)
+            self._file.close()

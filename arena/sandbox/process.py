@@ -1,0 +1,397 @@
+"""Starting a bot (:func:`launch`) and ending it with all it started (:class:`BotProcess`).
+
+A bot is started through a gate: ``/bin/sh`` waits on a pipe while the runner moves it into
+the bot's cgroups and sets its rlimits (``prlimit``), then execs ``setpriv`` to drop root for
+the bot's uid, which execs bubblewrap (unsandboxed: the command itself). So no Python code runs
+between fork and exec (unsafe when the runner has threads), and nothing the bot runs ever
+starts outside its cgroups or limits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+
+from . import uids
+from .bubblewrap import Mounts, bwrap_argv, etc_files, find_bwrap
+from .capped_log import CappedLog
+from .cgroups import BotCgroup, find_hierarchy
+from .probe import require_isolation
+from .runtime import RuntimeInUse, use_runtime
+from .spec import SANDBOX_RUNTIME, SANDBOX_SOCKET, LaunchSpec, Limits
+
+#: Waits for one line on stdin, then execs its arguments with stdin from /dev/null.
+GATE = 'read -r go && exec "$@" </dev/null'
+#: The two bubblewrap processes (monitor and pid-1 reaper) that share the bot's process limit.
+BWRAP_PROCESSES = 2
+#: How long :meth:`BotProcess.kill` waits for the last process to be gone.
+KILL_TIMEOUT = 5.0
+MIB = 1024 * 1024
+
+#: Keeps numeric libraries to one thread each (threads count against ``Limits.processes``).
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def _bot_env(spec: LaunchSpec, *, path: str, home: str, engine: str) -> dict[str, str]:
+    env = {
+        "PATH": path,
+        "HOME": home,
+        "LANG": "C.UTF-8",
+        "PYTHONUNBUFFERED": "1",  # a killed bot's last words still reach the log
+        "PYTHONDONTWRITEBYTECODE": "1",
+        **ONE_THREAD,
+    }
+    if spec.sandbox:
+        env["TMPDIR"] = "/tmp"
+    env.update(spec.env)
+    env["NIMMT_ENGINE"] = engine
+    return env
+
+
+def _rlimits(limits: Limits, *, nproc: int | None) -> dict[int, tuple[int, int]]:
+    """The rlimits of a bot, never above the runner's own hard limits (raising them would need
+    CAP_SYS_RESOURCE)."""
+    cpu = limits.cpu_seconds
+    wanted = {
+        resource.RLIMIT_AS: (limits.memory_mb * MIB, limits.memory_mb * MIB),
+        resource.RLIMIT_CPU: (cpu, cpu + 1),  # SIGXCPU, then SIGKILL if it is ignored
+        resource.RLIMIT_NOFILE: (limits.open_files, limits.open_files),
+        resource.RLIMIT_FSIZE: (limits.file_size_mb * MIB, limits.file_size_mb * MIB),
+        resource.RLIMIT_CORE: (0, 0),
+    }
+    if nproc is not None:
+        wanted[resource.RLIMIT_NPROC] = (nproc, nproc)
+    values = {}
+    for which, (soft, hard) in wanted.items():
+        ceiling = resource.getrlimit(which)[1]
+        if ceiling != resource.RLIM_INFINITY:
+            soft, hard = min(soft, ceiling), min(hard, ceiling)
+        values[which] = (soft, hard)
+    return values
+
+
+def _exit_status(returncode: int | None) -> int | None:
+    """Exit status as a shell reports it: 128 + N after death by signal N."""
+    if returncode is not None and returncode < 0:
+        return 128 - returncode
+    return returncode
+
+
+class BotProcess:
+    """A running bot: its process tree, uid, cgroups and log. End it with :meth:`kill`."""
+
+    def __init__(
+        self,
+        popen: subprocess.Popen[bytes],
+        *,
+        lease: uids.UidLease | None,
+        cgroup: BotCgroup | None,
+        runtime: RuntimeInUse | None,
+        log: CappedLog,
+    ) -> None:
+        self.pid = popen.pid
+        self._popen = popen
+        self._lease = lease
+        self._cgroup = cgroup
+        self._runtime = runtime
+        self._log = log
+        self._lock = threading.Lock()
+        self._ended = False
+        self._peak_bytes: int | None = None
+        self._oom_kills: int | None = None
+
+    @property
+    def uid(self) -> int | None:
+        """The uid the bot runs as, if it got one of its own."""
+        return self._lease.uid if self._lease else None
+
+    def poll(self) -> int | None:
+        """The exit status (128 + N for signal N) if the bot has exited, else None."""
+        return _exit_status(self._popen.poll())
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        """Wait for exit; the exit status, or None if ``timeout`` passed first."""
+        try:
+            return _exit_status(self._popen.wait(timeout))
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self) -> None:
+        """Kill every process the bot started, wait for them, release uid, cgroups, runtime, log.
+
+        Idempotent; safe whether or not the bot has exited already.
+        """
+        with self._lock:
+            if self._ended:
+                return
+            self._ended = True
+            self._signal_all()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._popen.wait(KILL_TIMEOUT)
+            gone = self._wait_all_gone()
+            if self._cgroup is not None:
+                self._peak_bytes = self._cgroup.peak_memory_bytes()
+                self._oom_kills = self._cgroup.oom_kills()
+                gone = self._cgroup.remove(KILL_TIMEOUT) and gone
+            self._log.close()
+            if gone:  # else the uid stays leased (never reused) and the runtime held
+                if self._lease is not None:
+                    self._lease.release()
+                if self._runtime is not None:
+                    self._runtime.release()
+
+    def _signal_all(self) -> None:
+        if self._cgroup is not None:
+            self._cgroup.kill_all()
+        if self._popen.returncode is None:  # once reaped, its pid may name someone else
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self._popen.kill()
+        if self._lease is not None:
+            for pid in uids.processes_of(self._lease.uid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+
+    def _wait_all_gone(self) -> bool:
+        """Kill stragglers until none is left (the uid is the bot's alone) or time is up."""
+        if self._lease is None:
+            return True
+        deadline = time.monotonic() + KILL_TIMEOUT
+        while uids.processes_of(self._lease.uid):
+            if time.monotonic() > deadline:
+                return False
+            self._signal_all()
+            time.sleep(0.005)
+        return True
+
+    def log_text(self) -> str:
+        """The bot's stdout and stderr so far, capped (head and tail kept)."""
+        return self._log.text()
+
+    @property
+    def peak_memory_mb(self) -> float | None:
+        """Peak memory of all the bot's processes, from its memory cgroup if there is one."""
+        peak = self._peak_bytes
+        if self._cgroup is not None and not self._ended:
+            peak = self._cgroup.peak_memory_bytes()
+        return None if peak is None else peak / MIB
+
+    @property
+    def limit_exceeded(self) -> str | None:
+        """The :class:`Limits` field the bot ran into, if its exit shows one."""
+        status = self.poll()
+        if status == 128 + signal.SIGXCPU:
+            return "cpu_seconds"
+        if status == 128 + signal.SIGXFSZ:
+            return "file_size_mb"
+        oom_kills = self._oom_kills
+        if self._cgroup is not None and not self._ended:
+            oom_kills = self._cgroup.oom_kills()
+        return "memory_mb" if oom_kills else None
+
+    def __enter__(self) -> BotProcess:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.kill()
+
+    def __repr__(self) -> str:
+        return f"<BotProcess pid={self.pid} uid={self.uid} status={self.poll()}>"
+
+
+class _Resources:
+    """File descriptors and leases of a launch in progress, all released on failure."""
+
+    def __init__(self) -> None:
+        self.fds: list[int] = []
+        self.lease: uids.UidLease | None = None
+        self.cgroup: BotCgroup | None = None
+        self.runtime: RuntimeInUse | None = None
+
+    def open(self, path: Path | str, flags: int) -> int:
+        fd = os.open(path, flags | os.O_CLOEXEC)
+        self.fds.append(fd)
+        return fd
+
+    def pipe(self) -> tuple[int, int]:
+        read, write = os.pipe()
+        self.fds += [read, write]
+        return read, write
+
+    def data(self, name: str, content: bytes) -> int:
+        fd = os.memfd_create(name)
+        self.fds.append(fd)
+        os.write(fd, content)
+        os.lseek(fd, 0, os.SEEK_SET)
+        return fd
+
+    def close(self, fd: int) -> None:
+        self.fds.remove(fd)
+        os.close(fd)
+
+    def close_all(self) -> None:
+        for fd in self.fds:
+            os.close(fd)
+        self.fds.clear()
+
+    def release(self) -> None:
+        self.close_all()
+        if self.cgroup is not None:
+            self.cgroup.remove()
+        if self.lease is not None:
+            self.lease.release()
+        if self.runtime is not None:
+            self.runtime.release()
+
+
+@contextlib.contextmanager
+def _resources() -> Iterator[_Resources]:
+    held = _Resources()
+    try:
+        yield held
+    except BaseException:
+        held.release()
+        raise
+    held.close_all()
+
+
+def launch(spec: LaunchSpec) -> BotProcess:
+    """Start a bot as ``spec`` says; :meth:`BotProcess.kill` ends it (always call it).
+
+    Sandboxed, it raises :class:`SandboxUnavailable` if this machine cannot isolate it (see
+    :func:`require_isolation`); the first call may build the bot runtime (~10 s). The bot's
+    uid resolves the bind mounts, so every folder above ``bot_dir`` and ``socket_path`` must
+    be searchable by others (``o+x``; 0711 keeps them unlistable) and the bot's files readable
+    (``o+r``), else PermissionError says which; the socket is made connectable (mode 0666).
+
+    Call it from a thread that outlives the bot: bubblewrap's ``--die-with-parent`` fires when
+    the launching *thread* exits.
+    """
+    bot_dir = Path(spec.bot_dir).resolve()
+    if not bot_dir.is_dir():
+        raise FileNotFoundError(f"bot folder {bot_dir} does not exist")
+    limits = spec.limits
+    with _resources() as held:
+        if spec.sandbox:
+            require_isolation()
+            if os.geteuid() == 0:
+                held.lease = uids.acquire_uid()
+        if find_hierarchy("memory") or find_hierarchy("pids"):
+            name = f"nimmt-bot-{os.getpid()}-{secrets.token_hex(4)}"
+            extra = BWRAP_PROCESSES if spec.sandbox else 0
+            held.cgroup = BotCgroup.create(
+                name, memory_bytes=limits.memory_mb * MIB, max_pids=limits.processes + extra
+            )
+        uid = held.lease.uid if held.lease else None
+        if spec.sandbox:
+            argv, pass_fds = _sandboxed(spec, bot_dir, held, uid)
+            cwd, env = "/", {"PATH": "/usr/bin:/bin"}
+            if uid is not None:
+                argv = [*uids.drop_root(uid), *argv]
+        else:
+            path = os.pathsep.join(
+                [os.path.dirname(sys.executable), "/usr/local/bin:/usr/bin:/bin"]
+            )
+            home = os.environ.get("HOME", str(bot_dir))
+            engine = f"unix://{Path(spec.socket_path).absolute()}"
+            argv, pass_fds = spec.command, ()
+            cwd, env = str(bot_dir), _bot_env(spec, path=path, home=home, engine=engine)
+        gate_read, gate_write = held.pipe()
+        log_read, log_write = held.pipe()
+        spec.log_path.parent.mkdir(parents=True, exist_ok=True)
+        popen = subprocess.Popen(
+            ["/bin/sh", "-c", GATE, "nimmt-bot", *argv],
+            stdin=gate_read,
+            stdout=log_write,
+            stderr=log_write,
+            cwd=cwd,
+            env=env,
+            pass_fds=pass_fds,
+            start_new_session=True,
+        )
+        try:
+            for fd in (gate_read, log_write, *pass_fds):
+                held.close(fd)
+            log = CappedLog(log_read, spec.log_path)  # owns log_read from here
+            held.fds.remove(log_read)
+            if held.cgroup is not None:
+                held.cgroup.add(popen.pid)
+            nproc = limits.processes + BWRAP_PROCESSES if uid is not None else None
+            for which, values in _rlimits(limits, nproc=nproc).items():
+                resource.prlimit(popen.pid, which, values)
+            os.write(gate_write, b"go\n")
+        except BaseException:
+            popen.kill()
+            popen.wait()
+            raise
+        return BotProcess(
+            popen, lease=held.lease, cgroup=held.cgroup, runtime=held.runtime, log=log
+        )
+
+
+def _check_reachable(path: Path, uid: int, need: int) -> None:
+    """Raise PermissionError unless ``uid`` (gid ``uid``) can reach ``path`` and has ``need``
+    (rwx bits as for "other") on it. bubblewrap resolves bind sources as the bot's uid."""
+
+    def allowed(target: Path, bits: int) -> bool:
+        info = target.stat()
+        shift = 6 if info.st_uid == uid else 3 if info.st_gid == uid else 0
+        return (info.st_mode >> shift) & bits == bits
+
+    for folder in reversed(path.parents):
+        if not allowed(folder, 0o1):
+            raise PermissionError(
+                f"bot uids cannot reach {path}: {folder} is not searchable by others "
+                f"(chmod o+x {folder})"
+            )
+    if not allowed(path, need):
+        raise PermissionError(f"bot uids lack access to {path} (chmod o+rX or o+rw)")
+
+
+def _sandboxed(
+    spec: LaunchSpec, bot_dir: Path, held: _Resources, uid: int | None
+) -> tuple[list[str], tuple[int, ...]]:
+    """The bubblewrap argv and the fds it needs."""
+    bwrap = find_bwrap()
+    assert bwrap is not None  # require_isolation() checked
+    socket_path = Path(spec.socket_path)
+    if not socket_path.exists():
+        raise FileNotFoundError(f"engine socket {socket_path} does not exist; start it first")
+    held.runtime = use_runtime()
+    runtime = held.runtime.path
+    if uid is not None:
+        socket_path.chmod(0o666)  # connect() needs write access; the token guards the engine
+        for path, need in ((bot_dir, 0o5), (runtime, 0o5), (socket_path, 0o6)):
+            _check_reachable(path, uid, need)
+    ids = (uid, uid) if uid is not None else (os.getuid(), os.getgid())
+    mounts = Mounts(
+        bot_dir=held.open(bot_dir, os.O_PATH | os.O_DIRECTORY),
+        runtime=held.open(runtime, os.O_PATH | os.O_DIRECTORY),
+        socket=held.open(socket_path, os.O_PATH),
+        etc_data={name: held.data(name, data) for name, data in etc_files(*ids).items()},
+    )
+    env = _bot_env(
+        spec,
+        path=f"{SANDBOX_RUNTIME}/bin:/usr/local/bin:/usr/bin:/bin",
+        home="/tmp",
+        engine=f"unix://{SANDBOX_SOCKET}",
+    )
+    tmpfs_bytes = spec.limits.tmpfs_mb * MIB
+    argv = bwrap_argv(bwrap, list(spec.command), mounts=mounts, env=env, tmpfs_bytes=tmpfs_bytes)
+    return argv, mounts.fds()

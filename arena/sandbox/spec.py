@@ -1,0 +1,88 @@
+"""What to run and within which limits: :class:`Limits`, :class:`LaunchSpec` and the fixed
+paths a bot sees inside the sandbox."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+#: Where the bot's folder appears inside the sandbox (read-only; the working directory).
+SANDBOX_BOT_DIR = "/bot"
+#: Where the engine's Unix socket appears inside the sandbox.
+SANDBOX_SOCKET = "/run/nimmt/engine.sock"
+#: Where the bot runtime (a venv with grpcio, protobuf and ``arena``) appears inside.
+SANDBOX_RUNTIME = "/opt/nimmt/runtime"
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class SandboxUnavailable(RuntimeError):
+    """This machine cannot give the isolation asked for; the message says what is missing."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one bot for a whole match.
+
+    ``memory_mb`` is both RLIMIT_AS of every process (a Python gRPC client reserves about
+    560 MB of address space and runs in 256 MB; a 4 GB allocation fails) and, where the machine
+    has a memory cgroup, the limit on the resident memory of all the bot's processes together.
+    ``cpu_seconds`` is RLIMIT_CPU (per process; the match deadline bounds the rest).
+    ``processes`` bounds the pids cgroup and RLIMIT_NPROC of the bot's own uid; threads count
+    (a gRPC client has about 7), the sandbox's two bubblewrap processes come on top.
+    ``tmpfs_mb`` is the size of each private writable tmpfs (/tmp and /dev/shm).
+
+    >>> Limits(memory_mb=512).cpu_seconds
+    300
+    >>> Limits(processes=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: Limits.processes must be a positive int, got 0
+    """
+
+    memory_mb: int = 1024
+    cpu_seconds: int = 300
+    processes: int = 32
+    open_files: int = 256
+    file_size_mb: int = 16
+    tmpfs_mb: int = 64
+
+    def __post_init__(self) -> None:
+        for name in self.__dataclass_fields__:
+            _check_positive(name, getattr(self, name))
+
+
+def _check_positive(name: str, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"Limits.{name} must be a positive int, got {value!r}")
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    """One bot process to start.
+
+    ``command`` runs in ``bot_dir`` (inside the sandbox: read-only at ``/bot``), e.g.
+    ``["python3", "bot.py"]``; ``python3`` is the bot runtime's. ``socket_path`` is the engine's
+    Unix socket on the host; the bot reaches it at ``NIMMT_ENGINE``, which :func:`launch` sets
+    (``unix:///run/nimmt/engine.sock`` in the sandbox, ``unix://<socket_path>`` without).
+    Everything the bot writes to stdout and stderr goes to ``log_path``, capped.
+    ``sandbox=False`` is ``--unsafe-no-sandbox``: a plain process for trusted local runs.
+    """
+
+    command: list[str]
+    bot_dir: Path
+    socket_path: Path
+    log_path: Path
+    env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    limits: Limits = field(default_factory=Limits)
+    sandbox: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.command or not all(isinstance(part, str) and part for part in self.command):
+            raise ValueError(f"LaunchSpec.command must be non-empty strings, got {self.command!r}")
+        for name, value in self.env.items():
+            if not _ENV_NAME.match(name) or "\0" in value:
+                raise ValueError(f"LaunchSpec.env has an invalid entry {name!r}={value!r}")

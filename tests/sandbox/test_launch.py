@@ -1,0 +1,186 @@
+"""What launch() promises around the sandbox: truthful layers, clear refusals, uids of their
+own, cgroups cleaned up, and the plain process of ``--unsafe-no-sandbox``."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox import (
+    LaunchSpec,
+    SandboxUnavailable,
+    bubblewrap,
+    launch,
+    layers,
+    probe,
+    require_isolation,
+)
+from arena.sandbox.cgroups import find_hierarchy
+from arena.sandbox.uids import processes_of
+
+from .conftest import MakeBot
+from .support import Engine, cgroup_dirs_of, run_to_end, wait_for
+
+MIB = 1024 * 1024
+
+
+def _limit(pid: int, name: str) -> str:
+    with open(f"/proc/{pid}/limits") as limits:
+        for line in limits:
+            if line.startswith(name):
+                return line[len(name) :].split()[0]
+    raise AssertionError(name)
+
+
+def test_it_reports_the_layers_this_machine_gives(make_bot: MakeBot) -> None:
+    found = layers()
+    assert set(found) == {
+        "bubblewrap",
+        "network_cutoff",
+        "readonly_root",
+        "non_root_uid",
+        "rlimits",
+        "cgroup_memory",
+        "cgroup_pids",
+    }
+    assert found["bubblewrap"] == (shutil.which("bwrap") is not None)
+    assert found["cgroup_memory"] == (find_hierarchy("memory") is not None)
+    assert found["cgroup_pids"] == (find_hierarchy("pids") is not None)
+
+    bot = launch(make_bot("sleeper"))
+    try:
+        assert wait_for(lambda: "hello" in bot.log_text())
+        assert bot.uid is not None and bot.uid != 0
+        pids = processes_of(bot.uid)
+        assert pids, "the bot runs under its uid"
+        for pid in pids:
+            where = cgroup_dirs_of(pid)
+            assert ("nimmt-bot-" in where["memory"]) == found["cgroup_memory"]
+            assert ("nimmt-bot-" in where["pids"]) == found["cgroup_pids"]
+            if found["rlimits"]:
+                assert _limit(pid, "Max address space") == str(1024 * MIB)
+                assert _limit(pid, "Max processes") == str(32 + 2)
+    finally:
+        bot.kill()
+
+
+def test_it_removes_the_cgroups_after_kill(make_bot: MakeBot) -> None:
+    run_to_end(make_bot("sleeper"), timeout=0.3)
+
+    for controller in ("memory", "pids"):
+        hierarchy = find_hierarchy(controller)
+        if hierarchy is not None:
+            assert not list(hierarchy.parent.glob(f"nimmt-bot-{os.getpid()}-*"))
+
+
+def test_it_gives_concurrent_bots_uids_of_their_own(make_bot: MakeBot) -> None:
+    bots = [launch(make_bot("sleeper")) for _ in range(3)]
+    try:
+        assert len({bot.uid for bot in bots}) == 3
+    finally:
+        for bot in bots:
+            bot.kill()
+    assert all(processes_of(bot.uid) == [] for bot in bots if bot.uid is not None)
+
+
+@pytest.fixture
+def without_bubblewrap(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("NIMMT_BWRAP", "/nonexistent/bwrap")
+    bubblewrap.find_bwrap.cache_clear()
+    probe._probe.cache_clear()
+    yield
+    monkeypatch.undo()
+    bubblewrap.find_bwrap.cache_clear()
+    probe._probe.cache_clear()
+
+
+@pytest.mark.usefixtures("without_bubblewrap")
+def test_it_refuses_untrusted_bots_without_bubblewrap(make_bot: MakeBot) -> None:
+    assert layers()["bubblewrap"] is False
+    assert layers()["network_cutoff"] is False
+    with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap"):
+        require_isolation()
+    with pytest.raises(SandboxUnavailable, match="--unsafe-no-sandbox"):
+        launch(make_bot("sleeper"))
+
+
+def test_it_runs_a_plain_process_without_sandbox(make_bot: MakeBot, engine: Engine) -> None:
+    spec = make_bot("whoami", sandbox=False, env={"NIMMT_TOKEN": "t0ken"})
+
+    done = run_to_end(spec)
+
+    report = json.loads(done.log)
+    assert done.uid is None
+    assert report["uid"] == os.getuid()
+    assert report["cwd"] == str(spec.bot_dir)
+    assert report["work_visible"] is True
+    assert report["env"]["NIMMT_ENGINE"] == f"unix://{engine.socket_path}"
+    assert report["env"]["NIMMT_TOKEN"] == "t0ken"
+    assert report["limits"]["RLIMIT_AS"] == [1024 * MIB, 1024 * MIB]
+    assert report["limits"]["RLIMIT_CPU"] == [300, 301]
+
+
+def test_it_reaches_the_engine_without_sandbox(make_bot: MakeBot, engine: Engine) -> None:
+    word = secrets.token_hex(4)
+
+    done = run_to_end(make_bot("grpc_client", word, sandbox=False))
+
+    assert f"reply: echo {word}" in done.log, done.log
+
+
+def test_it_kills_the_plain_process_tree(make_bot: MakeBot) -> None:
+    bot = launch(make_bot("double_fork", "stay", sandbox=False))
+    assert wait_for(lambda: "daemon" in bot.log_text() and "parent done" in bot.log_text())
+    daemon = int(bot.log_text().split("daemon ")[1].split()[0])
+
+    bot.kill()
+
+    if layers()["cgroup_pids"] or layers()["cgroup_memory"]:
+        assert not os.path.exists(f"/proc/{daemon}") or _is_zombie(daemon)
+    assert bot.poll() is not None
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_it_explains_a_bot_folder_bot_uids_cannot_reach(make_bot: MakeBot) -> None:
+    spec = make_bot("sleeper")
+    private = spec.bot_dir.parent
+    private.chmod(0o700)
+    try:
+        with pytest.raises(PermissionError, match=f"chmod o\\+x {private}"):
+            launch(spec)
+    finally:
+        private.chmod(0o755)
+
+
+def test_it_needs_the_engine_socket_first(make_bot: MakeBot) -> None:
+    spec = replace(make_bot("sleeper"), socket_path=Path("/nonexistent/engine.sock"))
+
+    with pytest.raises(FileNotFoundError, match="engine socket"):
+        launch(spec)
+
+
+def test_it_checks_the_spec() -> None:
+    with pytest.raises(ValueError, match="command"):
+        LaunchSpec(command=[], bot_dir=Path("."), socket_path=Path("s"), log_path=Path("l"))
+    with pytest.raises(ValueError, match="env"):
+        LaunchSpec(
+            command=["x"],
+            bot_dir=Path("."),
+            socket_path=Path("s"),
+            log_path=Path("l"),
+            env={"BAD NAME": "1"},
+        )

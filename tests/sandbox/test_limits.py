@@ -1,0 +1,115 @@
+"""A bot cannot take more than its limits: CPU, memory, processes, log output."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+from arena.sandbox import Limits, launch, layers
+from arena.sandbox.capped_log import HEAD_BYTES, TAIL_BYTES
+from arena.sandbox.uids import processes_of
+
+from .conftest import MakeBot
+from .support import run_to_end, wait_for
+
+
+def test_it_stops_an_endless_loop_at_the_cpu_limit(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("cpu_loop", limits=Limits(cpu_seconds=1)), timeout=15)
+
+    assert done.status == 128 + signal.SIGXCPU
+    assert done.limit_exceeded == "cpu_seconds"
+    assert "spinning" in done.log
+    assert done.left_behind == []
+
+
+def test_it_kills_an_endless_loop_on_demand(make_bot: MakeBot) -> None:
+    bot = launch(make_bot("cpu_loop"))
+    assert wait_for(lambda: "spinning" in bot.log_text())
+    assert bot.poll() is None
+
+    started = time.monotonic()
+    bot.kill()
+
+    assert time.monotonic() - started < 2
+    assert bot.poll() == 128 + signal.SIGKILL
+    assert bot.uid is not None and processes_of(bot.uid) == []
+    bot.kill()  # idempotent
+
+
+def test_it_refuses_a_4_gb_allocation(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("big_alloc"))
+
+    assert done.status == 3, done.log
+    assert "MemoryError" in done.log
+    assert "ALLOCATED" not in done.log
+
+
+@pytest.mark.skipif(not layers()["cgroup_memory"], reason="no usable memory cgroup here")
+def test_it_bounds_the_memory_of_all_processes_together(make_bot: MakeBot) -> None:
+    # Three processes of 150 MB each fit their RLIMIT_AS of 256 MB but not the cgroup's.
+    spec = make_bot("memory_hog", "3", "150", limits=Limits(memory_mb=256))
+
+    done = run_to_end(spec, timeout=30)
+
+    assert done.limit_exceeded == "memory_mb", done.log
+    assert done.peak_memory_mb is not None and 200 < done.peak_memory_mb <= 256
+    assert done.left_behind == []
+
+
+def test_it_reports_peak_memory(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("sleeper"), timeout=0.5)
+
+    if layers()["cgroup_memory"]:
+        assert done.peak_memory_mb is not None and 1 < done.peak_memory_mb < 200
+    else:
+        assert done.peak_memory_mb is None
+
+
+def test_it_bounds_a_fork_bomb_and_kills_all_of_it(make_bot: MakeBot) -> None:
+    limits = Limits(processes=16)
+    bot = launch(make_bot("fork_bomb", limits=limits))
+    try:
+        assert wait_for(lambda: "fork failed" in bot.log_text(), timeout=10), bot.log_text()
+        assert bot.uid is not None
+        # The two bubblewrap processes are counted on top of the bot's own.
+        for _ in range(20):
+            assert len(processes_of(bot.uid)) <= limits.processes + 2
+            time.sleep(0.02)
+    finally:
+        bot.kill()
+    assert processes_of(bot.uid) == []
+
+
+def test_it_caps_a_flood_of_output_keeping_head_and_tail(make_bot: MakeBot) -> None:
+    spec = make_bot("flood", "8")
+
+    done = run_to_end(spec, timeout=30)
+
+    assert done.status == 0
+    assert done.log.startswith("HEAD-START\n")
+    assert done.log.endswith("TAIL-END\n")
+    assert "bytes cut ...]" in done.log
+    cut = int(done.log.split("[... ")[1].split(" bytes cut")[0])
+    assert (
+        cut == len("HEAD-START\n") + 8 * 1024 * 1024 + len("TAIL-END\n") - HEAD_BYTES - TAIL_BYTES
+    )
+    on_disk = spec.log_path.read_text()
+    assert on_disk == done.log
+    assert len(on_disk) < HEAD_BYTES + TAIL_BYTES + 100
+
+
+def test_it_stops_a_file_at_the_file_size_limit(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("big_file", "8", limits=Limits(file_size_mb=2)))
+
+    # Python ignores SIGXFSZ, so the write fails with EFBIG instead of killing the bot.
+    assert done.status == 5
+    assert "write failed: EFBIG" in done.log
+
+
+def test_it_bounds_the_private_tmp(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("big_file", "8", limits=Limits(tmpfs_mb=4)))
+
+    assert done.status == 5
+    assert "write failed: ENOSPC" in done.log
