@@ -31,6 +31,7 @@ from arena.bots import make_bot
 from arena.engine import VARIANT_NAMES, ReplayError, variant
 from arena.engine import replay as replays
 from arena.local import bot_seed, play_game, series_game
+from arena.runner.commands import add_commands as _add_match_and_bot
 from arena.stats import SeatedGame, entry_names, format_table, summarize_series
 
 # Not subscriptable at run time, hence the string.
@@ -383,7 +384,7 @@ def run_show(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- the parser
 
 #: Subcommands in the order ``nimmt --help`` lists them.
-COMMANDS: tuple[Callable[[Subcommands], None], ...] = (_add_play, _add_replay)
+COMMANDS: tuple[Callable[[Subcommands], None], ...] = (_add_play, _add_replay, _add_match_and_bot)
 
 
 def build_parser() -> argparse.ArgumentParser:

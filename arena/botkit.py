@@ -1,0 +1,397 @@
+"""The bot kit: write a bot in Python, then ``run(bot)`` connects it to the arena.
+
+A bot is any :class:`arena.bots.Bot` (one ``decide(view)`` method, the interface of the house
+bots), or, simpler, a :class:`KitBot` with one method per decision, each with a sensible default
+so a bot overrides only what it cares about::
+
+    from arena.botkit import KitBot, run
+
+    class Lowball(KitBot):
+        name = "lowball"
+
+        def choose_tile(self, view):
+            return min(view.hand)        # a tile number; the rest keeps the defaults
+
+    if __name__ == "__main__":
+        run(Lowball())
+
+``view`` is an :class:`arena.engine.observation.Observation`: the seat's whole view (hand,
+board, scores, history, ... and ``view.legal``, the legal options). The same bot runs in
+process with ``nimmt play``-style code and as a program in the arena, and sees the same views.
+
+Where to connect: the arena sets ``NIMMT_ENGINE`` (e.g. ``unix:///run/nimmt/engine.sock``) and
+``NIMMT_TOKEN``; for local use pass ``--connect ADDRESS`` (and ``--token``). ``run`` plays until
+the match ends and exits the process: 0 after a normal match, 1 if the arena ended the
+connection with an error (the reason is logged to stderr, which the arena keeps as the bot's log),
+2 for a usage error, 3 if the bot's own code raised (with the traceback).
+
+Time: each request has a deadline (allowance + what is left of the game's time bank, measured by
+the arena). :func:`time_left` (or :meth:`KitBot.time_left`) says how many seconds remain for
+the current decision, counted from when the kit read the request. An answer after the deadline
+is a fault, and the arena plays a default decision instead (:mod:`arena.runner.defaults`).
+"""
+
+import argparse
+import asyncio
+import logging
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import NoReturn, TypeVar
+
+import grpc
+
+from arena.bots.base import Bot, GameInfo
+from arena.engine.decisions import (
+    Decision,
+    DecisionKind,
+    PlaceLuck,
+    PlayAction,
+    PlayTile,
+    TakeRow,
+)
+from arena.engine.observation import Observation
+from arena.protocol import arena_pb2 as pb
+from arena.protocol.convert import (
+    PROTOCOL_VERSION,
+    decision_from_proto,
+    fault_from_proto,
+    observation_from_proto,
+    put_decision,
+)
+from arena.runner.defaults import fewest_bullheads_row
+
+__all__ = ["ArenaError", "Bot", "GameInfo", "KitBot", "MatchSummary", "main", "play", "run"]
+
+KIT = f"nimmt-botkit-python/{PROTOCOL_VERSION}"
+PLAY_METHOD = "/nimmt.v1.Arena/Play"
+#: How long :func:`play` waits for the arena's socket to accept a connection.
+CONNECT_TIMEOUT = 10.0
+
+log = logging.getLogger("nimmt.botkit")
+T = TypeVar("T")
+
+_deadline = math.inf  # time.monotonic() by which the current request must be answered
+
+
+def time_left() -> float:
+    """Seconds left to answer the current request (``inf`` outside the arena)."""
+    return max(0.0, _deadline - time.monotonic())
+
+
+class KitBot(Bot):
+    """A bot with one method per decision; override the ones you want.
+
+    Every method gets the seat's ``view``; ``self.info`` is the current game's
+    :class:`GameInfo` and ``self.rng`` a :class:`random.Random` seeded from the game's seed (so
+    a bot that draws all its randomness from it replays the same game for the same match seed).
+    A subclass that overrides :meth:`start_game` must call ``super().start_game(info)``.
+
+    The defaults are the arena's default decisions: lowest tile, first legal luck space, no
+    action card, the row with the fewest bullheads.
+    """
+
+    name = "kitbot"
+
+    def __init__(self) -> None:
+        self.info = GameInfo(variant="", players=0, seat=0, seed=0)
+        self.rng = random.Random(0)
+
+    def start_game(self, info: GameInfo) -> None:
+        self.info = info
+        self.rng = random.Random(info.seed)
+
+    def decide(self, view: Observation) -> Decision:
+        """Dispatch on ``view.pending.kind`` to the four methods below."""
+        pending = view.pending
+        if pending is None:
+            raise ValueError(f"seat {view.seat} has nothing to decide")
+        if pending.kind is DecisionKind.TILE:
+            return PlayTile(_number(self.choose_tile(view), "choose_tile", "a tile number"))
+        if pending.kind is DecisionKind.LUCK:
+            assert pending.card is not None
+            place = self.place_luck(view, pending.card)
+            if not (isinstance(place, tuple) and len(place) == 2):
+                raise TypeError(f"place_luck() must return (row, space), not {place!r}")
+            return PlaceLuck(
+                _number(place[0], "place_luck", "a row"), _number(place[1], "place_luck", "a space")
+            )
+        assert pending.tile is not None
+        if pending.kind is DecisionKind.ACTION:
+            action = self.play_action(view, pending.tile)
+            if action is not None and not isinstance(action, PlayAction):
+                raise TypeError(f"play_action() must return a PlayAction or None, not {action!r}")
+            return action or PlayAction(None)
+        return TakeRow(_number(self.take_row(view, pending.tile), "take_row", "a row number"))
+
+    def choose_tile(self, view: Observation) -> int:
+        """The tile to reveal this turn, from ``view.hand``. Default: the lowest."""
+        return min(view.hand)
+
+    def place_luck(self, view: Observation, card: str) -> tuple[int, int]:
+        """``(row, space)`` for the luck card ``card`` (``"plus5"`` or ``"final10"``) just drawn.
+
+        The legal spaces are ``view.legal`` (:class:`PlaceLuck` values). Default: the first.
+        """
+        first = view.legal[0]
+        assert isinstance(first, PlaceLuck)
+        return first.row, first.space
+
+    def play_action(self, view: Observation, tile: int) -> PlayAction | None:
+        """An action card to play on ``tile`` (yours, about to be placed), or ``None``.
+
+        The legal options are ``view.legal`` (:class:`PlayAction` values, e.g.
+        ``PlayAction("stop", row=3)``). Default: ``None`` (keep the cards).
+        """
+        return None
+
+    def take_row(self, view: Observation, tile: int) -> int:
+        """Card game: the row to take because ``tile`` is lower than every row's end.
+
+        Default: the row with the fewest bullheads.
+        """
+        return fewest_bullheads_row(view.spaces)
+
+    def time_left(self) -> float:
+        """Seconds left to answer the current request (see :func:`time_left`)."""
+        return time_left()
+
+
+def _number(value: object, method: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{method}() must return {what} (an int), not {value!r}")
+    return value
+
+
+class ArenaError(RuntimeError):
+    """The arena refused the bot or ended the match early; the message says why."""
+
+
+class BotCodeError(RuntimeError):
+    """The bot's own code raised; the cause is the original exception."""
+
+
+@dataclass
+class MatchSummary:
+    """What happened to the bot in one match, as the kit saw it."""
+
+    games: int = 0
+    answers: int = 0
+    notices: list[str] = field(default_factory=list)
+    faults: int = 0  # reported by the arena at the end of the match
+
+
+class _Session:
+    """Turns arena messages into calls of the bot and its answers into messages."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.summary = MatchSummary()
+        self.names: list[str] = []
+
+    def handle(self, message: pb.EngineMessage, received: float) -> pb.BotMessage | None:
+        global _deadline
+        which = message.WhichOneof("body")
+        if which == "request":
+            request = message.request
+            _deadline = received + request.deadline_ms / 1000
+            view = observation_from_proto(request.view)
+            decision = self._call("decide", lambda: self.bot.decide(view))
+            if not isinstance(decision, PlayTile | PlaceLuck | PlayAction | TakeRow):
+                raise BotCodeError(
+                    f"the bot's decide() returned {decision!r}, not a decision (PlayTile, "
+                    "PlaceLuck, PlayAction or TakeRow; view.legal lists the legal ones)"
+                )
+            if decision not in view.legal:
+                log.warning(
+                    "request %d: decide() returned %r, which is not among the legal options "
+                    "(%s); the arena will count it as illegal",
+                    request.request_id,
+                    decision,
+                    ", ".join(map(str, view.legal[:12])),
+                )
+            spent = time.monotonic() - received
+            if spent * 1000 > request.deadline_ms:
+                log.warning(
+                    "request %d: answered after %.0f ms, the deadline was %d ms",
+                    request.request_id,
+                    spent * 1000,
+                    request.deadline_ms,
+                )
+            _deadline = math.inf
+            reply = pb.BotMessage()
+            reply.answer.request_id = request.request_id
+            put_decision(reply.answer.decision, decision)
+            self.summary.answers += 1
+            return reply
+        if which == "game_start":
+            start = message.game_start
+            self.names = list(start.player_names)
+            info = GameInfo(start.variant, start.players, start.seat, start.seed, start.game_id)
+            self._call("start_game", lambda: self.bot.start_game(info))
+        elif which == "game_end":
+            end = message.game_end
+            view = observation_from_proto(end.view)
+            scores, ranks = tuple(end.scores), tuple(end.ranks)
+            self._call("end_game", lambda: self.bot.end_game(view, scores, ranks))
+            self.summary.games += 1
+            seat = view.seat
+            mine = [f for f in map(fault_from_proto, end.faults) if f["seat"] == seat]
+            log.info(
+                "%s over: seat %d, score %d, rank %d of %d%s",
+                end.game_id,
+                seat,
+                scores[seat],
+                ranks[seat],
+                len(ranks),
+                "".join(
+                    f"; fault {f['kind']} in turn {f['turn'] + 1}: {f['detail']}" for f in mine
+                ),
+            )
+        elif which == "notice":
+            notice = message.notice
+            kind = pb.NoticeKind.Name(notice.kind).removeprefix("NOTICE_KIND_").lower()
+            text = f"{kind} (request {notice.request_id}, game {notice.game_id}): {notice.message}"
+            if notice.HasField("played"):
+                text += f"; the arena played '{decision_from_proto(notice.played)}'"
+            self.summary.notices.append(text)
+            log.warning("arena notice: %s", text)
+        elif which == "welcome":
+            w = message.welcome
+            log.info(
+                "in the match %s as %r: %d games, %d ms per decision + %d ms bank per game, "
+                "dropped after %d faults",
+                w.match_id,
+                w.bot_name,
+                w.games,
+                w.decision_ms,
+                w.bank_ms,
+                w.max_faults,
+            )
+        elif which == "match_end":
+            self.summary.faults = message.match_end.faults
+            log.info(
+                "match over: %d games, %d answers, %d faults",
+                message.match_end.games,
+                self.summary.answers,
+                message.match_end.faults,
+            )
+        return None
+
+    def _call(self, method: str, call: Callable[[], T]) -> T:
+        try:
+            return call()
+        except Exception as exc:
+            raise BotCodeError(f"the bot's {method}() raised {type(exc).__name__}: {exc}") from exc
+
+
+async def _play(bot: Bot, address: str, token: str, connect_timeout: float) -> MatchSummary:
+    options = [("grpc.enable_http_proxy", 0)]
+    async with grpc.aio.insecure_channel(address, options=options) as channel:
+        try:
+            await asyncio.wait_for(channel.channel_ready(), connect_timeout)
+        except TimeoutError:
+            raise ArenaError(
+                f"cannot reach the arena at {address} within {connect_timeout:g} s: "
+                "is the match running, and is the address right?"
+            ) from None
+        call = channel.stream_stream(
+            PLAY_METHOD,
+            request_serializer=pb.BotMessage.SerializeToString,
+            response_deserializer=pb.EngineMessage.FromString,
+        )()
+        session = _Session(bot)
+        hello = pb.BotMessage()
+        hello.hello.protocol_version = PROTOCOL_VERSION
+        hello.hello.bot_name = bot.name
+        hello.hello.token = token
+        hello.hello.kit = KIT
+        try:
+            await call.write(hello)
+            while True:
+                message = await call.read()
+                if message is grpc.aio.EOF:
+                    break
+                reply = session.handle(message, time.monotonic())
+                if reply is not None:
+                    await call.write(reply)
+            code = await call.code()
+        except grpc.aio.AioRpcError as exc:
+            raise ArenaError(_status_text(exc.code(), exc.details())) from None
+        except BotCodeError as exc:
+            # Logged before the stream closes, so the arena finds it in the log of the crash.
+            log.critical("%s; the bot stops here (a crash)", exc, exc_info=exc.__cause__)
+            raise
+        if code != grpc.StatusCode.OK:
+            raise ArenaError(_status_text(code, await call.details()))
+        return session.summary
+
+
+def _status_text(code: grpc.StatusCode, details: str | None) -> str:
+    return f"the arena ended the connection: {code.name}: {details or '(no details)'}"
+
+
+def play(
+    bot: Bot, address: str, token: str = "", *, connect_timeout: float = CONNECT_TIMEOUT
+) -> MatchSummary:
+    """Connect ``bot`` to the arena at ``address`` and play until the match ends.
+
+    Raises :class:`ArenaError` if the arena refuses the bot or ends the match early, and
+    :class:`BotCodeError` if the bot's own code raises.
+    """
+    return asyncio.run(_play(bot, address, token, connect_timeout))
+
+
+def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and environment, play, and return the exit code (see module)."""
+    parser = argparse.ArgumentParser(
+        prog=os.path.basename(sys.argv[0]) or "bot.py",
+        description=f"Run the bot {bot.name!r} in a Nimmt Arena match.",
+    )
+    parser.add_argument(
+        "--connect",
+        metavar="ADDRESS",
+        default=os.environ.get("NIMMT_ENGINE", ""),
+        help="the arena's address, e.g. unix:///tmp/arena.sock (default: $NIMMT_ENGINE)",
+    )
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("NIMMT_TOKEN", ""),
+        help="the bot's token for this match (default: $NIMMT_TOKEN)",
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=CONNECT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"how long to wait for the arena to accept the connection ({CONNECT_TIMEOUT:g} s)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="log only warnings and errors")
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=logging.WARNING if args.quiet else logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+    if not args.connect:
+        parser.error(
+            "no arena address: the arena sets NIMMT_ENGINE; to connect by hand pass "
+            "--connect unix:///path/to/engine.sock"
+        )
+    try:
+        play(bot, args.connect, args.token, connect_timeout=args.connect_timeout)
+    except ArenaError as exc:
+        log.error("%s", exc)
+        return 1
+    except BotCodeError:
+        return 3  # already logged, with the traceback
+    return 0
+
+
+def run(bot: Bot, argv: Sequence[str] | None = None) -> NoReturn:
+    """Play the match the environment (or ``--connect``) names, then exit the process."""
+    sys.exit(main(bot, argv))

@@ -1,0 +1,238 @@
+"""How fast the site plays and rates matches: matches per minute with one and with two Celery
+workers (four house ``random`` bots, basic variant, one game per match, in the sandbox), and the
+time to apply one match to a ladder's ratings.
+
+Needs PostgreSQL and Redis (the ones the tests use); it makes its own database and uses its own
+Redis database number, and prints figures, asserting nothing::
+
+    python -m benchmarks.platform                 # from the project's root
+    python -m benchmarks.platform --matches 40 --rated 500
+
+(``python benchmarks/platform.py`` works too.) Settings: ``NIMMT_BENCH_DATABASE_URL``
+(default ``postgres://postgres@127.0.0.1:5432/nimmt_bench``) and ``NIMMT_BENCH_BROKER_URL``
+(default ``redis://127.0.0.1:6379/14``).
+"""
+
+import os
+import sys
+
+# Run as a script, this file's folder comes first on sys.path, and this file would then stand in
+# for the standard library's ``platform`` (which Django and Celery import): take it off first.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import json  # noqa: E402
+import signal  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+from urllib.parse import urlsplit, urlunsplit  # noqa: E402
+
+REPO = Path(_HERE).parent
+PLATFORM = REPO / "platform"
+DATABASE_URL = os.environ.get(
+    "NIMMT_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nimmt_bench"
+)
+BROKER_URL = os.environ.get("NIMMT_BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
+
+
+def _configure(data_dir: Path) -> dict[str, str]:
+    """Set the site's environment for this process and return it for the workers."""
+    env = {
+        "NIMMT_DATABASE_URL": DATABASE_URL,
+        "NIMMT_BROKER_URL": BROKER_URL,
+        "NIMMT_DEBUG": "true",
+        "NIMMT_DATA_DIR": str(data_dir / "data"),
+        "NIMMT_VAR_DIR": str(data_dir / "var"),
+        "NIMMT_LOG_LEVEL": "WARNING",
+        "NIMMT_SCHEDULE_IN_FLIGHT": "0",  # no beat runs; nothing but these matches
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "PYTHONPATH": os.pathsep.join([str(REPO), str(PLATFORM)]),
+    }
+    os.environ.update(env)
+    for path in (str(REPO), str(PLATFORM)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    return dict(os.environ)
+
+
+def _create_database() -> None:
+    import psycopg
+
+    parts = urlsplit(DATABASE_URL)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        if exists.fetchone() is None:
+            connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def _prepare() -> tuple[Any, list[Any]]:
+    """A clean database with one (inactive) basic ladder and four house ``random`` bots."""
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("flush", interactive=False, verbosity=0)
+    import redis
+    from accounts.models import User
+    from ladders.models import Ladder
+    from submissions.models import Bot, BotVersion
+
+    redis.Redis.from_url(BROKER_URL).flushdb()
+    house = User.objects.create(username="house")
+    bots = []
+    for n in range(4):
+        bot = Bot.objects.create(owner=house, name=f"random-{n}", is_house=True)
+        bot.active_version = BotVersion.objects.create(
+            bot=bot, number=1, status="passed", code_root="house", code_dir="random"
+        )
+        bot.save()
+        bots.append(bot)
+    ladder = Ladder.objects.create(
+        slug="bench", name="Bench", variant="basic", players=4, is_active=False
+    )
+    return ladder, bots
+
+
+def _worker(env: dict[str, str], log: Path, name: str) -> subprocess.Popen[bytes]:
+    argv = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "matches,maintenance"]
+    argv += ["-c", "1", "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "-l", "INFO"]
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            argv,
+            cwd=PLATFORM,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    limit = time.monotonic() + 120
+    while "ready." not in log.read_text(errors="replace"):
+        if process.poll() is not None or time.monotonic() > limit:
+            raise SystemExit(f"the worker did not start:\n{log.read_text(errors='replace')}")
+        time.sleep(0.2)
+    return process
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+
+
+def matches_per_minute(
+    ladder: Any, bots: list[Any], env: dict[str, str], workers: int, count: int, logs: Path
+) -> dict[str, Any]:
+    """Start ``workers`` workers, then time ``count`` matches from creation to all finished."""
+    from matches.models import Match
+    from matches.scheduler import create_match
+
+    Match.objects.all().delete()
+    processes = [_worker(env, logs / f"worker-{workers}-{n}.log", f"w{n}") for n in range(workers)]
+    try:
+        started = time.monotonic()
+        made = [create_match(ladder, bots, seed=n) for n in range(count)]
+        ids = [m.pk for m in made]
+        while Match.objects.filter(pk__in=ids, status__in=["queued", "running"]).exists():
+            if time.monotonic() - started > 30 * 60:
+                raise SystemExit("gave up after 30 minutes")
+            time.sleep(0.1)
+        elapsed = time.monotonic() - started
+    finally:
+        for process in processes:
+            _stop(process)
+    finished = Match.objects.filter(pk__in=ids, status="finished")
+    faults = sum(len(s.faults) for m in finished for s in m.seats.all())
+    return {
+        "workers": workers,
+        "matches": count,
+        "finished": finished.count(),
+        "seconds": round(elapsed, 2),
+        "matches_per_minute": round(60 * count / elapsed, 1),
+        "faults": faults,
+    }
+
+
+def rating_time(ladder: Any, bots: list[Any], count: int) -> dict[str, Any]:
+    """Time to rate ``count`` finished matches one at a time (as ``rate_match`` does)."""
+    import random
+
+    from django.utils import timezone
+    from ladders.models import Rating
+    from ladders.services import rate_ladder
+    from matches.models import Match, Seat
+    from matches.scheduler import create_match
+
+    Match.objects.all().delete()
+    Rating.objects.all().delete()
+    rng = random.Random(1)
+    made = [create_match(ladder, bots, seed=n) for n in range(count)]
+    times = []
+    for match in made:
+        ranks = list(range(1, 5))
+        rng.shuffle(ranks)
+        for seat in Seat.objects.filter(match=match):
+            seat.rank = ranks[seat.seat]
+            seat.save(update_fields=["rank"])
+        Match.objects.filter(pk=match.pk).update(status="finished", finished_at=timezone.now())
+        begin = time.perf_counter()
+        rate_ladder(ladder.pk)
+        times.append(time.perf_counter() - begin)
+    return {
+        "matches": count,
+        "median_ms": round(1000 * statistics.median(times), 2),
+        "p95_ms": round(1000 * sorted(times)[int(0.95 * (len(times) - 1))], 2),
+        "mean_ms": round(1000 * statistics.fmean(times), 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Matches per minute and rating time of the site.")
+    parser.add_argument("--matches", type=int, default=20, help="matches per worker setting")
+    parser.add_argument("--rated", type=int, default=200, help="matches to rate")
+    parser.add_argument("--skip-workers", action="store_true", help="only the rating figure")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="nimmt-bench-") as scratch:
+        folder = Path(scratch)
+        folder.chmod(0o755)  # bots run as uids of their own and must reach their folders
+        env = _configure(folder)
+        _create_database()
+        ladder, bots = _prepare()
+        results: dict[str, Any] = {"throughput": [], "rating": None}
+        if not args.skip_workers:
+            from arena.sandbox import ensure_runtime
+
+            ensure_runtime()  # build the bot runtime before the clock starts
+            for workers in (1, 2):
+                row = matches_per_minute(ladder, bots, env, workers, args.matches, folder)
+                results["throughput"].append(row)
+        results["rating"] = rating_time(ladder, bots, args.rated)
+
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    for row in results["throughput"]:
+        print(
+            f"{row['workers']} worker(s): {row['matches']} matches in {row['seconds']} s = "
+            f"{row['matches_per_minute']} matches/min ({row['finished']} finished, "
+            f"{row['faults']} faults)"
+        )
+    rating = results["rating"]
+    print(
+        f"rating: {rating['matches']} matches, {rating['median_ms']} ms median per match "
+        f"(p95 {rating['p95_ms']} ms, mean {rating['mean_ms']} ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""The starter bot: copy this folder, rename the bot in nimmt-bot.toml, make it yours.
+
+It overrides one decision of the bot kit's :class:`~arena.botkit.KitBot` and keeps the
+defaults for the others (first free space for a luck card, no action card, the row with the
+fewest bullheads in the card game). See README.md beside this file.
+"""
+
+from arena.botkit import KitBot, run
+from arena.engine.observation import Observation
+
+
+def last_tile(row: tuple[int, ...]) -> int:
+    """The row's last tile, 0 if the row is empty (skipped spaces hold -1)."""
+    tiles = [t for t in row if t > 0]
+    return tiles[-1] if tiles else 0
+
+
+def filled(row: tuple[int, ...]) -> int:
+    """How many spaces of the row are used (tiles and skipped spaces)."""
+    used = [i for i, t in enumerate(row) if t != 0]
+    return used[-1] + 1 if used else 0
+
+
+def target_row(view: Observation, tile: int) -> int | None:
+    """The row ``tile`` goes to by the normal rule (RULES.md 3.2): the active row whose last tile
+    is the highest one below ``tile``; if there is none, the row with the highest last tile
+    (card game: ``None``, the player must take a row)."""
+    ends = {
+        r: last_tile(row)
+        for r, row in enumerate(view.spaces)
+        if last_tile(row) and r not in view.stops
+    }
+    below = [r for r, end in ends.items() if end < tile]
+    if below:
+        return max(below, key=lambda r: ends[r])
+    if view.variant == "classic":
+        return None
+    return max(ends, key=lambda r: ends[r])
+
+
+class StarterBot(KitBot):
+    name = "starter"
+
+    def choose_tile(self, view: Observation) -> int:
+        """Prefer tiles that do not complete a row, the closest fit first."""
+
+        def risk(tile: int) -> tuple[int, int]:
+            row = target_row(view, tile)
+            if row is None:  # card game: lower than every row, we would take one
+                return (1, tile)
+            spaces = view.spaces[row]
+            # Board game: the last space is the final one. Card game: the sixth card takes.
+            room = len(spaces) - filled(spaces) - (0 if view.variant == "classic" else 1)
+            completes = room <= 0
+            return (int(completes), tile - last_tile(spaces))
+
+        return min(view.hand, key=risk)
+
+
+if __name__ == "__main__":
+    run(StarterBot())

@@ -1,0 +1,31 @@
+#!/bin/sh
+# One image, several roles: web (gunicorn), worker-matches, worker-validation, beat, or any
+# manage.py command ("manage migrate", "manage load_demo").
+set -eu
+cd /app/platform
+
+case "${1:-web}" in
+    web)
+        python manage.py migrate --noinput
+        exec gunicorn config.wsgi --bind 0.0.0.0:8000 \
+            --workers "${NIMMT_WEB_WORKERS:-3}" --access-logfile - --forwarded-allow-ips '*'
+        ;;
+    worker-matches)
+        exec celery -A config worker -Q matches,maintenance \
+            --concurrency "${NIMMT_MATCH_CONCURRENCY:-2}" -n "matches@%h" -l INFO
+        ;;
+    worker-validation)
+        exec celery -A config worker -Q validation \
+            --concurrency "${NIMMT_VALIDATION_CONCURRENCY:-1}" -n "validation@%h" -l INFO
+        ;;
+    beat)
+        exec celery -A config beat -s /data/var/celerybeat-schedule --pidfile= -l INFO
+        ;;
+    manage)
+        shift
+        exec python manage.py "$@"
+        ;;
+    *)
+        exec "$@"
+        ;;
+esac

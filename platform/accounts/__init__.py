@@ -1,0 +1,1 @@
+"""People: sign-up, log-in/out, and personal API tokens for scripts."""

@@ -1,0 +1,233 @@
+"""Settings of the Nimmt Arena site, read from ``NIMMT_*`` environment variables.
+
+With no variable set except ``NIMMT_DEBUG=true`` the site runs as a demo that needs no server:
+SQLite and a folder-based Celery broker under ``platform/var/``. Production sets
+``NIMMT_DATABASE_URL=postgres://...``, ``NIMMT_BROKER_URL=redis://...``, ``NIMMT_SECRET_KEY``
+and ``NIMMT_ALLOWED_HOSTS``; then ``manage.py check --deploy`` is clean. Every value is parsed
+strictly by :mod:`config.env`: a bad one stops start-up with an error naming the variable.
+"""
+
+from pathlib import Path
+
+import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
+
+from arena.engine.variants import VARIANT_NAMES
+from config.env import (
+    broker_from_url,
+    database_from_url,
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_path,
+    env_str,
+)
+
+django_stubs_ext.monkeypatch()  # ModelAdmin[Bot] and friends at run time, for the type hints
+
+BASE_DIR = Path(__file__).resolve().parent.parent  # platform/
+REPO_DIR = BASE_DIR.parent
+VAR_DIR = env_path("NIMMT_VAR_DIR", BASE_DIR / "var")  # demo database, broker folders
+
+# ---------------------------------------------------------------------------- core
+
+DEBUG = env_bool("NIMMT_DEBUG", False)
+SECRET_KEY = env_str("NIMMT_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("NIMMT_SECRET_KEY must be set unless NIMMT_DEBUG=true")
+    SECRET_KEY = "django-insecure-nimmt-arena-demo-only-never-use-this-key-in-production"
+
+ALLOWED_HOSTS = env_list("NIMMT_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("NIMMT_CSRF_TRUSTED_ORIGINS", [])
+SITE_NAME = env_str("NIMMT_SITE_NAME", "Nimmt Arena")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "core",
+    "accounts",
+    "submissions",
+    "ladders",
+    "matches",
+    "api",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "core.context_processors.site",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": database_from_url("NIMMT_DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
+}
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("NIMMT_DATABASE_CONN_MAX_AGE", 0, minimum=0)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_USER_MODEL = "accounts.User"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "my-bots"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = env_path("NIMMT_STATIC_ROOT", VAR_DIR / "static")
+
+# ---------------------------------------------------------------------------- security
+# Production (NIMMT_DEBUG=false) is strict by default; each switch can be turned off for a
+# deployment that terminates TLS elsewhere and knows what it does.
+
+SECURE_SSL_REDIRECT = env_bool("NIMMT_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("NIMMT_SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env_int("NIMMT_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("NIMMT_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("NIMMT_HSTS_PRELOAD", not DEBUG)
+if env_bool("NIMMT_BEHIND_TLS_PROXY", False):
+    # Only behind a proxy that sets this header itself (and strips it from clients).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+
+# ---------------------------------------------------------------------------- the arena
+
+DATA_DIR = env_path("NIMMT_DATA_DIR", VAR_DIR / "data")  # uploads, bot code, replays, logs
+HOUSE_BOTS_DIR = env_path("NIMMT_HOUSE_BOTS_DIR", REPO_DIR / "bots")
+SEEDS_DIR = env_path("NIMMT_SEEDS_DIR", REPO_DIR / "seeds")
+
+MAX_UPLOAD_BYTES = env_int("NIMMT_MAX_UPLOAD_BYTES", 2 * 1024 * 1024, minimum=1024)
+UNPACK_MAX_BYTES = env_int("NIMMT_UNPACK_MAX_BYTES", 20 * 1024 * 1024, minimum=1024)
+UNPACK_MAX_FILES = env_int("NIMMT_UNPACK_MAX_FILES", 500, minimum=1)
+FILE_UPLOAD_MAX_MEMORY_SIZE = 512 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
+
+# A worker holds a match for this long and renews the hold every third of it; a match whose
+# holder stopped renewing (a killed worker) is played again by whoever claims it next.
+MATCH_LEASE_SECONDS = env_int("NIMMT_MATCH_LEASE_SECONDS", 60, minimum=3)
+VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 120, minimum=3)
+# Work still queued after this long (its message lost, e.g. a broker restart) is sent again.
+REQUEUE_AFTER_SECONDS = env_int("NIMMT_REQUEUE_AFTER_SECONDS", 300, minimum=1)
+SWEEP_INTERVAL_SECONDS = env_float("NIMMT_SWEEP_INTERVAL_SECONDS", 30.0, minimum=0.5)
+SCHEDULE_INTERVAL_SECONDS = env_float("NIMMT_SCHEDULE_INTERVAL_SECONDS", 20.0, minimum=0.5)
+SCHEDULE_IN_FLIGHT = env_int("NIMMT_SCHEDULE_IN_FLIGHT", 4, minimum=0)  # per ladder
+PAIR_DAILY_CAP = env_int("NIMMT_PAIR_DAILY_CAP", 40, minimum=1)
+RATING_NEIGHBOURS = env_int("NIMMT_RATING_NEIGHBOURS", 6, minimum=1)
+FAULT_PAUSE_MATCHES = env_int("NIMMT_FAULT_PAUSE_MATCHES", 3, minimum=1)
+LOG_CAP_BYTES = env_int("NIMMT_LOG_CAP_BYTES", 64 * 1024, minimum=1024)
+# Validation plays one game of this variant against SMOKE_PLAYERS - 1 copies of a house bot.
+SMOKE_VARIANT = env_str("NIMMT_SMOKE_VARIANT", "basic")
+if SMOKE_VARIANT not in VARIANT_NAMES:
+    raise ImproperlyConfigured(
+        f"NIMMT_SMOKE_VARIANT={SMOKE_VARIANT!r}: use one of {', '.join(VARIANT_NAMES)}"
+    )
+SMOKE_PLAYERS = env_int("NIMMT_SMOKE_PLAYERS", 3, minimum=2, maximum=6)
+SMOKE_OPPONENT = env_str("NIMMT_SMOKE_OPPONENT", "random")  # a folder of HOUSE_BOTS_DIR
+# The runner's clock: an allowance per decision, and a bank per game for the time beyond it.
+DECISION_MS = env_int("NIMMT_DECISION_MS", 1000, minimum=1)
+BANK_MS = env_int("NIMMT_BANK_MS", 10_000, minimum=0)
+GAMES_PER_MATCH = env_int("NIMMT_GAMES_PER_MATCH", 1, minimum=1, maximum=100)
+
+# ---------------------------------------------------------------------------- Celery
+
+CELERY_BROKER_URL = broker_from_url("NIMMT_BROKER_URL", "filesystem://localhost//")
+if CELERY_BROKER_URL.startswith("filesystem"):
+    _BROKER_DIR = VAR_DIR / "broker"
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "data_folder_in": str(_BROKER_DIR / "queue"),
+        "data_folder_out": str(_BROKER_DIR / "queue"),
+        "control_folder": str(_BROKER_DIR / "control"),
+        "store_processed": False,
+    }
+    for _folder in ("queue", "control"):  # the transport needs them before the first message
+        (_BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+else:
+    # With acks_late, a task whose worker died is delivered again after visibility_timeout;
+    # the restore scan runs every interval * throttle seconds (STACK-NOTES.md).
+    _VISIBILITY = env_int("NIMMT_BROKER_VISIBILITY_TIMEOUT", 3600, minimum=1)
+    if MATCH_LEASE_SECONDS >= _VISIBILITY:
+        # A redelivered task must find the dead worker's lease over, or it leaves the match.
+        raise ImproperlyConfigured(
+            "NIMMT_MATCH_LEASE_SECONDS must be shorter than NIMMT_BROKER_VISIBILITY_TIMEOUT"
+        )
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": _VISIBILITY,
+        "unacked_restore_interval": env_int("NIMMT_BROKER_RESTORE_INTERVAL", 10, minimum=1),
+        "unacked_restore_throttle": env_int("NIMMT_BROKER_RESTORE_THROTTLE", 10, minimum=1),
+        "socket_connect_timeout": 5,
+    }
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a broker restart must not stop the workers
+CELERY_TASK_DEFAULT_QUEUE = "maintenance"
+CELERY_TASK_ROUTES = ("core.celery.route",)  # each task's queue, as house_task fixed it
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long tasks: do not hold messages another worker could run
+# A running match survives a broker outage; its result is guarded by its claim on the row.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE = {
+    "schedule-matches": {
+        "task": "matches.tasks.schedule_matches",
+        "schedule": SCHEDULE_INTERVAL_SECONDS,
+        "options": {"queue": "maintenance", "expires": SCHEDULE_INTERVAL_SECONDS},
+    },
+    "requeue-stale-work": {
+        "task": "matches.tasks.requeue_stale_work",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+}
+
+# ---------------------------------------------------------------------------- logging
+
+LOG_LEVEL = env_str("NIMMT_LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+    raise ImproperlyConfigured(f"NIMMT_LOG_LEVEL={LOG_LEVEL!r}: use DEBUG, INFO, WARNING or ERROR")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+}

@@ -1,0 +1,33 @@
+"""URLs of the site: pages, the JSON API under ``api/v1/``, the admin for organisers."""
+
+from django.contrib import admin
+from django.urls import include, path
+from ladders import views as ladder_views
+from matches import views as match_views
+from submissions import views as bot_views
+
+urlpatterns = [
+    path("", ladder_views.home, name="home"),
+    path("ladders/<uuid:ladder_uuid>/", ladder_views.ladder, name="ladder"),
+    path("bots/", bot_views.my_bots, name="my-bots"),
+    path("bots/new/", bot_views.new_bot, name="new-bot"),
+    path("bots/<uuid:bot_uuid>/", bot_views.bot, name="bot"),
+    path("bots/<uuid:bot_uuid>/upload/", bot_views.upload_version, name="upload-version"),
+    path("bots/<uuid:bot_uuid>/activate/", bot_views.activate_version, name="activate-version"),
+    path("bots/<uuid:bot_uuid>/retire/", bot_views.retire_bot, name="retire-bot"),
+    path("bots/<uuid:bot_uuid>/resume/", bot_views.resume_bot, name="resume-bot"),
+    path(
+        "bots/<uuid:bot_uuid>/versions/<uuid:version_uuid>/",
+        bot_views.version,
+        name="bot-version",
+    ),
+    path("matches/<uuid:match_uuid>/", match_views.match, name="match"),
+    path("matches/<uuid:match_uuid>/replays/<int:game>/", match_views.replay, name="match-replay"),
+    path("matches/<uuid:match_uuid>/logs/<int:seat>/", match_views.bot_log, name="match-log"),
+    path("accounts/", include("accounts.urls")),
+    path("api/v1/", include("api.urls")),
+    path("admin/", admin.site.urls),
+]
+
+admin.site.site_header = "Nimmt Arena organisers"
+admin.site.site_title = "Nimmt Arena admin"

@@ -1,0 +1,103 @@
+"""``manage.py load_demo``: demo users, the house bots as site bots, a ladder per variant.
+
+Reads ``seeds/demo.json`` (``NIMMT_SEEDS_DIR``); idempotent: users, bots and ladders are matched
+by username, name and slug, and what exists is left as it is.
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+from accounts.models import User
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+from ladders.models import Ladder
+from submissions.models import Bot, BotVersion
+
+
+class Command(BaseCommand):
+    help = "Load the demo data of seeds/demo.json (users, house bots, ladders); idempotent."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--file", type=Path, default=None, help="another seed file (default: demo.json)"
+        )
+        parser.add_argument("--no-users", action="store_true", help="skip the demo users")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = options["file"] or Path(settings.SEEDS_DIR) / "demo.json"
+        try:
+            seed = json.loads(Path(path).read_text("utf-8"))
+        except (OSError, ValueError) as error:
+            raise CommandError(f"cannot read {path}: {error}") from None
+        with transaction.atomic():
+            if not options["no_users"]:
+                for entry in seed.get("users", []):
+                    self._user(entry)
+            house = self._house_user(seed.get("house_user", "house"))
+            for entry in seed.get("house_bots", []):
+                self._house_bot(house, entry)
+            for entry in seed.get("ladders", []):
+                self._ladder(entry)
+
+    def _say(self, created: bool, what: str) -> None:
+        if created:
+            self.stdout.write(f"created {what}")
+        else:
+            self.stdout.write(f"kept {what}")
+
+    def _user(self, entry: dict[str, Any]) -> None:
+        user, created = User.objects.get_or_create(
+            username=entry["username"],
+            defaults={"email": entry.get("email", ""), "is_staff": bool(entry.get("staff"))},
+        )
+        if created:
+            user.set_password(entry["password"])
+            if entry.get("staff"):
+                user.is_superuser = True
+            user.save()
+        self._say(created, f"user {user.username}")
+
+    def _house_user(self, username: str) -> User:
+        user, created = User.objects.get_or_create(username=username)
+        if created:
+            user.set_unusable_password()
+            user.save()
+        self._say(created, f"house user {username}")
+        return user
+
+    def _house_bot(self, house: User, entry: dict[str, Any]) -> None:
+        folder = Path(settings.HOUSE_BOTS_DIR) / entry["folder"]
+        if not (folder / "nimmt-bot.toml").is_file():
+            raise CommandError(f"house bot {entry['name']}: {folder} has no nimmt-bot.toml")
+        bot, created = Bot.objects.get_or_create(
+            name=entry["name"], defaults={"owner": house, "is_house": True}
+        )
+        if bot.active_version_id is None:
+            version, _ = BotVersion.objects.get_or_create(
+                bot=bot,
+                number=1,
+                defaults={
+                    "status": BotVersion.PASSED,
+                    "code_root": BotVersion.HOUSE,
+                    "code_dir": entry["folder"],
+                    "manifest": {"house_bot": entry["folder"]},
+                    "validation_log": "A house bot: part of the arena, not validated.",
+                    "upload_name": f"bots/{entry['folder']}",
+                },
+            )
+            bot.active_version = version
+            bot.save(update_fields=["active_version"])
+        self._say(created, f"house bot {bot.name} ({folder})")
+
+    def _ladder(self, entry: dict[str, Any]) -> None:
+        ladder, created = Ladder.objects.get_or_create(
+            slug=entry["slug"],
+            defaults={
+                "name": entry["name"],
+                "variant": entry["variant"],
+                "players": entry["players"],
+            },
+        )
+        self._say(created, f"ladder {ladder.name}")

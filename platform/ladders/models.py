@@ -1,0 +1,107 @@
+"""Ladders (one per variant and player count), each bot's rating on them, and its history.
+
+A :class:`Rating` holds a bot's current Elo (provisional for its first 20 games) and OpenSkill
+``mu``/``sigma`` on one ladder; a :class:`RatingChange` records one match's effect on it, so the
+full history can be shown and re-computed. The numbers come from :mod:`ladders.rating`.
+"""
+
+import uuid
+
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from arena.engine.variants import VARIANT_NAMES
+from ladders.rating import EloCalculator, EloRating, SkillCalculator, SkillRating
+
+ELO = EloCalculator()
+SKILL = SkillCalculator()
+
+
+class Ladder(models.Model):
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    slug = models.SlugField(max_length=40, unique=True)
+    name = models.CharField(max_length=80)
+    variant = models.CharField(max_length=20, choices=[(v, v) for v in VARIANT_NAMES])
+    players = models.PositiveSmallIntegerField()
+    is_active = models.BooleanField(default=True, help_text="The scheduler plays matches here.")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ("variant", "players")
+        constraints = (
+            models.UniqueConstraint(fields=["variant", "players"], name="one_ladder_per_format"),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("ladder", args=[self.uuid])
+
+
+class Rating(models.Model):
+    ladder = models.ForeignKey(Ladder, models.CASCADE, related_name="ratings")
+    bot = models.ForeignKey("submissions.Bot", models.CASCADE, related_name="ratings")
+    elo = models.FloatField(default=ELO.initial)
+    mu = models.FloatField(default=SKILL.mu)
+    sigma = models.FloatField(default=SKILL.sigma)
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["ladder", "bot"], name="one_rating_per_bot_and_ladder"),
+        )
+        indexes = (
+            # Standings: WHERE ladder_id = %s ORDER BY elo DESC
+            models.Index(fields=["ladder", "-elo"], name="rating_standings"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.bot} on {self.ladder}: {self.elo:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        return ELO.is_provisional(self.games)
+
+    @property
+    def uncertainty(self) -> float:
+        return ELO.uncertainty(self.elo_record())
+
+    @property
+    def ordinal(self) -> float:
+        return self.skill_record().ordinal
+
+    def elo_record(self) -> EloRating:
+        return EloRating(str(self.bot_id), self.elo, self.games, self.provisional)
+
+    def skill_record(self) -> SkillRating:
+        return SkillRating(str(self.bot_id), self.mu, self.sigma, self.games)
+
+
+class RatingChange(models.Model):
+    """One match's effect on one bot's rating (a row per bot per rated match)."""
+
+    rating = models.ForeignKey(Rating, models.CASCADE, related_name="changes")
+    match = models.ForeignKey("matches.Match", models.CASCADE, related_name="rating_changes")
+    rank = models.PositiveSmallIntegerField()
+    elo_before = models.FloatField()
+    elo_after = models.FloatField()
+    mu_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_before = models.FloatField()
+    sigma_after = models.FloatField()
+    games_after = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("created_at", "pk")
+        constraints = (
+            # A match changes a rating at most once, whatever happens to the task that rates it.
+            models.UniqueConstraint(fields=["rating", "match"], name="one_change_per_match"),
+        )
+
+    @property
+    def elo_delta(self) -> float:
+        return self.elo_after - self.elo_before

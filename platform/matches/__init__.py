@@ -1,0 +1,1 @@
+"""Matches between bots: scheduling, playing them in the sandbox via the runner, storing results."""

@@ -1,0 +1,164 @@
+"""Keeping a played match: exactly one result per match, and bots that keep faulting paused.
+
+The runner writes into a staging folder of its own attempt (``tmp/match-<uuid>-<token>``).
+:func:`store` keeps it only if the attempt's claim still holds the match: in one transaction it
+moves the folder to ``matches/<uuid>``, fills in the seats and marks the match finished. Any
+other attempt's folder is thrown away.
+"""
+
+import shutil
+from pathlib import Path
+
+from core import leases
+from core.celery import enqueue
+from core.files import public_dir
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from submissions.models import Bot
+
+from matches import bridge
+from matches.models import Match, Seat
+
+
+def staging_dir(match: Match, claim: leases.Claim) -> Path:
+    root = public_dir(Path(settings.DATA_DIR) / "tmp")
+    return root / f"match-{match.uuid}-{claim.token.hex[:12]}"
+
+
+def result_dir(match: Match) -> str:
+    """Where a finished match's files live, relative to DATA_DIR."""
+    return f"matches/{match.uuid.hex[:2]}/{match.uuid}"
+
+
+def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) -> bool:
+    """Keep ``outcome`` if ``claim`` still holds its match; ``False`` (and nothing kept) if not."""
+    final: Path | None = None
+    try:
+        with transaction.atomic():
+            match = leases.holds(claim).filter(status=Match.RUNNING).select_for_update().first()
+            if match is None:
+                return False
+            if match.players != len(outcome.seats):
+                raise bridge.ArenaError(
+                    f"the runner reported {len(outcome.seats)} seats for {match.players} bots"
+                )
+            relative = result_dir(match)
+            final = Path(settings.DATA_DIR) / relative
+            if final.exists():  # left by an attempt that died between its move and its commit
+                shutil.rmtree(final)
+            public_dir(final.parent)
+            out_dir.rename(final)
+            cap_logs(final, [s.log_file for s in outcome.seats])
+            seats = {s.seat: s for s in match.seats.all()}
+            for number, result in enumerate(outcome.seats):
+                seat = seats[number]
+                seat.score, seat.rank = result.score, result.rank
+                seat.faults, seat.log_file = result.faults, result.log_file
+                seat.save(update_fields=["score", "rank", "faults", "log_file"])
+            match.status = Match.FINISHED
+            match.finished_at = timezone.now()
+            match.result_dir = relative
+            match.replays = list(outcome.replays)
+            match.claim_token = None
+            match.error = ""
+            match.save()
+            pause_faulty_bots([s.bot_id for s in seats.values() if s.faults])
+            if match.ladder_id is not None:
+                from matches.tasks import rate_match  # the tasks module imports this one
+
+                enqueue(rate_match, match_pk=match.pk)
+        return True
+    except BaseException:
+        if final is not None:
+            shutil.rmtree(final, ignore_errors=True)
+        raise
+    finally:
+        shutil.rmtree(out_dir, ignore_errors=True)  # a refused attempt's files
+
+
+def cap_logs(folder: Path, names: list[str]) -> None:
+    """Cut every bot log in ``folder`` to ``LOG_CAP_BYTES`` (the runner caps too; this is the
+    site's own limit on what it keeps)."""
+    cap = settings.LOG_CAP_BYTES
+    for name in names:
+        if not name:
+            continue
+        path = folder / name
+        if path.is_file() and path.stat().st_size > cap:
+            with path.open("r+b") as log:
+                log.truncate(cap)
+                log.seek(cap)
+                log.write(b"\n[log cut by the site]\n")
+
+
+def release(claim: leases.Claim, error: str) -> None:
+    """The arena could not play the match: let another attempt try, or give up after the last."""
+    with transaction.atomic():
+        match = leases.holds(claim).filter(status=Match.RUNNING).select_for_update().first()
+        if match is None:
+            return
+        if match.attempts >= Match.MAX_ATTEMPTS:
+            _fail(match, error)
+            return
+        match.status = Match.QUEUED
+        match.claim_token = None
+        match.lease_expires_at = None
+        match.error = error
+        match.queued_at = timezone.now()
+        match.save(
+            update_fields=["status", "claim_token", "lease_expires_at", "error", "queued_at"]
+        )
+        from matches.tasks import run_match
+
+        enqueue(run_match, match_pk=match.pk)
+
+
+def give_up(claim: leases.Claim, error: str) -> None:
+    with transaction.atomic():
+        match = leases.holds(claim).select_for_update().first()
+        if match is not None:
+            _fail(match, error)
+
+
+def _fail(match: Match, error: str) -> None:
+    match.status = Match.FAILED
+    match.error = error
+    match.claim_token = None
+    match.finished_at = timezone.now()
+    match.save(update_fields=["status", "error", "claim_token", "finished_at"])
+
+
+def pause_faulty_bots(bot_ids: list[int]) -> list[int]:
+    """Pause each bot whose last ``FAULT_PAUSE_MATCHES`` finished matches all had its faults.
+
+    The reason, shown to the owner on the bot's page, quotes the faults. Returns the paused ids.
+    """
+    paused = []
+    needed = settings.FAULT_PAUSE_MATCHES
+    for bot_id in bot_ids:
+        last = list(
+            Seat.objects.filter(bot_id=bot_id, match__status=Match.FINISHED)
+            .select_related("match")
+            .order_by("-match__finished_at", "-match_id")[:needed]
+        )
+        if len(last) < needed or not all(seat.faults for seat in last):
+            continue
+        lines = [
+            f"Paused: this bot broke the arena's rules in each of its last {needed} matches.",
+            "Fix it and upload a new version (it lifts the pause), or resume the bot.",
+            "",
+        ]
+        for seat in last:
+            for fault in seat.faults[:3]:
+                turn = fault.get("turn")
+                where = f"turn {turn + 1}" if isinstance(turn, int) else "start"
+                lines.append(
+                    f"match {seat.match.uuid}, game {fault.get('game', 1)}, {where}: "
+                    f"{fault.get('kind', 'fault')}: {str(fault.get('detail', ''))[:300]}"
+                )
+        if Bot.objects.filter(pk=bot_id, paused_at__isnull=True).update(
+            paused_at=timezone.now(), pause_reason="\n".join(lines)
+        ):
+            paused.append(bot_id)
+    return paused

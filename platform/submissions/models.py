@@ -1,0 +1,142 @@
+"""A bot, owned by one user, and its versions: every upload is a new numbered version.
+
+A version is checked by the ``validation`` worker (unpacked and manifest read at upload time; a
+smoke match against a house bot in the sandbox later). Only a version that ``passed`` can be
+the bot's active version, and only a bot with one, neither retired nor paused, plays in ladders.
+"""
+
+import uuid
+from pathlib import Path
+
+from core.leases import Claimable
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils import timezone
+
+BOT_NAME_RULE = RegexValidator(
+    r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,39}\Z",
+    "A bot name has 2 to 40 letters, digits, '.', '_' or '-', and starts with a letter or digit.",
+)
+
+
+class BotQuerySet(models.QuerySet["Bot"]):
+    def playing(self) -> "BotQuerySet":
+        """Bots the scheduler may put in a match."""
+        return self.filter(
+            retired_at__isnull=True,
+            paused_at__isnull=True,
+            owner__is_active=True,
+            active_version__status="passed",
+        )
+
+
+class Bot(models.Model):
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="bots")
+    name = models.CharField(max_length=40, validators=[BOT_NAME_RULE])
+    is_house = models.BooleanField(default=False, help_text="One of the arena's own bots.")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    active_version = models.ForeignKey(
+        "BotVersion", models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    retired_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    pause_reason = models.TextField(blank=True)
+
+    objects = BotQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("name",)
+        constraints = (
+            models.UniqueConstraint(Lower("name"), name="bot_name_unique_ignoring_case"),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("bot", args=[self.uuid])
+
+    @property
+    def is_retired(self) -> bool:
+        return self.retired_at is not None
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
+    @property
+    def state(self) -> str:
+        """One word for lists: retired, paused, playing or waiting (no passing active version)."""
+        if self.is_retired:
+            return "retired"
+        if self.is_paused:
+            return "paused"
+        if self.active_version_id and self.active_version and self.active_version.passed:
+            return "playing"
+        return "waiting"
+
+
+class BotVersion(Claimable):
+    PENDING = "pending"
+    VALIDATING = "validating"
+    PASSED = "passed"
+    FAILED = "failed"
+    STATUSES = (
+        (PENDING, "pending"),
+        (VALIDATING, "validating"),
+        (PASSED, "passed"),
+        (FAILED, "failed"),
+    )
+    # Where ``code_dir`` is relative to: the data folder (uploads) or the house bots' folder.
+    DATA = "data"
+    HOUSE = "house"
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    bot = models.ForeignKey(Bot, models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=12, choices=STATUSES, default=PENDING)
+    validation_log = models.TextField(blank=True)
+    upload_name = models.CharField(max_length=200, blank=True)
+    upload_size = models.PositiveBigIntegerField(default=0)
+    upload_sha256 = models.CharField(max_length=64, blank=True)
+    code_root = models.CharField(
+        max_length=8, choices=[(DATA, "data folder"), (HOUSE, "house bots")], default=DATA
+    )
+    code_dir = models.CharField(max_length=300, blank=True)
+    manifest = models.JSONField(default=dict, blank=True)
+    activate_when_passed = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    validated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("bot", "-number")
+        constraints = (
+            models.UniqueConstraint(fields=["bot", "number"], name="version_number_per_bot"),
+        )
+        indexes = (
+            # The sweeper: WHERE status IN ('pending', 'validating') AND queued_at < ...
+            models.Index(fields=["status", "queued_at"], name="version_status_queued"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.bot.name} v{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("bot-version", args=[self.bot.uuid, self.uuid])
+
+    @property
+    def passed(self) -> bool:
+        return self.status == self.PASSED
+
+    @property
+    def is_final(self) -> bool:
+        return self.status in (self.PASSED, self.FAILED)
+
+    def code_path(self) -> Path:
+        """The bot's folder on disk (the one that holds ``nimmt-bot.toml``)."""
+        root = settings.HOUSE_BOTS_DIR if self.code_root == self.HOUSE else settings.DATA_DIR
+        return Path(root) / self.code_dir

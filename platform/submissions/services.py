@@ -1,0 +1,226 @@
+"""What a bot's owner can do, shared by the web pages and the JSON API.
+
+An upload is checked before anything is kept: it is unpacked into a staging folder by
+:mod:`submissions.unpack` (which refuses paths out of the folder, links, bombs and a missing or
+bad ``nimmt-bot.toml``), its manifest is read as the runner will read it, and only then are the
+rows created and the folder moved to its place, in one transaction. A refused upload leaves no
+row and no file behind; the uploader gets :class:`SubmissionError` with a message saying why.
+The smoke match runs later, in the ``validation`` queue (:mod:`submissions.tasks`).
+"""
+
+import hashlib
+import json
+import re
+import shutil
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, cast
+
+from accounts.models import User
+from core.celery import enqueue
+from core.files import public_dir
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from matches import bridge
+
+from submissions import unpack as unpacking
+from submissions.models import BOT_NAME_RULE, Bot, BotVersion
+
+
+class SubmissionError(Exception):
+    """An upload or an owner's action the site refuses; the message is for the uploader."""
+
+
+@dataclass(frozen=True)
+class StagedUpload:
+    """An upload that unpacked cleanly, waiting in a staging folder to be kept."""
+
+    code_dir: Path
+    manifest: dict[str, Any]
+    name: str
+    size: int
+    sha256: str
+
+
+def staging_root() -> Path:
+    """Where uploads are unpacked before they are kept (inside DATA_DIR: same file system)."""
+    return public_dir(Path(settings.DATA_DIR) / "tmp")
+
+
+def _safe_filename(name: str) -> str:
+    """The upload's base name with only harmless characters (the suffix tells its format)."""
+    base = Path(name.replace("\\", "/")).name
+    cleaned = re.sub(r"[^A-Za-z0-9._-]", "_", base).lstrip(".")
+    return cleaned[-100:] or "upload"
+
+
+# A single uploaded file becomes a bot with this command (the file is the last word).
+SINGLE_FILE_COMMANDS = {".py": ["python3"], ".js": ["node"], ".mjs": ["node"]}
+
+
+@contextmanager
+def staged(upload: UploadedFile[bytes], name: str = "") -> Iterator[StagedUpload]:
+    """Unpack ``upload`` in a staging folder that is removed when the block ends.
+
+    ``name`` is the bot's name, written into the manifest of a single-file upload.
+    """
+    filename = _safe_filename(upload.name or "upload")
+    if upload.size is not None and upload.size > settings.MAX_UPLOAD_BYTES:
+        raise SubmissionError(
+            f"The upload is {upload.size} bytes; the limit is {settings.MAX_UPLOAD_BYTES} bytes."
+        )
+    digest = hashlib.sha256()
+    size = 0
+    for chunk in upload.chunks():
+        digest.update(chunk)
+        size += len(chunk)
+    if size == 0:
+        raise SubmissionError("The upload is empty.")
+    folder = staging_root() / f"upload-{uuid.uuid4().hex}"
+    folder.mkdir()
+    try:
+        code_dir = folder / "code"
+        limits = unpacking.Limits(
+            max_upload_bytes=settings.MAX_UPLOAD_BYTES,
+            max_total_bytes=settings.UNPACK_MAX_BYTES,
+            max_files=settings.UNPACK_MAX_FILES,
+            max_file_bytes=settings.UNPACK_MAX_BYTES,
+        )
+        try:
+            unpacked = unpacking.unpack(cast(BinaryIO, upload), code_dir, limits, filename=filename)
+            manifest = unpacked.manifest
+            if manifest is None:
+                manifest = _write_single_file_manifest(code_dir, unpacked.files[0], name)
+        except unpacking.UnpackError as error:
+            raise SubmissionError(str(error)) from None
+        problem = bridge.manifest_problem(code_dir)
+        if problem:
+            raise SubmissionError(problem)
+        yield StagedUpload(code_dir, manifest.to_dict(), filename, size, digest.hexdigest())
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _write_single_file_manifest(code_dir: Path, filename: str, name: str) -> unpacking.BotManifest:
+    suffix = Path(filename).suffix.lower()
+    if suffix not in SINGLE_FILE_COMMANDS:
+        raise SubmissionError(
+            f"A single file must be a Python (.py) or JavaScript (.js) program, not {filename!r}; "
+            "for anything else upload a .zip or .tar.gz with a nimmt-bot.toml."
+        )
+    bot_name = name or re.sub(r"[^A-Za-z0-9_.-]", "-", Path(filename).stem).strip("-.") or "bot"
+    command = [*SINGLE_FILE_COMMANDS[suffix], filename]
+    text = f"name = {json.dumps(bot_name[:40])}\ncommand = {json.dumps(command)}\n"
+    manifest = unpacking.parse_manifest(text, [filename])
+    (code_dir / unpacking.MANIFEST_NAME).write_text(text, encoding="utf-8")
+    (code_dir / unpacking.MANIFEST_NAME).chmod(0o644)
+    return manifest
+
+
+def check_bot_name(name: str) -> str:
+    name = name.strip()
+    try:
+        BOT_NAME_RULE(name)
+    except ValidationError as error:
+        raise SubmissionError(" ".join(error.messages)) from None
+    return name
+
+
+def create_bot(
+    owner: User, name: str, upload: UploadedFile[bytes], *, activate: bool = True
+) -> BotVersion:
+    """A new bot with ``upload`` as its version 1 (pending validation).
+
+    ``name`` may be empty: the manifest's name is taken then.
+    """
+    name = name.strip()
+    if name:
+        name = check_bot_name(name)
+    with staged(upload, name) as stage:
+        if not name:
+            name = check_bot_name(str(stage.manifest.get("name", "")))
+        if Bot.objects.filter(name__iexact=name).exists():
+            raise SubmissionError(f"The name {name!r} is taken; choose another.")
+
+        def new_bot() -> Bot:
+            return Bot.objects.create(owner=owner, name=name)
+
+        try:
+            return _keep(stage, new_bot, activate)
+        except IntegrityError:  # somebody took the name in the meantime
+            raise SubmissionError(f"The name {name!r} is taken; choose another.") from None
+
+
+def add_version(bot: Bot, upload: UploadedFile[bytes], *, activate: bool = True) -> BotVersion:
+    """A new version of ``bot`` from ``upload`` (pending validation)."""
+    if bot.is_retired:
+        raise SubmissionError(f"{bot.name} is retired; it takes no new versions.")
+
+    def locked_bot() -> Bot:
+        return Bot.objects.select_for_update().get(pk=bot.pk)  # numbers versions one at a time
+
+    with staged(upload, bot.name) as stage:
+        return _keep(stage, locked_bot, activate)
+
+
+def _keep(stage: StagedUpload, get_bot: Callable[[], Bot], activate: bool) -> BotVersion:
+    """Create the version row and move its folder in place, both or neither.
+
+    Call it outside any transaction: the folder is removed if this one does not commit.
+    """
+    final: Path | None = None
+    try:
+        with transaction.atomic():
+            bot = get_bot()
+            number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+            version = BotVersion(
+                bot=bot,
+                number=number,
+                manifest=stage.manifest,
+                upload_name=stage.name,
+                upload_size=stage.size,
+                upload_sha256=stage.sha256,
+                activate_when_passed=activate,
+                code_root=BotVersion.DATA,
+            )
+            version.code_dir = f"bots/{bot.uuid}/{version.uuid}"
+            version.save()
+            final = version.code_path()
+            public_dir(final.parent)
+            stage.code_dir.rename(final)
+            from submissions.tasks import validate_version  # the tasks module imports this one
+
+            enqueue(validate_version, version_pk=version.pk)
+        return version
+    except BaseException:
+        if final is not None:
+            shutil.rmtree(final, ignore_errors=True)
+        raise
+
+
+def set_active_version(bot: Bot, version: BotVersion) -> None:
+    """Make ``version`` (which must have passed) the one that plays; lifts a pause."""
+    if version.bot_id != bot.pk:
+        raise SubmissionError("That version belongs to another bot.")
+    if not version.passed:
+        raise SubmissionError(f"Version {version.number} has not passed validation.")
+    if bot.is_retired:
+        raise SubmissionError(f"{bot.name} is retired.")
+    Bot.objects.filter(pk=bot.pk).update(active_version=version, paused_at=None, pause_reason="")
+
+
+def retire(bot: Bot) -> None:
+    """Stop ``bot`` for good: it plays no more matches and takes no new versions."""
+    Bot.objects.filter(pk=bot.pk, retired_at__isnull=True).update(retired_at=timezone.now())
+
+
+def resume(bot: Bot) -> None:
+    """Lift a pause (the owner read the reason and fixed the bot, or wants to try again)."""
+    Bot.objects.filter(pk=bot.pk).update(paused_at=None, pause_reason="")

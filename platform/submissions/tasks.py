@@ -1,0 +1,85 @@
+"""Validation of an uploaded version, on the ``validation`` queue.
+
+The upload was unpacked and its manifest read when it arrived; here the worker reads the
+manifest again from the stored folder and plays a smoke match against a house bot in the
+sandbox. A version that passes may become the bot's active version; one that fails keeps its log
+(what went wrong, for its owner) and loses its files.
+"""
+
+import logging
+import shutil
+import tempfile
+from pathlib import Path
+
+from core import leases
+from core.celery import house_task
+from core.files import public_dir
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from matches import bridge
+
+from submissions.models import Bot, BotVersion
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 3
+
+
+@house_task(queue="validation", time_limit=15 * 60)
+def validate_version(*, version_pk: int) -> None:
+    claim = leases.claim(
+        BotVersion,
+        version_pk,
+        waiting=BotVersion.PENDING,
+        working=BotVersion.VALIDATING,
+        lease_seconds=settings.VALIDATION_LEASE_SECONDS,
+    )
+    if claim is None:
+        return  # already validated, gone, or being validated by a live worker
+    version = BotVersion.objects.select_related("bot").get(pk=version_pk)
+    scratch = public_dir(Path(settings.DATA_DIR) / "tmp")
+    try:
+        with leases.heartbeat(claim), tempfile.TemporaryDirectory(dir=scratch) as out:
+            check = bridge.check_bot(version.code_path(), Path(out))
+    except bridge.ArenaError as error:
+        log.warning("could not validate %s: %s", version, error)
+        if version.attempts >= MAX_ATTEMPTS:
+            finish_validation(
+                claim,
+                passed=False,
+                log_text=f"The arena could not check this version ({error}); upload it again.",
+            )
+        else:  # the sweeper sends it again
+            leases.holds(claim).update(
+                status=BotVersion.PENDING, claim_token=None, lease_expires_at=None
+            )
+        return
+    finish_validation(claim, passed=check.passed, log_text=check.log)
+
+
+def finish_validation(claim: leases.Claim, *, passed: bool, log_text: str) -> bool:
+    """Store the verdict if ``claim`` still holds the version; ``False`` if it was lost."""
+    with transaction.atomic():
+        version = (
+            leases.holds(claim)
+            .filter(status=BotVersion.VALIDATING)
+            .select_related("bot")
+            .select_for_update()
+            .first()
+        )
+        if version is None:
+            return False
+        version.status = BotVersion.PASSED if passed else BotVersion.FAILED
+        version.validation_log = log_text
+        version.validated_at = timezone.now()
+        version.claim_token = None
+        version.save(update_fields=["status", "validation_log", "validated_at", "claim_token"])
+        if passed and version.activate_when_passed:
+            Bot.objects.filter(pk=version.bot_id, retired_at__isnull=True).update(
+                active_version=version, paused_at=None, pause_reason=""
+            )
+        if not passed and version.code_root == BotVersion.DATA:
+            folder = version.code_path()
+            transaction.on_commit(lambda: shutil.rmtree(folder, ignore_errors=True))
+    log.info("validated %s: %s", version, version.status)
+    return True

@@ -1,0 +1,138 @@
+"""The bot pages: my bots, a new bot, a bot (public; its owner also manages it there), a version.
+
+Changing a bot is for its owner only: everyone else gets 403, whatever the page.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from ladders.models import Rating
+from matches.models import Seat
+
+from submissions import services
+from submissions.forms import ActivateForm, NewBotForm, UploadForm
+from submissions.models import Bot, BotVersion
+
+
+def _owned_bot(request: HttpRequest, bot_uuid: str) -> Bot:
+    bot = get_object_or_404(Bot, uuid=bot_uuid)
+    if bot.owner_id != request.user.pk:
+        raise PermissionDenied("Only the bot's owner can change it.")
+    return bot
+
+
+@login_required
+def my_bots(request: HttpRequest) -> HttpResponse:
+    bots = Bot.objects.filter(owner_id=request.user.pk).select_related("active_version")
+    return render(request, "submissions/my_bots.html", {"bots": bots})
+
+
+@login_required
+def new_bot(request: HttpRequest) -> HttpResponse:
+    form = NewBotForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = services.create_bot(
+                request.user,  # type: ignore[arg-type]
+                form.cleaned_data["name"],
+                form.cleaned_data["file"],
+            )
+        except services.SubmissionError as error:
+            form.add_error("file", str(error))
+        else:
+            messages.success(request, "Uploaded. The arena is checking it; this page shows how.")
+            return redirect(version.bot)
+    return render(request, "submissions/new_bot.html", {"form": form}, status=_status(form))
+
+
+def _status(form: NewBotForm | UploadForm) -> int:
+    return 400 if form.is_bound and form.errors else 200
+
+
+def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
+    bot = get_object_or_404(Bot.objects.select_related("owner", "active_version"), uuid=bot_uuid)
+    is_owner = bot.owner_id == request.user.pk
+    ratings = Rating.objects.filter(bot=bot).select_related("ladder").order_by("ladder__name")
+    seats = (
+        Seat.objects.filter(bot=bot)
+        .select_related("match", "match__ladder", "version")
+        .order_by("-match_id")[:20]
+    )
+    context = {
+        "bot": bot,
+        "is_owner": is_owner,
+        "versions": bot.versions.all() if is_owner else bot.versions.filter(status="passed"),
+        "ratings": ratings,
+        "seats": seats,
+        "upload_form": UploadForm(),
+    }
+    return render(request, "submissions/bot.html", context)
+
+
+@login_required
+def upload_version(request: HttpRequest, bot_uuid: str) -> HttpResponse:
+    bot = _owned_bot(request, bot_uuid)
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = services.add_version(
+                bot, form.cleaned_data["file"], activate=form.cleaned_data["activate"]
+            )
+        except services.SubmissionError as error:
+            form.add_error("file", str(error))
+        else:
+            messages.success(request, f"Version {version.number} uploaded; the arena checks it.")
+            return redirect(bot)
+    return render(
+        request, "submissions/upload.html", {"bot": bot, "form": form}, status=_status(form)
+    )
+
+
+@login_required
+@require_POST
+def activate_version(request: HttpRequest, bot_uuid: str) -> HttpResponse:
+    bot = _owned_bot(request, bot_uuid)
+    form = ActivateForm(bot, request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose one of this bot's versions.")
+        return redirect(bot)
+    try:
+        services.set_active_version(bot, form.cleaned_data["version"])
+    except services.SubmissionError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Version {form.cleaned_data['version'].number} is active.")
+    return redirect(bot)
+
+
+@login_required
+@require_POST
+def retire_bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
+    bot = _owned_bot(request, bot_uuid)
+    services.retire(bot)
+    messages.success(request, f"{bot.name} is retired; it plays no more matches.")
+    return redirect(bot)
+
+
+@login_required
+@require_POST
+def resume_bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
+    bot = _owned_bot(request, bot_uuid)
+    services.resume(bot)
+    messages.success(request, f"{bot.name} plays again.")
+    return redirect(bot)
+
+
+def version(request: HttpRequest, bot_uuid: str, version_uuid: str) -> HttpResponse:
+    version = get_object_or_404(
+        BotVersion.objects.select_related("bot", "bot__owner"),
+        uuid=version_uuid,
+        bot__uuid=bot_uuid,
+    )
+    is_owner = version.bot.owner_id == request.user.pk
+    if not is_owner and not version.passed:
+        raise PermissionDenied("Only the owner sees versions that did not pass.")
+    return render(request, "submissions/version.html", {"version": version, "is_owner": is_owner})

@@ -1,0 +1,17 @@
+"""The docstring examples of the site's modules (``--doctest-modules`` does not reach
+``platform/``, which is not on the test paths)."""
+
+import doctest
+from types import ModuleType
+
+import pytest
+from config import env
+from core import celery
+from matches import scheduler
+
+
+@pytest.mark.parametrize("module", [env, celery, scheduler], ids=lambda m: m.__name__)
+def test_it_passes_the_docstring_examples(module: ModuleType) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -1,0 +1,95 @@
+"""Settings from NIMMT_* variables: strict parsing, and a production set-up that passes
+``check --deploy``."""
+
+import subprocess
+import sys
+
+import pytest
+from config.env import (
+    broker_from_url,
+    database_from_url,
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_path,
+)
+from django.core.exceptions import ImproperlyConfigured
+from nimmt_site_testing import PLATFORM, REPO
+
+
+@pytest.mark.parametrize(
+    ("read", "value", "words"),
+    [
+        (lambda env: env_bool("NIMMT_DEBUG", False, env), "maybe", "NIMMT_DEBUG='maybe'"),
+        (lambda env: env_int("NIMMT_DEBUG", 1, environ=env), "ten", "not a whole number"),
+        (lambda env: env_int("NIMMT_DEBUG", 1, minimum=3, environ=env), "2", "below"),
+        (lambda env: env_float("NIMMT_DEBUG", 1.0, environ=env), "nan", "minimum"),
+        (lambda env: env_list("NIMMT_DEBUG", [], env), "a,,b", "empty item"),
+        (lambda env: env_path("NIMMT_DEBUG", REPO, env), "relative/dir", "absolute"),
+        (lambda env: database_from_url("NIMMT_DEBUG", "", env), "mysql://x/y", "unsupported"),
+        (lambda env: database_from_url("NIMMT_DEBUG", "", env), "postgres://h:port/x", "port"),
+        (lambda env: database_from_url("NIMMT_DEBUG", "", env), "postgres://h/", "names no"),
+        (lambda env: database_from_url("NIMMT_DEBUG", "", env), "sqlite:///", "absolute"),
+        (lambda env: database_from_url("NIMMT_DEBUG", "", env), "sqlite:///rel.db", "absolute"),
+        (lambda env: broker_from_url("NIMMT_DEBUG", "", env), "amqp://x", "unsupported"),
+    ],
+)
+def test_it_names_the_variable_with_a_bad_value(read: object, value: str, words: str) -> None:
+    with pytest.raises(ImproperlyConfigured) as raised:
+        read({"NIMMT_DEBUG": value})  # type: ignore[operator]
+    assert "NIMMT_DEBUG" in str(raised.value)
+    assert words in str(raised.value)
+
+
+def test_it_reads_good_values_and_defaults() -> None:
+    env = {"A": " Yes ", "B": "7", "C": "x, y", "D": ""}
+    assert env_bool("A", False, env) is True
+    assert env_int("B", 1, environ=env) == 7
+    assert env_list("C", [], env) == ["x", "y"]
+    assert env_int("D", 5, environ=env) == 5  # empty is unset
+    db = database_from_url("X", "postgres://u:p%2Fw@db.example:5433/arena?sslmode=require", {})
+    assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == ("u", "p/w", "db.example", 5433)
+    assert db["OPTIONS"] == {"sslmode": "require"}
+
+
+def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=PLATFORM,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+PRODUCTION = {
+    "PATH": "/usr/bin:/bin",
+    "NIMMT_DEBUG": "false",
+    "NIMMT_SECRET_KEY": "q8w4-production-like-secret-Zx0c9vB7nM5aS3dF1gH2jK4lP6oI8uY0tR",
+    "NIMMT_ALLOWED_HOSTS": "arena.example.org",
+    "NIMMT_DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres",
+    "NIMMT_BROKER_URL": "redis://127.0.0.1:6379/13",
+}
+
+
+def test_production_settings_pass_check_deploy(tmp_path: object) -> None:
+    env = {**PRODUCTION, "NIMMT_VAR_DIR": str(tmp_path), "NIMMT_DATA_DIR": str(tmp_path)}
+    done = _manage(env, "check", "--deploy", "--fail-level", "WARNING")
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert "no issues" in done.stdout
+
+
+def test_it_refuses_to_start_in_production_without_a_secret_key() -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != "NIMMT_SECRET_KEY"}
+    done = _manage(env, "check")
+    assert done.returncode != 0
+    assert "NIMMT_SECRET_KEY" in done.stderr
+
+
+def test_a_bad_variable_stops_manage_py_with_its_name() -> None:
+    done = _manage({**PRODUCTION, "NIMMT_MATCH_LEASE_SECONDS": "soon"}, "check")
+    assert done.returncode != 0
+    assert "NIMMT_MATCH_LEASE_SECONDS='soon' is not a whole number" in done.stderr

@@ -1,0 +1,94 @@
+"""The bot kit on its own: KitBot's dispatch and defaults, and the command line of a bot."""
+
+import random
+
+import pytest
+
+from arena.botkit import KitBot, main
+from arena.bots.base import GameInfo
+from arena.engine import Game, PlaceLuck, PlayAction
+from arena.engine.decisions import DecisionKind
+from arena.engine.observation import observe
+from arena.runner.defaults import default_decision
+
+
+def pending_views(variant, players=4, games=6):
+    """A view for every kind of decision the variant asks (random play)."""
+    rng = random.Random(1)
+    found = {}
+    for seed in range(games):
+        game = Game.new(variant, players=players, seed=seed)
+        while game.pending is not None:
+            seat = game.pending.seats[0]
+            found.setdefault(game.pending.kind, observe(game, seat))
+            game.apply(seat, rng.choice(game.legal(seat)))
+    return found
+
+
+@pytest.mark.parametrize("variant", ["basic", "pro+luck", "classic"])
+def test_it_plays_the_arena_defaults_unless_told_otherwise(variant):
+    bot = KitBot()
+    for view in pending_views(variant).values():
+        decision = bot.decide(view)
+        assert decision == default_decision(view)
+        assert decision in view.legal
+
+
+def test_it_dispatches_each_decision_to_its_method():
+    calls = []
+
+    class Custom(KitBot):
+        def choose_tile(self, view):
+            calls.append("tile")
+            return max(view.hand)
+
+        def place_luck(self, view, card):
+            calls.append(f"luck {card}")
+            last = view.legal[-1]
+            return last.row, last.space
+
+        def play_action(self, view, tile):
+            calls.append(f"action {tile}")
+            return view.legal[-1]
+
+    bot = Custom()
+    views = pending_views("pro+luck")
+    tile = bot.decide(views[DecisionKind.TILE])
+    assert tile.tile == max(views[DecisionKind.TILE].hand)
+    assert isinstance(bot.decide(views[DecisionKind.LUCK]), PlaceLuck)
+    action = bot.decide(views[DecisionKind.ACTION])
+    assert isinstance(action, PlayAction) and action == views[DecisionKind.ACTION].legal[-1]
+    assert [c.split()[0] for c in calls] == ["tile", "luck", "action"]
+
+
+def test_it_seeds_the_bots_generator_from_the_game():
+    bot = KitBot()
+    bot.start_game(GameInfo("basic", 4, 2, seed=99))
+    first = bot.rng.random()
+    bot.start_game(GameInfo("basic", 4, 2, seed=99))
+    assert bot.rng.random() == first and bot.info.seat == 2
+
+
+def test_it_asks_for_an_address_when_there_is_none(monkeypatch, capsys):
+    monkeypatch.delenv("NIMMT_ENGINE", raising=False)
+    with pytest.raises(SystemExit) as exit_:
+        main(KitBot(), [])
+    assert exit_.value.code == 2
+    assert "NIMMT_ENGINE" in capsys.readouterr().err
+
+
+def test_it_exits_1_when_the_arena_is_unreachable(tmp_path):
+    code = main(
+        KitBot(), ["--connect", f"unix://{tmp_path}/x.sock", "--connect-timeout", "0.2", "--quiet"]
+    )
+    assert code == 1
+
+
+def test_it_says_what_a_method_must_return():
+    class Confused(KitBot):
+        def choose_tile(self, view):
+            return str(min(view.hand))
+
+    view = pending_views("basic")[DecisionKind.TILE]
+    with pytest.raises(TypeError, match=r"choose_tile\(\) must return a tile number"):
+        Confused().decide(view)
