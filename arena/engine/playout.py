@@ -31,13 +31,21 @@ from the hand, a space for a luck card, an action card with its target (or none)
 
 from bisect import bisect
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import cache
+from functools import cache, partial
 from itertools import chain, groupby, starmap
 from operator import add
 from random import Random
 from typing import Any
 
-from .decisions import Decision, DecisionKind, PlaceLuck, PlayAction, PlayTile, TakeRow
+from .decisions import (
+    Decision,
+    DecisionKind,
+    Pending,
+    PlaceLuck,
+    PlayAction,
+    PlayTile,
+    TakeRow,
+)
 from .game import EMPTY, SKIPPED, Game, competition_ranks
 from .tiles import BULLHEADS
 from .variants import ACTION_CARDS, CLASSIC_ROW_LENGTH, PRO_TURN_CAP, Variant, variant
@@ -49,8 +57,10 @@ _PLAIN, _PLUS, _MINUS, _PLUS5, _DRAW, _ACTION = 0, 1, 2, 3, 4, 5
 _KIND_CODE = {".": _PLAIN, "+": _PLUS, "-": _MINUS, "D": _DRAW, "A": _ACTION, "F": 0, "C": 0}
 _SEAT_BITS = 4  # a revealed tile waiting to be placed is ``tile << 4 | seat`` (<= 10 seats)
 _SEAT_MASK = (1 << _SEAT_BITS) - 1
-#: Card game row state: bullheads << 3 | cards; a card that finds five cards takes the row.
-_CLASSIC_INC = tuple((b << 3) + 1 for b in BULLHEADS)
+#: Card game row state: cards << 6 | bullheads (a row holds at most 5 x 7 bullheads), so that
+#: a row of five cards, which the next card takes, is ``state >= _CLASSIC_FULL``.
+_CLASSIC_INC = tuple(64 + b for b in BULLHEADS)
+_CLASSIC_FULL = CLASSIC_ROW_LENGTH << 6
 _NO_KEYS = [()] * len(BULLHEADS)  # starmap arguments: one random key per tile number
 
 Choice = tuple[str | None, int, int]  # an action: (card or None, row or -1, new tile or -1)
@@ -113,12 +123,14 @@ def _seat_offsets(seat: int, first_turn: int) -> tuple[int, ...]:
     return tuple((first_turn + k) << 12 | seat for k in range(32))
 
 
-def _codes(seqs: Sequence[Sequence[int]], first_turn: int = 0) -> list[int]:
-    """Sorted codes of each seat's tiles in the order it plays them."""
+def _codes(seqs: Sequence[Sequence[int] | None], first_turn: int = 0) -> list[int]:
+    """Sorted codes of each seat's tiles in the order it plays them (``None``: left out)."""
     shifted = _TILE_SHIFTED.__getitem__
     return sorted(
         chain.from_iterable(
-            map(add, map(shifted, seq), _seat_offsets(s, first_turn)) for s, seq in enumerate(seqs)
+            map(add, map(shifted, seq), _seat_offsets(s, first_turn))
+            for s, seq in enumerate(seqs)
+            if seq is not None
         )
     )
 
@@ -174,35 +186,35 @@ def _classic_loop(
     scores: list[int],
     codes: Iterable[int],
     pick: Callable[[int], int] | None,
-    getrandbits: Callable[[int], int],
+    random_row: Callable[[], int],
 ) -> None:
-    """Place the coded cards: ``state[i]`` is bullheads << 3 | cards of the row ending in
+    """Place the coded cards: ``state[i]`` is cards << 6 | bullheads of the row ending in
     ``ends[i]``, which is row ``rows[i]`` (kept up to date only with a ``pick``).
 
-    A card lower than every row takes the row ``pick(seat)`` names, or a uniformly random one
-    when there is no ``pick`` or it returns -1.
+    A card lower than every row takes the row ``pick(seat)`` names, or (no ``pick``, or it
+    returns -1) the row at the sorted position ``random_row()`` gives: uniform in 0..3.
     """
     inc = _CLASSIC_INC
-    full = CLASSIC_ROW_LENGTH
+    full = _CLASSIC_FULL
     for c in codes:
         t = (c >> 4) & 255
         i = bisect(ends, t) - 1
         if i >= 0:
             ends[i] = t
             x = state[i]
-            if x & 7 == full:
-                scores[c & 15] += x >> 3
+            if x >= full:
+                scores[c & 15] += x & 63
                 state[i] = inc[t]
             else:
                 state[i] = x + inc[t]
         else:
             if pick is None:
-                j = getrandbits(2)  # the card game has four rows
+                j = random_row()  # the card game has four rows
             else:
                 row = pick(c & 15)
-                j = getrandbits(2) if row < 0 else rows.index(row)
+                j = random_row() if row < 0 else rows.index(row)
                 rows.insert(0, rows.pop(j))
-            scores[c & 15] += state[j] >> 3
+            scores[c & 15] += state[j] & 63
             del ends[j], state[j]
             ends.insert(0, t)
             state.insert(0, inc[t])
@@ -269,7 +281,7 @@ class _Sim:
         self.length = pos.board.length if pos.board else ()
         self.spaces = [list(r) for r in pos.spaces]
         self.fill = list(pos.fill)
-        self.kind = [list(k) for k in pos.kind]
+        self.kind = list(pos.kind)  # rows copied when a marker changes them
         self.f10 = list(pos.f10)
         self.rsum = list(pos.rsum)
         self.ends = list(pos.ends)
@@ -301,9 +313,11 @@ class _Sim:
 
     # -------------------------------------------------------------- turns
 
-    def run(self, pos: "Position", first: int | None) -> list[int]:
-        """Play to the end from ``pos``; ``first``: the seat whose forced tile comes first."""
+    def run(self, pos: "Position", first: int | None, turns: int = 0) -> list[int]:
+        """Play to the end from ``pos`` (or only ``turns`` turns, counting the current one;
+        then the scores as they stand); ``first``: the seat whose forced tile comes first."""
         kind = pos.pending_kind
+        limit = pos.nturns + turns - (kind is not DecisionKind.TILE) if turns else 1 << 30
         if kind is DecisionKind.TILE:
             to_choose = pos.to_choose
             if first is not None:
@@ -321,9 +335,24 @@ class _Sim:
             self._end_turn()
         everyone = (None,) * self.players
         hands = self.hands
-        while self.final is None:
+        while self.final is None and self.nturns < limit:
             self._turn(everyone, [s for s in range(self.players) if hands[s]])
-        return self.final
+        return self.scores if self.final is None else self.final
+
+    def cut_scores(self) -> list[float]:
+        """The scores of a playout cut short. Professional version: the game ends when the
+        shortest hand runs out, and every seat then pays for the tiles it still holds; under
+        random play those are a random part of its hand, so the expected bullheads are
+        charged."""
+        if self.final is not None or not self.pro:
+            return list(self.scores if self.final is None else self.final)
+        shortest = min(map(len, self.hands))
+        return [
+            score - (len(hand) - shortest) * sum(BULLHEADS[t] for t in hand) / len(hand)
+            if len(hand) > shortest
+            else score
+            for score, hand in zip(self.scores, self.hands, strict=True)
+        ]
 
     def _turn(self, chosen: Sequence[int | None], to_choose: Sequence[int]) -> None:
         codes = [t << _SEAT_BITS | s for s, t in enumerate(chosen) if t is not None]
@@ -508,24 +537,28 @@ class _Sim:
         spaces[space] = t
         delta = bonus
         if space == len(spaces) - 1:  # the row is complete
+            board = self.board
+            assert board is not None
             if self.f10[row]:
                 delta += 10
-            if self.board is not None and self.board.claim[row]:
+                self.f10[row] = False
+            if board.claim[row]:
                 for x in spaces:
                     if x > 0 and x != t:
                         self._to_hand(seat, x)
             else:
                 delta -= self.rsum[row]
             self.spaces[row] = [EMPTY] * len(spaces)
-            if self.board is not None:
-                self.kind[row] = list(self.board.kinds[row])
-            self.f10[row] = False
+            if _PLUS5 in self.kind[row]:
+                self.kind[row] = list(board.kinds[row])
             fill = self.fill
             fill[row] = 0
-            self.rsum[row] = 0
-            dest = next(r for r in range(len(fill)) if r != row and fill[r] == 0)
+            dest = 0
+            while dest == row or fill[dest]:  # the topmost empty row but this one
+                dest += 1
             self.spaces[dest][0] = t
             fill[dest] = 1
+            self.rsum[row] = 0
             self.rsum[dest] = BULLHEADS[t]
             self._set_end(i, t, dest)
         else:
@@ -555,9 +588,16 @@ class _Sim:
     def _after_loss(self, seat: int) -> None:
         """A placement lost points: draw the top luck card if it has a free space."""
         card = self.luck[self.luck_i]
-        if self._free_spaces(card, first_only=True):
+        if self.random is _no_random or self.forced is not None:
+            if self._free_spaces(card, first_only=True):
+                self.luck_i += 1
+                self._luck(seat, card)
+            return
+        # Random mode: the random free space found, if any, also tells that there is one.
+        space = self._random_space(card)
+        if space is not None:
             self.luck_i += 1
-            self._luck(seat, card)
+            self._put_marker(seat, card, *space)
 
     def _free_spaces(self, card: str, first_only: bool = False) -> list[tuple[int, int]]:
         """Free spaces for ``card`` (RULES.md 3.4), row by row; only the first if asked."""
@@ -579,19 +619,31 @@ class _Sim:
                         return free
         return free
 
-    def _random_space(self, card: str) -> tuple[int, int]:
-        """A uniformly random free space for ``card``: a few draws from every candidate space,
-        kept if free, else a draw from the list of free spaces."""
+    def _random_space(self, card: str) -> tuple[int, int] | None:
+        """A uniformly random free space for ``card`` (``None``: there is none): a few draws
+        among all spaces the card may ever take, kept if free, else a draw from the list of
+        free spaces."""
+        rnd = self.random
+        fill = self.fill
+        kind = self.kind
         if card == "plus5":
             board = self.board
             assert board is not None
             middle = _middle_spaces(board)
+            n = len(middle)
             for _ in range(8):
-                r, s = middle[int(self.random() * len(middle))]
-                if s >= self.fill[r] and self.kind[r][s] != _PLUS5:
+                r, s = middle[int(rnd() * n)]
+                if s >= fill[r] and kind[r][s] != _PLUS5:
                     return r, s
+        else:
+            f10 = self.f10
+            n = len(f10)
+            for _ in range(4):
+                r = int(rnd() * n)
+                if not f10[r]:
+                    return r, len(kind[r]) - 1
         free = self._free_spaces(card)
-        return free[int(self.random() * len(free))]
+        return free[int(rnd() * len(free))] if free else None
 
     def _luck(self, seat: int, card: str) -> None:
         forced = self.forced
@@ -603,13 +655,19 @@ class _Sim:
             entry = self._next_choice(seat, "luck")
             row, space = entry["row"], entry["space"]
         else:
-            row, space = self._random_space(card)
+            free = self._random_space(card)
+            assert free is not None
+            row, space = free
+        self._put_marker(seat, card, row, space)
+
+    def _put_marker(self, seat: int, card: str, row: int, space: int) -> None:
         if self.record is not None:
             self.record[-1]["choices"].append(
                 {"seat": seat, "kind": "luck", "card": card, "row": row, "space": space}
             )
         if card == "plus5":
-            self.kind[row][space] = _PLUS5
+            self.kind[row] = kind = list(self.kind[row])
+            kind[space] = _PLUS5
         else:
             self.f10[row] = True
 
@@ -789,12 +847,11 @@ class Position:
     """
 
     def __init__(self, game: Game) -> None:
-        pending = game.pending
         self._load(
             game.variant,
             spaces=game.spaces,
             markers=game.markers,
-            stops=sorted(game.stops),
+            stops=game.stops,
             hands=game.hands,
             held=game.held,
             scores=game.scores,
@@ -803,17 +860,64 @@ class Position:
             action_deck=game.action_deck,
             nturns=len(game.turns),
             set_number=game.set_number,
+            pending=game.pending,
+            chosen=[game.chosen(s) for s in range(game.players)],
+            to_place=game.to_place(),
+            current=game._current,  # the tile an action card or a row choice is asked for
+            made=len(game.turns[-1].choices) if game.in_turn() else 0,
+            over=game.result().scores if game.is_over() else None,
         )
-        self.over = list(game.result().scores) if game.is_over() else None
-        self.pending_kind = pending.kind if pending else None
-        self.pending_seat = pending.seats[0] if pending else -1
-        self.pending_card = pending.card if pending else None
-        self.to_choose = pending.seats if pending else ()
-        self.chosen = [game.chosen(s) for s in range(game.players)]
-        self.current = game._current  # the tile an action or row choice is asked for
-        # The Game queues revealed tiles in order; here the queue is a stack, lowest last.
-        self.queue = [t << _SEAT_BITS | s for t, s in reversed(game.to_place())]
-        self._fast = self._fast_path()
+
+    @classmethod
+    def from_parts(
+        cls,
+        name: str,
+        *,
+        spaces: Sequence[Sequence[int]],
+        markers: Sequence[Sequence[str | None]],
+        stops: Iterable[int],
+        hands: Sequence[Sequence[int]],
+        held: Sequence[Sequence[str]],
+        scores: Sequence[int],
+        supply: Sequence[int],
+        luck_deck: Sequence[str],
+        action_deck: Sequence[str],
+        nturns: int,
+        set_number: int,
+        pending: Pending | None,
+        chosen: Sequence[int | None],
+        to_place: Sequence[tuple[int, int]],
+        current: tuple[int, int] | None,
+        made: int,
+        over: Sequence[int] | None = None,
+    ) -> "Position":
+        """A position from the parts of a Game (as :class:`Game` names them), without one.
+
+        ``made``: how many choices of the current turn were taken already; ``over``: the final
+        scores if the game is over.
+        """
+        pos = cls.__new__(cls)
+        pos._load(
+            variant(name),
+            spaces=spaces,
+            markers=markers,
+            stops=stops,
+            hands=hands,
+            held=held,
+            scores=scores,
+            supply=supply,
+            luck_deck=luck_deck,
+            action_deck=action_deck,
+            nturns=nturns,
+            set_number=set_number,
+            pending=pending,
+            chosen=chosen,
+            to_place=to_place,
+            current=current,
+            made=made,
+            over=over,
+        )
+        return pos
 
     @classmethod
     def deal(
@@ -827,33 +931,28 @@ class Position:
     ) -> "Position":
         """The start of a game from its deal (a replay's ``setup``), without a Game."""
         v = variant(name)
-        pos = cls.__new__(cls)
         length = [len(r) for r in v.board.rows] if v.board else [CLASSIC_ROW_LENGTH] * 4
         spaces = [list(row) + [EMPTY] * (n - len(row)) for row, n in zip(rows, length, strict=True)]
-        pos._load(
-            v,
+        players = len(hands)
+        return cls.from_parts(
+            name,
             spaces=spaces,
             markers=[[None] * len(r) for r in spaces],
-            stops=[],
+            stops=(),
             hands=[sorted(h) for h in hands],
             held=[[] for _ in hands],
-            scores=[0] * len(hands),
+            scores=[0] * players,
             supply=supply,
             luck_deck=luck_deck,
             action_deck=action_deck,
             nturns=0,
             set_number=1,
+            pending=Pending(DecisionKind.TILE, tuple(s for s, h in enumerate(hands) if h)),
+            chosen=[None] * players,
+            to_place=(),
+            current=None,
+            made=0,
         )
-        pos.over = None
-        pos.pending_kind = DecisionKind.TILE
-        pos.pending_seat = -1
-        pos.pending_card = None
-        pos.to_choose = tuple(s for s, h in enumerate(hands) if h)
-        pos.chosen = [None] * len(hands)
-        pos.current = None
-        pos.queue = []
-        pos._fast = pos._fast_path()
-        return pos
 
     def _load(
         self,
@@ -861,7 +960,7 @@ class Position:
         *,
         spaces: Sequence[Sequence[int]],
         markers: Sequence[Sequence[str | None]],
-        stops: list[int],
+        stops: Iterable[int],
         hands: Sequence[Sequence[int]],
         held: Sequence[Sequence[str]],
         scores: Sequence[int],
@@ -870,6 +969,12 @@ class Position:
         action_deck: Sequence[str],
         nturns: int,
         set_number: int,
+        pending: Pending | None,
+        chosen: Sequence[int | None],
+        to_place: Sequence[tuple[int, int]],
+        current: tuple[int, int] | None,
+        made: int,
+        over: Sequence[int] | None,
     ) -> None:
         self.variant = v
         self.players = len(hands)
@@ -882,29 +987,71 @@ class Position:
         self.nturns = nturns
         self.set_number = set_number
         self.spaces = [list(r) for r in spaces]
-        self.stops = stops
+        self.stops = sorted(stops)
         # The next empty space: after the last tile (a skipped space counts as filled).
-        self.fill = [max((s + 1 for s, x in enumerate(r) if x != EMPTY), default=0) for r in spaces]
+        fill = []
+        for row in spaces:
+            n = len(row)
+            while n and row[n - 1] == EMPTY:
+                n -= 1
+            fill.append(n)
+        self.fill = fill
         self.board = _board(v.name) if v.board else None
         nrows = len(spaces)
-        if self.board is not None:
-            kinds = self.board.kinds
-            self.kind = [
-                [_PLUS5 if markers[r][s] == "plus5" else k for s, k in enumerate(kinds[r])]
-                for r in range(nrows)
-            ]
-            self.f10 = [markers[r][-1] == "final10" for r in range(nrows)]
-        else:
+        self.kind: list[list[int]]
+        if self.board is None:
             self.kind = [[] for _ in range(nrows)]
             self.f10 = [False] * nrows
+        else:
+            kinds = self.board.kinds
+            self.kind = [
+                [_PLUS5 if mark == "plus5" else k for mark, k in zip(marks, kinds[r], strict=True)]
+                if any(marks)
+                else list(kinds[r])
+                for r, marks in enumerate(markers)
+            ]
+            self.f10 = [marks[-1] == "final10" for marks in markers]
         self.rsum = [sum(BULLHEADS[t] for t in row if t > 0) for row in spaces]
         active = sorted(
-            (spaces[r][self.fill[r] - 1], r)
-            for r in range(nrows)
-            if self.fill[r] and r not in stops
+            (spaces[r][fill[r] - 1], r) for r in range(nrows) if fill[r] and r not in self.stops
         )
         self.ends = [e for e, _ in active]
         self.erow = [r for _, r in active]
+        self.state = self._rows_state()
+        self.empty = sum(1 << r for r, f in enumerate(fill) if f == 0)
+        self.over = list(over) if over is not None else None
+        self.pending_kind = pending.kind if pending else None
+        self.pending_seat = pending.seats[0] if pending else -1
+        self.pending_card = pending.card if pending else None
+        self.to_choose = pending.seats if pending else ()
+        self.chosen = list(chosen)
+        self.current = current
+        # The Game queues revealed tiles in order; here the queue is a stack, lowest last.
+        self.queue = [t << _SEAT_BITS | s for t, s in reversed(to_place)]
+        self.made = made
+        self._fast = self._fast_path()
+
+    def with_deal(
+        self,
+        hands: Sequence[Sequence[int]],
+        chosen: Sequence[int | None],
+        held: Sequence[Sequence[str]],
+        supply: Sequence[int],
+        luck_deck: Sequence[str],
+        action_deck: Sequence[str],
+    ) -> "Position":
+        """This position with other hidden parts (for many samples of one view): a copy that
+        shares the board tables, which playouts never change."""
+        pos = Position.__new__(Position)
+        pos.__dict__.update(self.__dict__)
+        pos.hands = [list(h) for h in hands]
+        pos.chosen = list(chosen)
+        pos.held = [list(h) for h in held]
+        pos.supply = list(supply)
+        pos.luck_deck = list(luck_deck)
+        pos.action_deck = list(action_deck)
+        pos._fast = pos._fast_path()
+        return pos
 
     def _fast_path(self) -> str:
         """Which loop plays this position: ``basic``, ``classic`` or the general one ("")."""
@@ -921,24 +1068,193 @@ class Position:
     # -------------------------------------------------------------- playing out
 
     def playout(
-        self, rng: Random, seat: int | None = None, decision: Decision | None = None
-    ) -> list[int]:
-        """Final scores of one game played on from here (see the class docstring)."""
+        self,
+        rng: Random,
+        seat: int | None = None,
+        decision: Decision | None = None,
+        turns: int = 0,
+    ) -> Sequence[float]:
+        """Final scores of one game played on from here (see the class docstring).
+
+        ``turns``: stop after this many turns, counting the current one, and return the scores
+        as they stand then (0: play to the end). In the professional version a game cut short
+        is charged the hand penalty it can expect (:meth:`_Sim.cut_scores`), a fraction.
+        """
         if self.over is not None:
             return list(self.over)
         if self._fast == "basic":
             tile = decision.tile if isinstance(decision, PlayTile) else None
-            return self._basic(_codes(self._sequences(rng, seat, tile)))
+            key = _random_keys(rng).__getitem__
+            return self._basic(_codes(self._sequences(key, seat, tile, turns)))
         if self._fast == "classic":
-            return self._classic_random(rng, seat, decision)
+            return self._classic_random(rng, seat, decision, turns)
         sim = _Sim(self, rng)
         sim.forced = decision
-        return sim.run(self, seat if isinstance(decision, PlayTile) else None)
+        scores = sim.run(self, seat if isinstance(decision, PlayTile) else None, turns)
+        return sim.cut_scores() if turns else scores
 
-    def _sequences(self, rng: Random, seat: int | None, tile: int | None) -> list[list[int]]:
-        """Each seat's tiles in a random playing order, this set and (basic, 2-3 players) the
-        next; a chosen or forced tile first."""
+    def playouts(
+        self, rng: Random, seat: int, decisions: Sequence[Decision], turns: int = 0
+    ) -> Sequence[Sequence[float]]:
+        """One playout per decision of ``seat``, all with the same randomness: the final scores
+        of each, in order (``turns`` as for :meth:`playout`).
+
+        Common random numbers for comparing decisions: the other seats play the same tiles in
+        the same order and every later random choice is drawn alike as far as the games stay
+        alike, so the differences between the results come from the decisions.
+        """
+        if self.over is not None:
+            return [list(self.over) for _ in decisions]
+        if self._fast == "basic" or (
+            self._fast == "classic" and self.pending_kind is DecisionKind.TILE
+        ):
+            return self._tile_playouts(rng, seat, decisions, turns)
+        if self._fast == "classic":
+            key = _random_keys(rng).__getitem__
+            rows = _random_rows(rng, self._left())
+            codes = self._head_codes() + _codes(self._later(key, turns), first_turn=1)
+            results = []
+            for d in decisions:
+                assert isinstance(d, TakeRow)
+                results.append(self._classic(codes, _once(d.row), iter(rows).__next__))
+            return results
+        state = rng.getstate()
+        cut: list[Sequence[float]] = []
+        for d in decisions:
+            rng.setstate(state)
+            cut.append(self.playout(rng, seat, d, turns))
+        return cut
+
+    def _tile_playouts(
+        self, rng: Random, seat: int, decisions: Sequence[Decision], turns: int
+    ) -> list[list[int]]:
+        """Basic and card game, tile choice: the other seats' tiles coded once."""
         key = _random_keys(rng).__getitem__
+        seqs: list[list[int] | None] = list(self._sequences(key, None, None))
+        hand = seqs[seat]  # this seat's tiles in a random order
+        assert hand is not None
+        seqs[seat] = None
+        if turns:
+            seqs = [None if q is None else q[:turns] for q in seqs]
+        others = _codes(seqs)
+        offsets = _seat_offsets(seat, 0)
+        shifted = _TILE_SHIFTED.__getitem__
+        rows = _random_rows(rng, self._left()) if self._fast == "classic" else b""
+        results = []
+        for d in decisions:
+            assert isinstance(d, PlayTile)
+            tile = d.tile
+            own = [tile, *[t for t in hand if t != tile]]
+            if turns:
+                own = own[:turns]
+            codes = sorted(chain(others, map(add, map(shifted, own), offsets)))
+            if self._fast == "basic":
+                results.append(self._basic(codes))
+            else:
+                results.append(self._classic(codes, None, iter(rows).__next__))
+        return results
+
+    def _left(self) -> int:
+        """An upper bound on the tiles still to be placed."""
+        return sum(map(len, self.hands)) + len(self.queue) + self.players + 1
+
+    def trace(
+        self,
+        rng: Random,
+        seat: int | None = None,
+        decision: Decision | None = None,
+        turns: int = 0,
+    ) -> tuple[list[Turn], Sequence[float]]:
+        """A random playout with its record (general simulator): the turns from here on in
+        the replay's form, and the scores :meth:`playout` gives. If the position is in the
+        middle of a turn, the first entry finishes that turn and its ``plays`` is ``None``."""
+        if self.over is not None:
+            return [], list(self.over)
+        sim = _Sim(self, rng)
+        sim.forced = decision
+        sim.record = record = self._record_start()
+        scores = sim.run(self, seat if isinstance(decision, PlayTile) else None, turns)
+        return record, sim.cut_scores() if turns else scores
+
+    def replay(
+        self,
+        turns: Sequence[Turn],
+        seat: int | None = None,
+        decision: Decision | None = None,
+        engine: str = "auto",
+    ) -> tuple[list[list[int]], list[int]]:
+        """Play on with the decisions recorded in ``turns`` (a replay's turns, from its first
+        turn on), after ``decision`` for ``seat`` if given (it must be the recorded one).
+
+        Returns the scores after each turn from here on (the current turn first if the
+        position is in the middle of it) and the final scores. ``engine``: ``"auto"`` (the
+        fast loop where there is one) or ``"general"``.
+        """
+        if self.over is not None:
+            return [], list(self.over)
+        mid_turn = self.pending_kind is not DecisionKind.TILE
+        # The current turn's recorded choices not taken yet (a forced one is taken already).
+        taken = self.made + (1 if _is_recorded(decision) else 0)
+        left = list(turns[self.nturns - 1]["choices"][taken:]) if mid_turn else []
+        later = turns[self.nturns :]
+        if engine == "auto" and self._fast in ("basic", "classic"):
+            return self._replay_fast(later, left, decision, mid_turn)
+        sim = _Sim(self, None)
+        sim.script = list(turns)
+        sim.choices = left
+        sim.forced = decision
+        sim.record = record = self._record_start()
+        final = sim.run(self, seat if isinstance(decision, PlayTile) else None)
+        return [t["scores"] for t in record], final
+
+    def _record_start(self) -> list[Turn]:
+        if self.pending_kind is DecisionKind.TILE:
+            return []
+        return [{"plays": None, "choices": [], "scores": []}]
+
+    def _replay_fast(
+        self,
+        later: Sequence[Turn],
+        left: list[dict[str, Any]],
+        decision: Decision | None,
+        mid_turn: bool,
+    ) -> tuple[list[list[int]], list[int]]:
+        first = 1 if mid_turn else 0
+        codes = sorted(
+            (k + first) << 12 | t << _SEAT_BITS | s
+            for k, turn in enumerate(later)
+            for s, t in enumerate(turn["plays"])
+            if t is not None
+        )
+        if mid_turn:  # the card game's row choice: this turn's tiles are turn 0
+            assert self.current is not None
+            tile, owner = self.current
+            codes = [tile << _SEAT_BITS | owner, *reversed(self.queue), *codes]
+        scores = list(self.scores)
+        record: list[list[int]] = []
+        if self._fast == "basic":
+            assert self.board is not None
+            ends, state, empty = self._basic_rows()
+            for group in _by_turn(codes):
+                empty = _basic_loop(ends, state, empty, scores, group, self.board)
+                record.append(list(scores))
+            return record, scores
+        rows = [c["row"] for c in left] + [c["row"] for t in later for c in t["choices"]]
+        if isinstance(decision, TakeRow):
+            rows.insert(0, decision.row)
+        picks = iter(rows)
+        ends, state, order = self._classic_rows()
+        for group in _by_turn(codes):
+            _classic_loop(ends, state, order, scores, group, lambda seat: next(picks), _no_row)
+            record.append(list(scores))
+        return record, scores
+
+    def _sequences(
+        self, key: Callable[[int], float], seat: int | None, tile: int | None, turns: int = 0
+    ) -> list[list[int]]:
+        """Each seat's tiles in a random playing order (this set, and the next in basic with
+        2-3 players): a chosen tile, or ``tile`` forced for ``seat``, first; only the first
+        ``turns`` of them if ``turns``."""
         seqs = []
         for s in range(self.players):
             hand = self.hands[s]
@@ -959,47 +1275,75 @@ class Position:
         ):
             for s in range(self.players):
                 seqs[s] += sorted(self.supply[s * hs : (s + 1) * hs], key=key)
-        return seqs
+        return [q[:turns] for q in seqs] if turns else seqs
+
+    def _later(self, key: Callable[[int], float], turns: int) -> list[list[int]]:
+        """The hands in a random playing order, for the turns after this one (card game)."""
+        hands = [sorted(h, key=key) for h in self.hands]
+        return [h[: turns - 1] for h in hands] if turns else hands
+
+    def _rows_state(self) -> list[int]:
+        """The fast loops' row states, by sorted position (the same for every playout)."""
+        if self.board is None:  # the card game: cards << 6 | bullheads
+            return [(self.fill[r] << 6) + self.rsum[r] for r in self.erow]
+        board = self.board
+        return [(self.rsum[r] << board.shift) + r * board.stride + self.fill[r] for r in self.erow]
 
     def _basic_rows(self) -> tuple[list[int], list[int], int]:
         """The basic loop's ``ends``, ``state`` and ``empty`` for this position."""
-        board = self.board
-        assert board is not None
-        state = [(self.rsum[r] << board.shift) + r * board.stride + self.fill[r] for r in self.erow]
-        empty = sum(1 << r for r, f in enumerate(self.fill) if f == 0)
-        return list(self.ends), state, empty
+        return list(self.ends), list(self.state), self.empty
 
     def _classic_rows(self) -> tuple[list[int], list[int], list[int]]:
         """The card-game loop's ``ends``, ``state`` and ``rows`` for this position."""
-        state = [(self.rsum[r] << 3) + self.fill[r] for r in self.erow]
-        return list(self.ends), state, list(self.erow)
+        return list(self.ends), list(self.state), list(self.erow)
 
     def _basic(self, codes: Iterable[int]) -> list[int]:
         assert self.board is not None
-        ends, state, empty = self._basic_rows()
         scores = list(self.scores)
-        _basic_loop(ends, state, empty, scores, codes, self.board)
+        _basic_loop(list(self.ends), list(self.state), self.empty, scores, codes, self.board)
         return scores
 
-    def _classic_random(
-        self, rng: Random, seat: int | None, decision: Decision | None
+    def _classic(
+        self, codes: Iterable[int], pick: Callable[[int], int] | None, random_row: Callable[[], int]
     ) -> list[int]:
-        pick = None
+        scores = list(self.scores)
+        rows = list(self.erow)
+        _classic_loop(list(self.ends), list(self.state), rows, scores, codes, pick, random_row)
+        return scores
+
+    def _head_codes(self) -> list[int]:
+        """A pending row choice: the rest of this turn, as turn 0 (the row is asked again)."""
+        assert self.current is not None
+        tile, owner = self.current
+        return [tile << _SEAT_BITS | owner, *reversed(self.queue)]
+
+    def _classic_random(
+        self, rng: Random, seat: int | None, decision: Decision | None, turns: int
+    ) -> list[int]:
+        key = _random_keys(rng).__getitem__
+        random_row = iter(_random_rows(rng, self._left())).__next__
         if self.pending_kind is DecisionKind.TILE:
             tile = decision.tile if isinstance(decision, PlayTile) else None
-            codes = _codes(self._sequences(rng, seat, tile))
-        else:  # a row choice is pending: this turn's tiles first, the row asked again
-            assert self.current is not None
-            key = _random_keys(rng).__getitem__
-            tile, owner = self.current
-            codes = [tile << _SEAT_BITS | owner, *reversed(self.queue)]  # turn 0
-            codes += _codes([sorted(h, key=key) for h in self.hands], first_turn=1)
-            if isinstance(decision, TakeRow):
-                pick = _once(decision.row)
-        ends, state, rows = self._classic_rows()
-        scores = list(self.scores)
-        _classic_loop(ends, state, rows, scores, codes, pick, rng.getrandbits)
-        return scores
+            codes = _codes(self._sequences(key, seat, tile, turns))
+            return self._classic(codes, None, random_row)
+        codes = self._head_codes() + _codes(self._later(key, turns), 1)
+        pick = _once(decision.row) if isinstance(decision, TakeRow) else None
+        return self._classic(codes, pick, random_row)
+
+
+_ROW_OF_BYTE = bytes(b & 3 for b in range(256))
+
+
+def _random_rows(rng: Random, n: int) -> bytes:
+    """``n`` uniform sorted positions 0..3 of the card game's rows, drawn up front."""
+    return rng.randbytes(n).translate(_ROW_OF_BYTE)
+
+
+def _is_recorded(decision: Decision | None) -> bool:
+    """Does a replay list ``decision`` among a turn's choices? (Not tiles, not a declined card.)"""
+    if isinstance(decision, PlayAction):
+        return decision.card is not None
+    return isinstance(decision, PlaceLuck | TakeRow)
 
 
 def _once(row: int) -> Callable[[int], int]:
@@ -1012,7 +1356,7 @@ def _once(row: int) -> Callable[[int], int]:
     return pick
 
 
-def _no_bits(k: int) -> int:
+def _no_row() -> int:
     raise AssertionError("a scripted simulation asked for a random decision")
 
 
@@ -1021,7 +1365,7 @@ def _no_bits(k: int) -> int:
 
 def playout(game: Game, rng: Random) -> list[int]:
     """Final scores of ``game`` played on to the end with uniformly random decisions."""
-    return Position(game).playout(rng)
+    return [int(score) for score in Position(game).playout(rng)]
 
 
 def _shuffled_deal(v: Variant, rng: Random) -> tuple[list[int], list[str], list[str]]:
@@ -1065,16 +1409,16 @@ def random_game_scores(name: str, players: int, rng: Random) -> list[int]:
             )
         )
         ends = sorted(tiles[:4])
-        rows = sorted(range(4), key=tiles.__getitem__)  # rows 0-3, by their tiles
         scores = [0] * players
         if name == "basic":
             board = _board(name)
+            rows = sorted(range(4), key=tiles.__getitem__)  # rows 0-3, by their tiles
             state = [board.inc[e] + r * board.stride for e, r in zip(ends, rows, strict=True)]
             empty = ((1 << len(board.length)) - 1) & ~0b1111
             _basic_loop(ends, state, empty, scores, codes, board)
-        else:
+        else:  # which row is which only matters to a pick
             state = [_CLASSIC_INC[e] for e in ends]
-            _classic_loop(ends, state, rows, scores, codes, None, rng.getrandbits)
+            _classic_loop(ends, state, [], scores, codes, None, partial(rng.getrandbits, 2))
         return scores
     tiles, luck, actions = _shuffled_deal(v, rng)
     pos = Position.deal(name, *_split(v, players, tiles), luck, actions)
@@ -1101,7 +1445,7 @@ def random_game(name: str, players: int, rng: Random, engine: str = "auto") -> d
     pos = Position.deal(name, rows, hands, supply, luck, actions)
     turns: list[Turn] = []
     if engine == "auto" and name in ("basic", "classic"):
-        seqs = pos._sequences(rng, None, None)
+        seqs = pos._sequences(_random_keys(rng).__getitem__, None, None)
         scores = list(pos.scores)
         if name == "basic":
             ends, state, empty = pos._basic_rows()
@@ -1119,7 +1463,7 @@ def random_game(name: str, players: int, rng: Random, engine: str = "auto") -> d
                 assert pos.board is not None
                 empty = _basic_loop(ends, state, empty, scores, codes, pos.board)
             else:
-                _classic_loop(ends, state, rows_, scores, codes, pick, _no_bits)
+                _classic_loop(ends, state, rows_, scores, codes, pick, _no_row)
             turns[-1]["scores"] = list(scores)
         final = scores
     else:
@@ -1154,42 +1498,13 @@ def replay_scores(
     """Re-play a replay's deal and decisions on the lean path: the scores after each turn and
     the final scores. ``engine``: ``"auto"`` (the fast loop where there is one) or
     ``"general"``."""
-    name = replay["variant"]
     setup = replay["setup"]
     pos = Position.deal(
-        name,
+        replay["variant"],
         setup["rows"],
         setup["hands"],
         setup["supply"],
         setup["luck_deck"],
         setup["action_deck"],
     )
-    turns = replay["turns"]
-    if engine == "auto" and name in ("basic", "classic"):
-        record: list[list[int]] = []
-        scores = list(pos.scores)
-        codes = sorted(
-            k << 12 | t << _SEAT_BITS | s
-            for k, turn in enumerate(turns)
-            for s, t in enumerate(turn["plays"])
-            if t is not None
-        )
-        if name == "basic":
-            assert pos.board is not None
-            ends, state, empty = pos._basic_rows()
-            for group in _by_turn(codes):
-                empty = _basic_loop(ends, state, empty, scores, group, pos.board)
-                record.append(list(scores))
-        else:
-            ends, state, rows = pos._classic_rows()
-            taken = iter([c["row"] for turn in turns for c in turn["choices"]])
-            for group in _by_turn(codes):
-                _classic_loop(ends, state, rows, scores, group, lambda seat: next(taken), _no_bits)
-                record.append(list(scores))
-        return record, scores
-    sim = _Sim(pos, None)
-    sim.script = turns
-    recorded: list[Turn] = []
-    sim.record = recorded
-    final = sim.run(pos, None)
-    return [t["scores"] for t in recorded], final
+    return pos.replay(replay["turns"], engine=engine)

@@ -35,13 +35,14 @@ the luck cards that left with cleared rows; and each earlier turn's scores (left
 """
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
+from typing import NamedTuple
 
 from .decisions import DecisionKind
 from .game import EMPTY, Game, TurnRecord
 from .observation import Observation
-from .playout import _random_keys
+from .playout import Position, _random_keys
 from .tiles import BULLHEADS
 from .variants import variant
 
@@ -73,9 +74,11 @@ class Sampler:
         if self.current is not None:
             placed_or_held.add(self.current[0])
         # Seats that already chose this turn (their chosen tile is counted in their hand size).
-        choosing = pending is not None and pending.kind is DecisionKind.TILE
+        waiting = (
+            pending.seats if pending is not None and pending.kind is DecisionKind.TILE else None
+        )
         self.chose = [
-            s != seat and choosing and s not in pending.seats and view.hand_sizes[s] > 0  # type: ignore[union-attr]
+            waiting is not None and s != seat and s not in waiting and view.hand_sizes[s] > 0
             for s in range(view.players)
         ]
         revealed = {t for plays in view.history for t in plays if t is not None}
@@ -101,7 +104,8 @@ class Sampler:
                 if t in gone:
                     gone.remove(t)
                     self.returned[c["seat"]].append(t)
-        hidden = sorted(everything - placed_or_held - set(gone) - set(sum(self.returned, [])))
+        swapped_back = {t for tiles in self.returned for t in tiles}
+        hidden = sorted(everything - placed_or_held - set(gone) - swapped_back)
         self.box_known: list[int] = []
         self.gone: list[int] = []
         if v.actions:  # gone tiles may be back in hands: box what fits, the rest to hands
@@ -126,6 +130,7 @@ class Sampler:
         actions.subtract(c["card"] for c in view.choices if c.get("kind") == "action")
         self.action_pool = sorted(actions.elements())
         self._check()
+        self._template: Position | None = None
 
     def _check(self) -> None:
         view = self.view
@@ -144,8 +149,46 @@ class Sampler:
 
     def game(self, rng: Random) -> Game:
         """A random full game consistent with the view."""
+        return self._build(self._deal(rng))
+
+    def position(self, rng: Random) -> Position:
+        """A random consistent position for playouts: ``Position(self.game(rng))``, but made
+        without the Game, from a template of what every sample shares."""
+        deal = self._deal(rng)
+        if self._template is None or self.view.pending is None:
+            self._template = self._position(deal)
+            return self._template
+        return self._template.with_deal(
+            deal.hands, deal.chosen, deal.held, deal.supply, deal.luck, deal.actions
+        )
+
+    def _position(self, deal: "_Deal") -> Position:
         view = self.view
-        v = self.variant
+        pending = view.pending
+        return Position.from_parts(
+            view.variant,
+            spaces=view.spaces,
+            markers=view.markers,
+            stops=view.stops,
+            hands=deal.hands,
+            held=deal.held,
+            scores=view.scores,
+            supply=deal.supply,
+            luck_deck=deal.luck,
+            action_deck=deal.actions,
+            nturns=len(view.history),
+            set_number=view.set_number,
+            pending=pending,
+            chosen=deal.chosen,
+            to_place=view.to_place,
+            current=self.current,
+            made=len(view.choices),
+            over=self._final(deal.hands) if pending is None else None,
+        )
+
+    def _deal(self, rng: Random) -> "_Deal":
+        """Deal the unseen tiles and cards at random."""
+        view = self.view
         seat = view.seat
         key = _random_keys(rng).__getitem__
         hidden = sorted(self.hidden, key=key)
@@ -183,20 +226,17 @@ class Sampler:
             else:
                 held.append(cards[pos : pos + view.action_counts[s]])
                 pos += view.action_counts[s]
-        deck = cards[pos : pos + view.action_deck_size]
-        return self._build(v.name, hands, chosen, held, supply, luck, deck, box)
+        actions = cards[pos : pos + view.action_deck_size]
+        return _Deal(hands, chosen, held, supply, luck, actions, box)
 
-    def _build(
-        self,
-        name: str,
-        hands: list[list[int]],
-        chosen: list[int | None],
-        held: list[list[str]],
-        supply: list[int],
-        luck: list[str],
-        deck: list[str],
-        box: list[int],
-    ) -> Game:
+    def _final(self, hands: list[list[int]]) -> list[int]:
+        final = list(self.view.scores)
+        if self.variant.actions:
+            for s, hand in enumerate(hands):
+                final[s] -= sum(BULLHEADS[t] for t in hand)
+        return final
+
+    def _build(self, deal: "_Deal") -> Game:
         view = self.view
         game = Game(self.variant, view.players)
         game.spaces = [list(row) for row in view.spaces]
@@ -205,35 +245,43 @@ class Sampler:
         ]
         game.markers = [list(row) for row in view.markers]
         game.stops = set(view.stops)
-        game.hands = hands
-        game.held = held
+        game.hands = deal.hands
+        game.held = deal.held
         game.scores = list(view.scores)
-        game.supply = supply
-        game.luck_deck = luck
-        game.action_deck = deck
-        game.box = box
+        game.supply = deal.supply
+        game.luck_deck = deal.luck
+        game.action_deck = deal.actions
+        game.box = deal.box
         game.set_number = view.set_number
         game.turns = [TurnRecord(list(plays)) for plays in view.history]
         pending = view.pending
         if pending is not None and pending.kind is not DecisionKind.TILE:
             game.turns[-1].choices = [dict(c) for c in view.choices]
         # The Game's internals: the decision under way and the tiles of this turn.
-        game._chosen = chosen
+        game._chosen = deal.chosen
         game._queue = list(view.to_place)
         game._current = self.current
         game._pending = pending
         if pending is None:
-            final = list(view.scores)
-            if self.variant.actions:
-                for s, hand in enumerate(hands):
-                    final[s] -= sum(BULLHEADS[t] for t in hand)
-            game._final = tuple(final)
+            game._final = tuple(self._final(deal.hands))
         return game
 
 
-def _shuffled(items: Sequence[str], key: object) -> list[str]:
-    order = sorted(range(len(items)), key=key)  # type: ignore[call-overload]
-    return [items[i] for i in order]
+class _Deal(NamedTuple):
+    """The unseen parts of one sample."""
+
+    hands: list[list[int]]
+    chosen: list[int | None]
+    held: list[list[str]]
+    supply: list[int]
+    luck: list[str]
+    actions: list[str]
+    box: list[int]
+
+
+def _shuffled(items: Sequence[str], key: Callable[[int], float]) -> list[str]:
+    """``items`` in the random order the tile keys give their positions."""
+    return [items[i] for i in sorted(range(len(items)), key=key)]
 
 
 def determinize(view: Observation, rng: Random) -> Game:
