@@ -132,3 +132,26 @@ def test_it_copies_the_decision_under_way() -> None:
             seat = pending.seats[0]
             game.apply(seat, rng.choice(game.legal(seat)))
     assert len(seen) == 2  # action cards and luck cards
+
+
+def test_a_tile_swapped_back_this_turn_is_in_its_owners_hand() -> None:
+    checked = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        game = Game.new("pro", 3, seed)
+        while (pending := game.pending) is not None and checked < 5:
+            seat = pending.seats[0]
+            game.apply(seat, rng.choice(game.legal(seat)))
+            swaps = [
+                c
+                for c in (game.turns[-1].choices if game.in_turn() else [])
+                if c["kind"] == "action" and c["card"] == "swap"
+            ]
+            if swaps and swaps[-1]["tile"] in game.hands[swaps[-1]["seat"]]:
+                owner, tile = swaps[-1]["seat"], swaps[-1]["tile"]
+                sample = determinize(observe(game, (owner + 1) % 3), rng)
+                assert tile in sample.hands[owner]
+                checked += 1
+        if checked >= 5:
+            break
+    assert checked == 5

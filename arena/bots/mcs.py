@@ -8,11 +8,13 @@ generator state (common random numbers): the other seats then play the same tile
 order whatever the option, so the comparison is not drowned by the luck of the deal or of the
 playout.
 
-**Horizon.** A playout stops after ``turns=N`` turns (default 4, counting the current one) and
-scores the game as it stands; ``turns=0`` plays to the end. What a tile does now shows in the
-next few turns; random play further on mostly adds noise. Measured (300 games each, equal
-work): in basic horizons 3 and 4 beat 6, and 6 was no better than playing to the end; in the
-card game 4 did better than 6 and than playing to the end.
+**Horizon.** A playout stops after ``turns=N`` turns, counting the current one, and scores the
+game as it stands (professional version: less the hand penalty to expect); ``turns=0`` plays to
+the end. What a tile does now shows in the next few turns; random play further on mostly adds
+noise. The default, :data:`DEFAULT_TURNS`, was measured against the heuristic and random bots
+(150-300 games per setting, equal work): in basic horizons 3 and 4 beat 6, and 6 was no better
+than playing to the end; in the card game 4 beat 6 and the full game; with luck or action cards
+(slower playouts, and random action cards add much noise) 2 beat 4 and the full game.
 
 **Budget.** Options are narrowed by *sequential halving*: the budget is split over
 ``ceil(log2 options)`` rounds, every surviving option gets the same share of a round, and the
@@ -59,7 +61,7 @@ from .base import Bot, GameInfo, register
 OBJECTIVES = ("margin", "score", "rank")
 #: Default budget: estimated milliseconds of playouts per decision, chosen so that a decision
 #: takes well under 100 ms on the reference machine (benchmarks/engine.py prints the figures).
-DEFAULT_BUDGET_MS = 40.0
+DEFAULT_BUDGET_MS = 30.0
 #: Estimated cost in microseconds of (a sample, a playout, a placement), measured on the
 #: reference machine (2 cores, Python 3.11): the fast loops of basic and the card game, and
 #: the general simulator of the luck and professional variants.
@@ -69,7 +71,8 @@ GENERAL_COST = (60.0, 8.0, 2.9)
 PER_SAMPLE = 8
 #: Bounds on the number of playouts per decision.
 MIN_PLAYOUTS, MAX_PLAYOUTS = 40, 6_000
-DEFAULT_TURNS = 4
+#: Default horizon per variant, in turns (see the module docstring).
+DEFAULT_TURNS = {"basic": 4, "classic": 4, "basic+luck": 2, "pro": 2, "pro+luck": 2}
 #: At most this many options are searched; luck spaces and action targets beyond it are cut.
 MAX_OPTIONS = 24
 
@@ -82,7 +85,7 @@ class Settings:
     budget: float = DEFAULT_BUDGET_MS
     ms: float | None = None
     objective: str = "margin"
-    turns: int = DEFAULT_TURNS
+    turns: int | None = None  # None: DEFAULT_TURNS of the variant
 
     @classmethod
     def parse(cls, options: str) -> "Settings":
@@ -177,7 +180,8 @@ class MonteCarloBot(Bot):
         value = _value_function(view, self.settings.objective)
         settings = self.settings
         deadline = None if settings.ms is None else time.perf_counter() + settings.ms / 1000
-        budget = settings.playouts or playouts_for(view, settings.budget, settings.turns)
+        turns = DEFAULT_TURNS[view.variant] if settings.turns is None else settings.turns
+        budget = settings.playouts or playouts_for(view, settings.budget, turns)
         rounds = max(1, math.ceil(math.log2(len(options))))
         alive = list(range(len(options)))
         totals = [0.0] * len(options)
@@ -200,7 +204,7 @@ class MonteCarloBot(Bot):
                 for _ in range(reps):
                     # Every option meets the same future (common random numbers, see above).
                     chosen = [options[i] for i in alive]
-                    results = pos.playouts(rng, seat, chosen, settings.turns)
+                    results = pos.playouts(rng, seat, chosen, turns)
                     for i, scores in zip(alive, results, strict=True):
                         totals[i] += value(scores)
                         counts[i] += 1
