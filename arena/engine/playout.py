@@ -1389,25 +1389,26 @@ def _split(
     return rows, hands, tiles[start + players * hs :]
 
 
+@cache
+def _deal_plan(name: str, players: int) -> tuple[range, int, tuple[int, ...]]:
+    """Basic and card game: the tile numbers, how many tiles are played, their code offsets."""
+    v = variant(name)
+    v.check_players(players)
+    # The order of the deal doubles as the order of play: entry k of the tiles after the rows
+    # is played in turn k // players by seat k % players (then a second set in basic).
+    turns = (2 if name == "basic" and players <= 3 else 1) * v.hand_size
+    return range(1, v.tiles + 1), turns * players, _turn_major_offsets(players)
+
+
 def random_game_scores(name: str, players: int, rng: Random) -> list[int]:
     """Deal a game of variant ``name``, play it with random decisions, return final scores.
 
     The fastest way to a random game: the deal comes from ``rng``, not from a Game's seed.
     """
-    v = variant(name)
-    v.check_players(players)
-    if name in ("basic", "classic"):
-        tiles = sorted(range(1, v.tiles + 1), key=_random_keys(rng).__getitem__)
-        # The order of the deal doubles as the order of play: entry k of the tiles after the
-        # rows is played in turn k // players by seat k % players (then a second set in basic).
-        turns = (2 if name == "basic" and players <= 3 else 1) * v.hand_size
-        codes = sorted(
-            map(
-                add,
-                map(_TILE_SHIFTED.__getitem__, tiles[4 : 4 + turns * players]),
-                _turn_major_offsets(players),
-            )
-        )
+    if name == "basic" or name == "classic":
+        numbers, played, offsets = _deal_plan(name, players)
+        tiles = sorted(numbers, key=list(starmap(rng.random, _NO_KEYS)).__getitem__)
+        codes = sorted(map(add, map(_TILE_SHIFTED.__getitem__, tiles[4 : 4 + played]), offsets))
         ends = sorted(tiles[:4])
         scores = [0] * players
         if name == "basic":
@@ -1420,6 +1421,8 @@ def random_game_scores(name: str, players: int, rng: Random) -> list[int]:
             state = [_CLASSIC_INC[e] for e in ends]
             _classic_loop(ends, state, [], scores, codes, None, partial(rng.getrandbits, 2))
         return scores
+    v = variant(name)
+    v.check_players(players)
     tiles, luck, actions = _shuffled_deal(v, rng)
     pos = Position.deal(name, *_split(v, players, tiles), luck, actions)
     return _Sim(pos, rng).run(pos, None)
