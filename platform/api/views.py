@@ -11,12 +11,13 @@ from typing import Any
 
 from accounts.models import User
 from django.db.models import QuerySet
-from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from ladders.models import Ladder, Rating
 from ladders.services import standings
-from matches.models import Match
+from matches.models import Match, public_faults
 from matches.views import replay as replay_file
 from submissions import services
 from submissions.models import Bot, BotVersion
@@ -103,7 +104,8 @@ def bot_dict(bot: Bot, owner_view: bool) -> dict[str, Any]:
     return data
 
 
-def match_dict(match: Match, detail: bool = False) -> dict[str, Any]:
+def match_dict(match: Match, detail: bool = False, viewer: User | None = None) -> dict[str, Any]:
+    """A match; with ``detail``, fault details only for the seats ``viewer`` owns."""
     data: dict[str, Any] = {
         "id": str(match.uuid),
         "ladder": str(match.ladder.uuid) if match.ladder else None,
@@ -123,7 +125,13 @@ def match_dict(match: Match, detail: bool = False) -> dict[str, Any]:
                 "version": seat.version.number,
                 "score": seat.score,
                 "rank": seat.rank,
-                "faults": seat.faults if detail else len(seat.faults),
+                "faults": (
+                    public_faults(
+                        seat.faults, viewer is not None and seat.bot.owner_id == viewer.pk
+                    )
+                    if detail
+                    else len(seat.faults)
+                ),
             }
             for seat in match.seats.all()
         ],
@@ -391,9 +399,9 @@ def match(request: HttpRequest, match_uuid: uuid.UUID) -> HttpResponse:
         Match.objects.select_related("ladder").prefetch_related("seats__bot", "seats__version"),
         uuid=match_uuid,
     )
-    return JsonResponse({"match": match_dict(found, detail=True)})
+    return JsonResponse({"match": match_dict(found, detail=True, viewer=_user(request))})
 
 
 @api()
-def match_replay(request: HttpRequest, match_uuid: uuid.UUID, game: int) -> FileResponse:
+def match_replay(request: HttpRequest, match_uuid: uuid.UUID, game: int) -> HttpResponseBase:
     return replay_file(request, str(match_uuid), game)

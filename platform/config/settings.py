@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "submissions",
     "ladders",
     "matches",
+    "tournaments",
     "api",
 ]
 
@@ -165,6 +166,8 @@ SMOKE_OPPONENT = env_str("NIMMT_SMOKE_OPPONENT", "random")  # a folder of HOUSE_
 DECISION_MS = env_int("NIMMT_DECISION_MS", 1000, minimum=1)
 BANK_MS = env_int("NIMMT_BANK_MS", 10_000, minimum=0)
 GAMES_PER_MATCH = env_int("NIMMT_GAMES_PER_MATCH", 1, minimum=1, maximum=100)
+# The most games one tournament may plan (a round robin grows with the entrants' combinations).
+TOURNAMENT_MAX_GAMES = env_int("NIMMT_TOURNAMENT_MAX_GAMES", 2000, minimum=1)
 
 # ---------------------------------------------------------------------------- Celery
 
@@ -211,6 +214,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "matches.tasks.schedule_matches",
         "schedule": SCHEDULE_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SCHEDULE_INTERVAL_SECONDS},
+    },
+    "advance-tournaments": {
+        "task": "tournaments.tasks.advance_running_tournaments",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
     },
     "requeue-stale-work": {
         "task": "matches.tasks.requeue_stale_work",

@@ -7,8 +7,8 @@ full history can be shown and re-computed. The numbers come from :mod:`ladders.r
 
 import uuid
 
+from core.urls import url_with_uuid
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 
 from arena.engine.variants import VARIANT_NAMES
@@ -37,7 +37,12 @@ class Ladder(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("ladder", args=[self.uuid])
+        return url_with_uuid("ladder", self.uuid)
+
+
+def ladder_map() -> dict[int, Ladder]:
+    """Every ladder by id (a handful: one per variant and player count)."""
+    return Ladder.objects.in_bulk()
 
 
 class Rating(models.Model):
@@ -100,6 +105,11 @@ class RatingChange(models.Model):
         constraints = (
             # A match changes a rating at most once, whatever happens to the task that rates it.
             models.UniqueConstraint(fields=["rating", "match"], name="one_change_per_match"),
+        )
+        indexes = (
+            # A bot's recent trend and rating history, newest first:
+            # WHERE rating_id = %s (or IN (...)) ORDER BY id DESC LIMIT n
+            models.Index(fields=["rating", "-id"], name="rating_change_recent"),
         )
 
     @property

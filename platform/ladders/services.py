@@ -7,11 +7,19 @@ the database refuses a second change per bot and match, so a task delivered twic
 tasks for neighbouring matches, change nothing twice and never reorder.
 """
 
-from django.db import transaction
-from django.utils import timezone
-from matches.models import Match
+from dataclasses import dataclass
 
+from core.charts import Chart, line_chart
+from core.stats import Comparison, compare_sums, los_from_results
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from matches.models import Match, Seat
+from submissions.models import Bot
+
+from arena.engine.variants import variant as get_variant
 from ladders.models import ELO, SKILL, Ladder, Rating, RatingChange
+from ladders.rating import EloRating
 
 
 def ensure_ratings(ladder: Ladder, bot_ids: list[int]) -> dict[int, Rating]:
@@ -73,11 +81,301 @@ def _rate(ladder: Ladder, match: Match) -> None:
     Match.objects.filter(pk=match.pk).update(rated=True, rated_at=now)
 
 
-def standings(ladder: Ladder) -> list[Rating]:
-    """The ladder's table: bots still playing first by Elo, then retired or paused ones."""
-    rows = list(
-        Rating.objects.filter(ladder=ladder, games__gt=0)
-        .select_related("bot", "bot__owner", "bot__active_version")
-        .order_by("-elo", "bot__name")
+class Standings:
+    """A ladder's table: bots still playing first by Elo, then retired or paused ones.
+
+    Sliceable and countable, so that :class:`~django.core.paginator.Paginator` pages it and a
+    page reads only its own rows. A page is found in two steps: the ids, in the order of the
+    index ``rating_standings`` (``ladder, -elo``) without touching other tables (retired and
+    paused bots are a short list, excluded by id), then the page's rows with their bots and
+    owners. Nothing is ever sorted whole, and a deep page joins 50 rows, not 1,000.
+    """
+
+    def __init__(self, ladder: Ladder, related: tuple[str, ...] = ("bot", "bot__owner")) -> None:
+        self.ladder = ladder
+        self.related = related  # for select_related
+        self._counts: tuple[int, int] | None = None
+        self._inactive: list[int] | None = None
+
+    # The columns a table row needs: loading whole user rows (passwords, e-mail...) for 50
+    # owners cost more than the query.
+    TABLE_FIELDS = (
+        "elo",
+        "mu",
+        "sigma",
+        "games",
+        "ladder_id",
+        "bot__name",
+        "bot__uuid",
+        "bot__retired_at",
+        "bot__paused_at",
+        "bot__owner__username",
     )
-    return sorted(rows, key=lambda r: r.bot.is_retired or r.bot.is_paused)
+
+    def inactive_bots(self) -> list[int]:
+        """Ids of the retired or paused bots (few; no index needed to find them)."""
+        if self._inactive is None:
+            self._inactive = list(
+                Bot.objects.filter(Q(retired_at__isnull=False) | Q(paused_at__isnull=False))
+                .values_list("pk", flat=True)
+                .order_by()
+            )
+        return self._inactive
+
+    def _ids(self, playing: bool) -> QuerySet[Rating]:
+        rows = Rating.objects.filter(ladder=self.ladder, games__gt=0)
+        inactive = self.inactive_bots()
+        if playing:
+            rows = rows.exclude(bot_id__in=inactive) if inactive else rows
+        else:
+            rows = rows.filter(bot_id__in=inactive)
+        return rows.order_by("-elo", "pk")
+
+    def _count(self) -> tuple[int, int]:
+        """Bots playing, and all bots (the second count only if some bot is not playing)."""
+        if self._counts is None:
+            rated = Rating.objects.filter(ladder=self.ladder, games__gt=0)
+            total = rated.count()
+            inactive = self.inactive_bots()
+            playing = total - rated.filter(bot_id__in=inactive).count() if inactive else total
+            self._counts = (playing, total)
+        return self._counts
+
+    def _read(self, playing: bool, start: int, stop: int) -> list[Rating]:
+        ids = list(self._ids(playing).values_list("pk", flat=True)[start:stop])
+        if not ids:
+            return []
+        rows = Rating.objects.filter(pk__in=ids).select_related(*self.related)
+        if self.related == ("bot", "bot__owner"):
+            rows = rows.only(*self.TABLE_FIELDS)
+        order = {pk: n for n, pk in enumerate(ids)}
+        found = sorted(rows, key=lambda rating: order[rating.pk])
+        for rating in found:
+            rating.inactive = not playing  # type: ignore[attr-defined]
+        return found
+
+    def active_count(self) -> int:
+        return self._count()[0]
+
+    def count(self) -> int:
+        return self._count()[1]
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, window: slice) -> list[Rating]:
+        if not isinstance(window, slice) or window.step not in (None, 1):
+            raise TypeError("standings are read a slice at a time")
+        start, stop = window.start or 0, window.stop
+        if stop is None:
+            stop = self.count()
+        found = self._read(True, start, stop)
+        if len(found) < stop - start:  # the page reaches past the playing bots
+            first = max(0, start - self.active_count())
+            found += self._read(False, first, first + stop - start - len(found))
+        return found
+
+
+def leaders(ladders: list[Ladder], count: int) -> dict[int, list[Rating]]:
+    """The ``count`` best bots still playing on each ladder, in two queries: the ids by an
+    index scan of ``rating_standings`` per ladder (a LATERAL join), then the rows."""
+    if not ladders:
+        return {}
+    rating, bot = Rating._meta.db_table, Bot._meta.db_table
+    sql = f"""
+        SELECT top.id FROM unnest(%s::bigint[]) AS l(id)
+        CROSS JOIN LATERAL (
+            SELECT r.id FROM {rating} r JOIN {bot} b ON b.id = r.bot_id
+            WHERE r.ladder_id = l.id AND r.games > 0
+              AND b.retired_at IS NULL AND b.paused_at IS NULL
+            ORDER BY r.elo DESC, r.id LIMIT %s
+        ) AS top
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [[ladder.pk for ladder in ladders], count])
+            ids = [row[0] for row in cursor.fetchall()]
+        rows = Rating.objects.filter(pk__in=ids).select_related("bot", "bot__owner")
+        found: dict[int, list[Rating]] = {ladder.pk: [] for ladder in ladders}
+        for row in sorted(rows, key=lambda r: (-r.elo, r.pk)):
+            row.inactive = False  # type: ignore[attr-defined]
+            found[row.ladder_id].append(row)
+        return found
+    return {ladder.pk: Standings(ladder)[0:count] for ladder in ladders}  # the demo's SQLite
+
+
+def standings(ladder: Ladder) -> list[Rating]:
+    """The whole table (see :class:`Standings`), with each bot's active version."""
+    return Standings(ladder, ("bot", "bot__owner", "bot__active_version"))[0:None]
+
+
+def recent_elo(rating_ids: list[int], games: int = 20) -> dict[int, list[float]]:
+    """Each rating's Elo over its last ``games`` rated games, oldest first (its start value
+    first), for trend lines. One query: an index scan of ``rating_change_recent`` per rating.
+    """
+    if not rating_ids:
+        return {}
+    table = RatingChange._meta.db_table
+    sql = f"""
+        SELECT r.id, c.elo_before, c.elo_after
+        FROM unnest(%s::bigint[]) AS r(id)
+        CROSS JOIN LATERAL (
+            SELECT id, elo_before, elo_after FROM {table}
+            WHERE rating_id = r.id ORDER BY id DESC LIMIT %s
+        ) AS c
+        ORDER BY r.id, c.id
+    """
+    series: dict[int, list[float]] = {}
+    if connection.vendor != "postgresql":  # the demo's SQLite: a query per rating
+        for rating_id in rating_ids:
+            rows = list(
+                RatingChange.objects.filter(rating_id=rating_id)
+                .order_by("-id")
+                .values_list("elo_before", "elo_after")[:games]
+            )
+            if rows:
+                series[rating_id] = [rows[-1][0]] + [after for _, after in reversed(rows)]
+        return series
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(rating_ids), games])
+        for rating_id, before, after in cursor.fetchall():
+            values = series.setdefault(rating_id, [before])
+            values.append(after)
+    return series
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A bot against one opponent on one ladder, over the matches they played together."""
+
+    ladder: Ladder
+    opponent: Bot
+    games: int
+    wins: int  # finished above the opponent
+    draws: int
+    losses: int
+    comparison: Comparison  # score difference per game, the bot's point of view
+
+    @property
+    def los(self) -> float:
+        return los_from_results(self.wins, self.losses)
+
+
+HEAD_TO_HEAD_GAMES = 2000
+
+
+def head_to_head(
+    bot_id: int, limit: int = 15, ladders: dict[int, Ladder] | None = None
+) -> list[HeadToHead]:
+    """The bot's most frequent opponents on the ladders over its last
+    :data:`HEAD_TO_HEAD_GAMES` games, with wins, losses and whether the difference in score
+    is significant. One aggregate: the bot's seats newest first from the index
+    ``seat_bot_recent`` (bounded, so that a bot with 100,000 games costs what one with 2,000
+    does), joined to the other seats of each match (``one_bot_per_seat``).
+    """
+    seat = Seat._meta.db_table
+    match = Match._meta.db_table
+    bot = Bot._meta.db_table
+    sql = f"""
+        WITH mine AS (
+            SELECT match_id, seat, score, rank FROM {seat}
+            WHERE bot_id = %s AND score IS NOT NULL AND rank IS NOT NULL
+            ORDER BY match_id DESC LIMIT %s
+        )
+        SELECT m.ladder_id, b.bot_id, o.name, o.uuid, COUNT(*),
+               SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END),
+               SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END),
+               SUM(CASE WHEN a.rank > b.rank THEN 1 ELSE 0 END),
+               SUM(a.score - b.score),
+               SUM((a.score - b.score) * (a.score - b.score))
+        FROM mine a
+        JOIN {seat} b ON b.match_id = a.match_id AND b.seat <> a.seat
+        JOIN {match} m ON m.id = a.match_id
+        JOIN {bot} o ON o.id = b.bot_id
+        WHERE m.ladder_id IS NOT NULL AND m.status = %s
+          AND b.rank IS NOT NULL AND b.score IS NOT NULL
+        GROUP BY m.ladder_id, b.bot_id, o.name, o.uuid
+        ORDER BY COUNT(*) DESC, b.bot_id
+        LIMIT %s
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [bot_id, HEAD_TO_HEAD_GAMES, Match.FINISHED, limit])
+        rows = cursor.fetchall()
+    if ladders is None:
+        ladders = Ladder.objects.in_bulk({row[0] for row in rows})
+    found = []
+    for ladder_id, opponent_id, name, bot_uuid, games, wins, draws, losses, total, squares in rows:
+        ladder = ladders[ladder_id]
+        sign = 1 if get_variant(ladder.variant).higher_is_better else -1
+        found.append(
+            HeadToHead(
+                ladder,
+                Bot(pk=opponent_id, name=name, uuid=bot_uuid),  # the name and link are enough
+                int(games),
+                int(wins),
+                int(draws),
+                int(losses),
+                compare_sums(int(games), float(sign * total), float(squares)),
+            )
+        )
+    return found
+
+
+CHART_POINTS = 120
+
+
+def rating_histories(ratings: list[Rating]) -> dict[int, Chart | None]:
+    """A chart per rating of its Elo over all its games, with the ± band (one query).
+
+    A chart is about 380 px wide, so a long history is thinned in the database to at most
+    about :data:`CHART_POINTS` games, evenly spaced, always with the first and the last; the
+    rows are read through the index ``rating_change_recent``.
+    """
+    if not ratings:
+        return {}
+    steps = [max(1, -(-r.games // CHART_POINTS)) for r in ratings]
+    table = RatingChange._meta.db_table
+    sql = f"""
+        SELECT c.rating_id, c.elo_before, c.elo_after, c.games_after
+        FROM unnest(%s::bigint[], %s::int[], %s::int[]) AS v(id, step, games)
+        JOIN {table} c ON c.rating_id = v.id
+        WHERE c.games_after %% v.step = 0 OR c.games_after = v.games OR c.games_after = 1
+        ORDER BY c.rating_id, c.id
+    """
+    params = [[r.pk for r in ratings], steps, [r.games for r in ratings]]
+    if connection.vendor != "postgresql":  # the demo's SQLite: no arrays, read it all
+        rows: list[tuple[int, float, float, int]] = []
+        for rating, step in zip(ratings, steps, strict=True):
+            rows += [
+                row
+                for row in RatingChange.objects.filter(rating=rating)
+                .order_by("id")
+                .values_list("rating_id", "elo_before", "elo_after", "games_after")
+                if row[3] % step == 0 or row[3] in (1, rating.games)
+            ]
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+    series: dict[int, list[tuple[float, int]]] = {}
+    for rating_id, before, after, games in rows:
+        points = series.setdefault(rating_id, [])
+        if not points:
+            points.append((before, games - 1))
+        points.append((after, games))
+    charts: dict[int, Chart | None] = {}
+    for rating in ratings:
+        points = series.get(rating.pk, [])
+        errors = [
+            ELO.uncertainty(EloRating(str(rating.bot_id), elo, g, ELO.is_provisional(g)))
+            for elo, g in points
+        ]
+        charts[rating.pk] = line_chart(
+            [elo for elo, _ in points],
+            errors,
+            x_labels=[str(g) for _, g in points],
+            width=380,
+            height=170,
+            margin=(8, 10, 20, 40),
+        )
+    return charts

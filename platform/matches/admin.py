@@ -12,8 +12,18 @@ class SeatInline(admin.TabularInline[Seat, Match]):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin[Match]):
-    list_display = ("uuid", "ladder", "status", "attempts", "created_at", "finished_at", "rated")
+    list_display = (
+        "uuid",
+        "ladder",
+        "tournament",
+        "status",
+        "attempts",
+        "created_at",
+        "finished_at",
+        "rated",
+    )
     list_filter = ("status", "rated", "ladder")
+    raw_id_fields = ("tournament",)
     readonly_fields = (
         "uuid",
         "claim_token",

@@ -113,7 +113,12 @@ def _outcome(entrants: list[Entrant], result: MatchResult, variant: str) -> Matc
     game_ranks: list[list[int]] = [[] for _ in entrants]
     faults: list[list[dict[str, Any]]] = [[] for _ in entrants]
     for number, replay in enumerate(result.replays, start=1):
-        seat_entry = [index[player["name"]] for player in replay["players"]]
+        # The runner names a seat after its entrant up to any "#" (as `nimmt play` does) and
+        # records the entrant's place in the lineup as "entry"; names alone can repeat.
+        seat_entry = [
+            player["entry"] if isinstance(player.get("entry"), int) else index[player["name"]]
+            for player in replay["players"]
+        ]
         for seat, entry in enumerate(seat_entry):
             scores[entry] += replay["result"]["scores"][seat]
             game_ranks[entry].append(replay["result"]["ranks"][seat])

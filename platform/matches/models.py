@@ -8,12 +8,14 @@ matches finished on its ladder.
 """
 
 import uuid
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from core.leases import Claimable
+from core.urls import url_with_uuid
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 
 
@@ -34,6 +36,11 @@ class Match(Claimable):
     ladder = models.ForeignKey(
         "ladders.Ladder", models.PROTECT, null=True, blank=True, related_name="matches"
     )
+    # A tournament's match (never rated on a ladder); ``round`` is its round there (Swiss).
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", models.CASCADE, null=True, blank=True, related_name="matches"
+    )
+    round = models.PositiveSmallIntegerField(default=0)
     variant = models.CharField(max_length=20)
     players = models.PositiveSmallIntegerField()
     games = models.PositiveSmallIntegerField(default=1)
@@ -58,13 +65,27 @@ class Match(Claimable):
             # Rating in finishing order: WHERE ladder_id = %s AND status = 'finished'
             # AND NOT rated ORDER BY finished_at, id
             models.Index(fields=["ladder", "status", "rated", "finished_at"], name="match_to_rate"),
+            # The match list, newest first, paged by key:
+            # ORDER BY created_at DESC, id DESC [WHERE created_at <= %s] LIMIT 51
+            models.Index(fields=["-created_at", "-id"], name="match_list"),
+            # The same list for one ladder: WHERE ladder_id = %s ORDER BY created_at DESC, id DESC
+            models.Index(fields=["ladder", "-created_at", "-id"], name="match_list_ladder"),
+            # The home page's latest results:
+            # WHERE status = 'finished' ORDER BY finished_at DESC LIMIT 10
+            models.Index(fields=["status", "-finished_at"], name="match_latest_finished"),
+            # A tournament's progress and rounds: WHERE tournament_id = %s [AND round = %s]
+            models.Index(fields=["tournament", "round", "status"], name="match_tournament_round"),
         )
 
     def __str__(self) -> str:
         return f"match {self.uuid}"
 
     def get_absolute_url(self) -> str:
-        return reverse("match", args=[self.uuid])
+        return url_with_uuid("match", self.uuid)
+
+    @property
+    def is_done(self) -> bool:
+        return self.status in (self.FINISHED, self.FAILED)
 
     @property
     def result_path(self) -> Path | None:
@@ -74,9 +95,11 @@ class Match(Claimable):
 class Seat(models.Model):
     """One bot's place in a match, and how it did (the match's total over its games)."""
 
-    match = models.ForeignKey(Match, models.CASCADE, related_name="seats")
+    # No index of their own: one_bot_per_seat (match, seat) and seat_bot_recent (bot, ...)
+    # start with these columns and serve every lookup by them.
+    match = models.ForeignKey(Match, models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
-    bot = models.ForeignKey("submissions.Bot", models.CASCADE, related_name="seats")
+    bot = models.ForeignKey("submissions.Bot", models.CASCADE, related_name="seats", db_index=False)
     version = models.ForeignKey("submissions.BotVersion", models.CASCADE, related_name="seats")
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -87,10 +110,34 @@ class Seat(models.Model):
         ordering = ("match", "seat")
         constraints = (models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat"),)
         indexes = (
-            # A bot's recent matches (scheduler, fault pausing, bot page):
-            # WHERE bot_id = %s ORDER BY match_id DESC
-            models.Index(fields=["bot", "-match"], name="seat_bot_recent"),
+            # A bot's recent matches (scheduler, fault pausing, bot page, match list by bot):
+            # WHERE bot_id = %s ORDER BY match_id DESC; with seat, score and rank in the key,
+            # the bot page's head to head (ladders.services.head_to_head) can read its side
+            # of the join from the index alone.
+            models.Index(fields=["bot", "-match", "seat", "score", "rank"], name="seat_bot_recent"),
         )
 
     def __str__(self) -> str:
         return f"{self.bot} in seat {self.seat}"
+
+
+def entrant_names(seats: list[Seat]) -> list[str]:
+    """The names the seats' bots play under (replays, logs): the bot's name, or ``name#v2``
+    when two versions of one bot sit at the same table (a tournament may enter both)."""
+    counts = Counter(seat.bot_id for seat in seats)
+    return [
+        seat.bot.name if counts[seat.bot_id] == 1 else f"{seat.bot.name}#v{seat.version.number}"
+        for seat in seats
+    ]
+
+
+#: What a fault's detail reads as for anyone but the bot's owner: a crash's detail quotes the
+#: last lines of the bot's log, which is private.
+PRIVATE_DETAIL = "(the details are shown to the bot's owner only)"
+
+
+def public_faults(faults: list[dict[str, Any]], is_owner: bool) -> list[dict[str, Any]]:
+    """A seat's fault records as ``is_owner`` may see them (others get kind, game and turn)."""
+    if is_owner:
+        return faults
+    return [{**fault, "detail": PRIVATE_DETAIL} for fault in faults if isinstance(fault, dict)]

@@ -63,11 +63,15 @@ def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) ->
             match.claim_token = None
             match.error = ""
             match.save()
-            pause_faulty_bots([s.bot_id for s in seats.values() if s.faults])
+            if match.tournament_id is None:
+                # A tournament's bots are versions fixed by its organiser; only the ladder
+                # pipeline pauses a bot that keeps faulting.
+                pause_faulty_bots([s.bot_id for s in seats.values() if s.faults])
             if match.ladder_id is not None:
                 from matches.tasks import rate_match  # the tasks module imports this one
 
                 enqueue(rate_match, match_pk=match.pk)
+            notify_tournament(match)
         return True
     except BaseException:
         if final is not None:
@@ -127,6 +131,15 @@ def _fail(match: Match, error: str) -> None:
     match.claim_token = None
     match.finished_at = timezone.now()
     match.save(update_fields=["status", "error", "claim_token", "finished_at"])
+    notify_tournament(match)
+
+
+def notify_tournament(match: Match) -> None:
+    """A tournament's game is done: let the tournament move on (once this commits)."""
+    if match.tournament_id is not None:
+        from tournaments.tasks import advance_tournament
+
+        enqueue(advance_tournament, tournament_pk=match.tournament_id)
 
 
 def pause_faulty_bots(bot_ids: list[int]) -> list[int]:

@@ -23,7 +23,7 @@ from submissions.models import BotVersion
 from submissions.tasks import validate_version
 
 from matches import bridge, results
-from matches.models import Match
+from matches.models import Match, entrant_names
 from matches.scheduler import schedule_all
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,7 @@ def run_match(*, match_pk: int) -> None:
         results.give_up(claim, f"gave up after {Match.MAX_ATTEMPTS} attempts: workers kept dying")
         return
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
+    names = entrant_names(seats)
     out_dir = results.staging_dir(match, claim)
     try:
         with leases.heartbeat(claim):
@@ -54,7 +55,10 @@ def run_match(*, match_pk: int) -> None:
                 variant=match.variant,
                 seed=match.seed,
                 games=match.games,
-                entrants=[bridge.Entrant(s.bot.name, s.version.code_path()) for s in seats],
+                entrants=[
+                    bridge.Entrant(name, s.version.code_path())
+                    for name, s in zip(names, seats, strict=True)
+                ],
                 out_dir=out_dir,
             )
     except bridge.ArenaError as error:

@@ -1,22 +1,236 @@
-"""A match's public page, its replay downloads, and each bot's log (for that bot's owner)."""
+"""The match pages: the list (filters, pages by key), a match, a game's replay viewer, the
+replay downloads, and each bot's log (for that bot's owner only).
 
+What is private: a bot's log and the details of its faults (which can quote its output) are
+shown to the bot's owner only. Everything else of a match is public.
+"""
+
+import datetime as dt
+import json
+import uuid
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from django import forms
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.db.models.functions import Lower
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from ladders.models import Ladder, ladder_map
+from submissions.models import Bot
+from tournaments.models import Tournament
 
-from matches.models import Match
+from arena.engine.replay import read as read_replay
+from matches.models import Match, Seat, entrant_names, public_faults
+
+LIST_PAGE_SIZE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class LineupSeat:
+    """A seat as list pages show it: the bot's name and id, and its rank."""
+
+    name: str
+    uuid: uuid.UUID
+    rank: int | None
+
+
+def with_lineups(
+    matches: QuerySet[Match] | list[Match], ladders: dict[int, Ladder] | None = None
+) -> list[Match]:
+    """The matches, each with ``lineup`` (its seats in order, :class:`LineupSeat`) and its
+    ladder or tournament, in a few small queries whatever the number of matches.
+
+    Lists show 50 matches and 200 seats; plain tuples instead of model rows for the seats
+    and one object per ladder or tournament instead of one per row keep that cheap.
+    ``ladders`` (every ladder by id, :func:`ladders.models.ladder_map`) saves a query when
+    the page has them already.
+    """
+    found = list(matches)
+    lineups: dict[int, list[LineupSeat]] = {}
+    seats = (
+        Seat.objects.filter(match_id__in=[m.pk for m in found])
+        .order_by("match_id", "seat")
+        .values_list("match_id", "bot__name", "bot__uuid", "rank")
+    )
+    for match_id, name, bot_uuid, rank in seats:
+        lineups.setdefault(match_id, []).append(LineupSeat(name, bot_uuid, rank))
+    if ladders is None:
+        ladders = Ladder.objects.in_bulk({m.ladder_id for m in found if m.ladder_id})
+    tournament_ids = {m.tournament_id for m in found if m.tournament_id}
+    tournaments = Tournament.objects.in_bulk(tournament_ids) if tournament_ids else {}
+    for match in found:
+        setattr(match, "lineup", lineups.get(match.pk, []))  # noqa: B010 (not a model field)
+        if match.ladder_id is not None:
+            match.ladder = ladders[match.ladder_id]
+        if match.tournament_id is not None:
+            match.tournament = tournaments[match.tournament_id]
+    return found
+
+
+def _viewer_is_owner(request: HttpRequest, seat: Seat) -> bool:
+    """Whether the requester (by session, or by API token) owns the seat's bot."""
+    user = getattr(request, "api_user", None) or request.user
+    return bool(user.is_authenticated and seat.bot.owner_id == user.pk)
+
+
+# ---------------------------------------------------------------------------- the list
+
+
+class MatchFilter(forms.Form):
+    ladder = forms.ModelChoiceField(
+        Ladder.objects.all(), to_field_name="uuid", required=False, empty_label="every ladder"
+    )
+    bot = forms.CharField(max_length=40, required=False, label="Bot name")
+    day = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    status = forms.ChoiceField(choices=[("", "any status"), *Match.STATUSES], required=False)
+
+    def clean_bot(self) -> Bot | None:
+        name = self.cleaned_data["bot"].strip()
+        if not name:
+            return None
+        # Lower(name) is the unique index bot_name_unique_ignoring_case.
+        bot = Bot.objects.annotate(lname=Lower("name")).filter(lname=name.lower()).first()
+        if bot is None:
+            raise forms.ValidationError(f"No bot is called {name!r}.")
+        return bot
+
+
+def _filtered(form: MatchFilter) -> QuerySet[Match]:
+    found = Match.objects.all()
+    data = form.cleaned_data
+    if data.get("ladder"):
+        found = found.filter(ladder=data["ladder"])
+    if data.get("bot"):
+        found = found.filter(id__in=Seat.objects.filter(bot=data["bot"]).values("match_id"))
+    if data.get("day"):
+        start = dt.datetime.combine(data["day"], dt.time.min, tzinfo=dt.UTC)
+        found = found.filter(created_at__gte=start, created_at__lt=start + dt.timedelta(days=1))
+    if data.get("status"):
+        found = found.filter(status=data["status"])
+    return found
+
+
+def _anchor(value: str | None) -> tuple[dt.datetime, int] | None:
+    if not value:
+        return None
+    try:
+        key = uuid.UUID(value)
+    except ValueError:
+        return None
+    return Match.objects.filter(uuid=key).values_list("created_at", "id").first()
+
+
+def match_list(request: HttpRequest) -> HttpResponse:
+    """Newest first, ``LIST_PAGE_SIZE`` a page; ``before``/``after`` (a match's id) page by
+    key, so that a page deep in the list costs what the first one does."""
+    form = MatchFilter(request.GET)
+    found = _filtered(form) if form.is_valid() else Match.objects.none()
+    before = _anchor(request.GET.get("before"))
+    after = None if before else _anchor(request.GET.get("after"))
+    if before is not None:
+        stamp, pk = before
+        page = list(
+            found.filter(created_at__lte=stamp)
+            .exclude(created_at=stamp, id__gte=pk)
+            .order_by("-created_at", "-id")[: LIST_PAGE_SIZE + 1]
+        )
+        has_older, has_newer = len(page) > LIST_PAGE_SIZE, True
+        page = page[:LIST_PAGE_SIZE]
+    elif after is not None:
+        stamp, pk = after
+        page = list(
+            found.filter(created_at__gte=stamp)
+            .exclude(created_at=stamp, id__lte=pk)
+            .order_by("created_at", "id")[: LIST_PAGE_SIZE + 1]
+        )
+        has_newer, has_older = len(page) > LIST_PAGE_SIZE, True
+        page = list(reversed(page[:LIST_PAGE_SIZE]))
+    else:
+        page = list(found.order_by("-created_at", "-id")[: LIST_PAGE_SIZE + 1])
+        has_older, has_newer = len(page) > LIST_PAGE_SIZE, False
+        page = page[:LIST_PAGE_SIZE]
+    ladders = ladder_map()
+    page = with_lineups(page, ladders)
+    params = request.GET.copy()
+    for key in ("before", "after"):
+        params.pop(key, None)
+    base = params.urlencode()
+    context: dict[str, Any] = {
+        "form": form,
+        # The filters are written out in the template: rendering the form's widgets took a
+        # third of the page's time.
+        "ladders": sorted(ladders.values(), key=lambda ladder: (ladder.variant, ladder.players)),
+        "statuses": Match.STATUSES,
+        "chosen": {key: request.GET.get(key, "") for key in ("ladder", "bot", "day", "status")},
+        "matches": page,
+        "older": f"?{base}&before={page[-1].uuid}" if page and has_older else None,
+        "newer": f"?{base}&after={page[0].uuid}" if page and has_newer else None,
+        "first": f"?{base}" if has_newer else None,
+        "filtered": bool(base),
+    }
+    return render(request, "matches/match_list.html", context)
+
+
+# ---------------------------------------------------------------------------- one match
 
 
 def match(request: HttpRequest, match_uuid: str) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("ladder"), uuid=match_uuid)
-    seats = match.seats.select_related("bot", "bot__owner", "version").order_by("seat")
+    match = get_object_or_404(Match.objects.select_related("ladder", "tournament"), uuid=match_uuid)
+    seats = list(match.seats.select_related("bot", "bot__owner", "version").order_by("seat"))
+    changes = {c.rating.bot_id: c for c in match.rating_changes.select_related("rating").all()}
+    seats.sort(key=lambda seat: (seat.rank is None, seat.rank or 0, seat.seat))  # best first
     rows = [
-        (seat, seat.bot.owner_id == request.user.pk or bool(getattr(request.user, "is_staff", 0)))
+        {
+            "seat": seat,
+            "is_owner": _viewer_is_owner(request, seat),
+            "change": changes.get(seat.bot_id),
+        }
         for seat in seats
     ]
-    return render(request, "matches/match.html", {"match": match, "rows": rows})
+    games = [
+        {
+            "number": n,
+            "viewer": reverse("match-game", args=[match.uuid, n]),
+            "download": reverse("match-replay", args=[match.uuid, n]),
+        }
+        for n in range(1, len(match.replays) + 1)
+    ]
+    return render(
+        request,
+        "matches/match.html",
+        {
+            "match": match,
+            "rows": rows,
+            "games": games,
+            "owns_a_seat": any(r["is_owner"] for r in rows),
+        },
+    )
+
+
+def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
+    """The replay viewer of one game; the page's script draws it from the replay download."""
+    match = get_object_or_404(
+        Match.objects.select_related("ladder", "tournament"),
+        uuid=match_uuid,
+        status=Match.FINISHED,
+    )
+    if not 1 <= game <= len(match.replays):
+        raise Http404("No such game in this match.")
+    return render(
+        request,
+        "matches/game.html",
+        {
+            "match": match,
+            "game": game,
+            "games": range(1, len(match.replays) + 1),
+            "replay_url": reverse("match-replay", args=[match.uuid, game]),
+        },
+    )
 
 
 def match_file(match: Match, name: str) -> Path:
@@ -30,23 +244,49 @@ def match_file(match: Match, name: str) -> Path:
     return path
 
 
-def replay(request: HttpRequest, match_uuid: str, game: int) -> FileResponse:
+def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase:
+    """A game's ``nimmt-replay/1`` file. Fault details of seats the requester does not own
+    are replaced (a crash's detail quotes the bot's log); everything else is as stored."""
     match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
     path = match_file(match, match.replays[game - 1])
-    return FileResponse(
-        path.open("rb"),
-        as_attachment=True,
-        filename=f"nimmt-{match.uuid}-game-{game}.json",
-        content_type="application/json",
+    filename = f"nimmt-{match.uuid}-game-{game}.json"
+    if not any(seat_faults for seat_faults in match.seats.values_list("faults", flat=True)):
+        download = FileResponse(
+            path.open("rb"), as_attachment=True, filename=filename, content_type="application/json"
+        )
+        download["Cache-Control"] = "public, max-age=86400"  # a finished game never changes
+        return download
+    data = read_replay(path)
+    seats = list(match.seats.select_related("bot", "version").order_by("seat"))
+    by_name = dict(zip(entrant_names(seats), seats, strict=True))
+    owners = []  # per replay seat: does the requester own its bot?
+    for player in data.get("players", []):
+        entry = player.get("entry")  # the runner's lineup index, the match's seat number
+        seat = seats[entry] if isinstance(entry, int) and 0 <= entry < len(seats) else None
+        seat = seat or by_name.get(player.get("name"))
+        owners.append(seat is not None and _viewer_is_owner(request, seat))
+    faults = data.get("result", {}).get("faults", [])
+    for number, fault in enumerate(faults):
+        at = fault.get("seat")
+        mine = isinstance(at, int) and 0 <= at < len(owners) and owners[at]
+        faults[number] = public_faults([fault], mine)[0]
+    response = HttpResponse(
+        json.dumps(data, separators=(",", ":")), content_type="application/json"
     )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def bot_log(request: HttpRequest, match_uuid: str, seat: int) -> FileResponse:
+    """A bot's output in a match: for the bot's owner only (it may hold their secrets)."""
     match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
     row = get_object_or_404(match.seats.select_related("bot"), seat=seat)
-    if row.bot.owner_id != request.user.pk and not getattr(request.user, "is_staff", False):
+    if not _viewer_is_owner(request, row):
         raise PermissionDenied("A bot's log is for its owner.")
     path = match_file(match, row.log_file)
-    return FileResponse(path.open("rb"), content_type="text/plain; charset=utf-8")
+    response = FileResponse(path.open("rb"), content_type="text/plain; charset=utf-8")
+    response["Cache-Control"] = "private, no-store"
+    return response

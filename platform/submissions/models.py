@@ -9,6 +9,7 @@ import uuid
 from pathlib import Path
 
 from core.leases import Claimable
+from core.urls import url_with_uuid
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
@@ -58,7 +59,7 @@ class Bot(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("bot", args=[self.uuid])
+        return url_with_uuid("bot", self.uuid)
 
     @property
     def is_retired(self) -> bool:

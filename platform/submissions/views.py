@@ -9,8 +9,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
-from ladders.models import Rating
+from ladders.models import ELO, Rating, ladder_map
+from ladders.services import HEAD_TO_HEAD_GAMES, head_to_head, rating_histories
 from matches.models import Seat
+from matches.views import with_lineups
 
 from submissions import services
 from submissions.forms import ActivateForm, NewBotForm, UploadForm
@@ -52,24 +54,54 @@ def _status(form: NewBotForm | UploadForm) -> int:
     return 400 if form.is_bound and form.errors else 200
 
 
+RECENT_GAMES = 20
+RECENT_FAULTS = 10
+
+
 def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
+    """A bot's public page; its owner also sees every version's validation output, the pause
+    reason, fault details and the logs of its matches, and manages the bot here."""
     bot = get_object_or_404(Bot.objects.select_related("owner", "active_version"), uuid=bot_uuid)
-    is_owner = bot.owner_id == request.user.pk
-    ratings = Rating.objects.filter(bot=bot).select_related("ladder").order_by("ladder__name")
-    seats = (
+    is_owner = request.user.is_authenticated and bot.owner_id == request.user.pk
+    ratings = list(Rating.objects.filter(bot=bot).select_related("ladder").order_by("ladder__name"))
+    charts = rating_histories(ratings)
+    histories = [
+        {
+            "rating": rating,
+            "uncertainty": ELO.uncertainty(rating.elo_record()),
+            "chart": charts[rating.pk],
+        }
+        for rating in ratings
+    ]
+    seats = list(
         Seat.objects.filter(bot=bot)
-        .select_related("match", "match__ladder", "version")
-        .order_by("-match_id")[:20]
+        .select_related("match", "version")
+        .order_by("-match_id")[:RECENT_GAMES]
     )
+    ladders = ladder_map()
+    with_lineups([seat.match for seat in seats], ladders)
+    faults = list(
+        Seat.objects.filter(bot=bot)
+        .exclude(faults=[])
+        .select_related("match", "version")
+        .order_by("-match_id")[:RECENT_FAULTS]
+    )
+    versions = bot.versions.all() if is_owner else bot.versions.filter(status=BotVersion.PASSED)
     context = {
         "bot": bot,
         "is_owner": is_owner,
-        "versions": bot.versions.all() if is_owner else bot.versions.filter(status="passed"),
-        "ratings": ratings,
+        "versions": versions,
+        "histories": histories,
         "seats": seats,
+        "faults": faults,
+        "rivals": head_to_head(bot.pk, ladders=ladders),
+        "h2h_games": HEAD_TO_HEAD_GAMES,
         "upload_form": UploadForm(),
     }
-    return render(request, "submissions/bot.html", context)
+    response = render(request, "submissions/bot.html", context)
+    if is_owner:
+        response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @login_required

@@ -10,18 +10,28 @@ import tarfile
 import time
 import uuid
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import redis
 from accounts.models import ApiToken, User
 from django.conf import settings
+from django.contrib.auth.models import Group, Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from django.utils import timezone
 from ladders.models import Ladder
+from ladders.services import rate_ladder
+from matches.models import Match, Seat, entrant_names
 from submissions.models import Bot, BotVersion
+
+from arena.bots.base import Bot as EngineBot
+from arena.bots.random import RandomBot
+from arena.engine.replay import write
+from arena.local import play_game
 
 REPO = Path(__file__).resolve().parents[2]
 PLATFORM = REPO / "platform"
@@ -220,3 +230,102 @@ def stored_files() -> list[Path]:
 def staging_leftovers() -> list[Path]:
     root = Path(settings.DATA_DIR) / "tmp"
     return sorted(root.iterdir()) if root.exists() else []
+
+
+# ---------------------------------------------------------------------------- played games
+
+
+def store_game(
+    match: Match,
+    replay: dict[str, Any],
+    *,
+    logs: dict[int, str] | None = None,
+    faults: dict[int, list[dict[str, Any]]] | None = None,
+    finished_at: datetime | None = None,
+) -> Match:
+    """Keep ``replay`` as the match's only game, as the pipeline would: files in the data
+    folder, scores and ranks on the seats, the match finished (and rated, on a ladder)."""
+    relative = f"matches/{match.uuid.hex[:2]}/{match.uuid}"
+    folder = Path(settings.DATA_DIR) / relative
+    (folder / "logs").mkdir(parents=True, exist_ok=True)
+    write(folder / "game-00001.json", replay)
+    for seat in match.seats.select_related("bot").order_by("seat"):
+        seat.score = replay["result"]["scores"][seat.seat]
+        seat.rank = replay["result"]["ranks"][seat.seat]
+        seat.faults = (faults or {}).get(seat.seat, [])
+        text = (logs or {}).get(seat.seat, f"{seat.bot.name} played seat {seat.seat}\n")
+        seat.log_file = f"logs/{seat.bot.name}.log"
+        (folder / seat.log_file).write_text(text, "utf-8")
+        seat.save()
+    match.status = Match.FINISHED
+    match.started_at = match.finished_at = finished_at or timezone.now()
+    match.result_dir = relative
+    match.replays = ["game-00001.json"]
+    match.save()
+    if match.ladder_id is not None:
+        rate_ladder(match.ladder_id)
+        match.refresh_from_db()
+    return match
+
+
+def engine_match(
+    bots: list[Bot],
+    *,
+    ladder: Ladder | None = None,
+    variant: str | None = None,
+    seed: int = 1,
+    players: Sequence[EngineBot] | None = None,
+    created_at: datetime | None = None,
+    **store: Any,
+) -> Match:
+    """A finished match of ``bots`` played in this process by the engine (``players``: the
+    engine bots per seat, random by default), stored as the pipeline stores one."""
+    variant = variant or (ladder.variant if ladder else "basic")
+    match = Match.objects.create(
+        ladder=ladder,
+        variant=variant,
+        players=len(bots),
+        seed=seed,
+        created_at=created_at or timezone.now(),
+    )
+    for number, bot in enumerate(bots):
+        assert bot.active_version_id is not None
+        Seat.objects.create(match=match, seat=number, bot=bot, version_id=bot.active_version_id)
+    replay = play_game(
+        variant,
+        players or [RandomBot() for _ in bots],
+        seed=seed,
+        bot_seeds=[seed * 10 + k for k in range(len(bots))],
+        names=[b.name for b in bots],
+    )
+    return store_game(match, replay, finished_at=created_at, **store)
+
+
+def organiser(username: str = "olga", password: str = "a-long-test-password") -> User:
+    """A user in the group ``organisers``, not staff.
+
+    A migration makes the group; a transactional test's flush empties the table, so it is
+    made again here if needed (with the permission Django re-creates after a flush).
+    """
+    group, _ = Group.objects.get_or_create(name="organisers")
+    group.permissions.add(
+        Permission.objects.get(
+            codename="organise_tournaments", content_type__app_label="tournaments"
+        )
+    )
+    user = make_user(username, password)
+    user.groups.add(group)
+    return User.objects.get(pk=user.pk)  # fresh permission cache
+
+
+def play_in_process(match: Match, players: Sequence[EngineBot] | None = None) -> Match:
+    """Play a queued match here with engine bots (random by default) and store it; no worker."""
+    seats = list(match.seats.select_related("bot", "version").order_by("seat"))
+    replay = play_game(
+        match.variant,
+        players or [RandomBot() for _ in seats],
+        seed=match.seed,
+        bot_seeds=[match.seed + k for k in range(len(seats))],
+        names=entrant_names(seats),
+    )
+    return store_game(match, replay)

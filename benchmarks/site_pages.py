@@ -1,0 +1,537 @@
+"""How fast the site's busiest pages answer on a big league: 5,000 bots and 500,000 matches.
+
+Makes its own PostgreSQL database (dropped at the end unless ``--keep``), migrates it, fills it
+with COPY (users, bots, versions, five ladders, matches with their seats, ratings and one rating
+change per seat, as the rating task leaves them), then serves the site with gunicorn on
+127.0.0.1 and sends each page a bounded number of requests from a pool of client threads.
+Prints p50/p95/max per page, and the time the fill took::
+
+    python -m benchmarks.site_pages                    # from the project's root
+    python -m benchmarks.site_pages --bots 500 --matches 20000 --requests 100   # a quick look
+
+(``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
+(default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``). The goal is p95 < 100 ms.
+"""
+
+import os
+import sys
+
+# Run as a script, this file's folder comes first on sys.path, and this file's neighbour
+# ``platform.py`` would then stand in for the standard library's ``platform``: take it off.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import datetime as dt  # noqa: E402
+import http.client  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import socket  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+import uuid  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
+from concurrent.futures import ThreadPoolExecutor  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+from urllib.parse import urlsplit, urlunsplit  # noqa: E402
+
+REPO = Path(_HERE).parent
+PLATFORM = REPO / "platform"
+DATABASE_URL = os.environ.get(
+    "NIMMT_BENCH_PAGES_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nimmt_bench_pages"
+)
+LADDERS = [  # slug, name, variant, players
+    ("basic-4", "Basic · 4", "basic", 4),
+    ("basic-luck-4", "Basic + luck · 4", "basic+luck", 4),
+    ("pro-3", "Pro · 3", "pro", 3),
+    ("pro-luck-3", "Pro + luck · 3", "pro+luck", 3),
+    ("classic-5", "Card game · 5", "classic", 5),
+]
+NULL = "\\N"  # COPY's text format
+REPLAYS = '["game-00001.json"]'
+BIG_TABLES = ("matches_match", "matches_seat", "ladders_ratingchange", "ladders_rating")
+
+
+# ---------------------------------------------------------------------------- database
+
+
+def _admin_url() -> tuple[str, str]:
+    parts = urlsplit(DATABASE_URL)
+    name = parts.path.lstrip("/")
+    return urlunsplit(parts._replace(scheme="postgresql", path="/postgres")), name
+
+
+def _libpq_url() -> str:
+    return urlunsplit(urlsplit(DATABASE_URL)._replace(scheme="postgresql"))
+
+
+def recreate_database() -> None:
+    import psycopg
+
+    admin, name = _admin_url()
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database() -> None:
+    import psycopg
+
+    admin, name = _admin_url()
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def site_env(data_dir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "NIMMT_DATABASE_URL": DATABASE_URL,
+            "NIMMT_DATABASE_CONN_MAX_AGE": "600",  # workers keep their connection
+            "NIMMT_DEBUG": "false",
+            "NIMMT_SECRET_KEY": "benchmark-only-secret-key-0123456789-abcdefghijklmnop",
+            "NIMMT_ALLOWED_HOSTS": "127.0.0.1",
+            "NIMMT_SSL_REDIRECT": "false",
+            "NIMMT_SECURE_COOKIES": "false",
+            "NIMMT_HSTS_SECONDS": "0",
+            "NIMMT_DATA_DIR": str(data_dir / "data"),
+            "NIMMT_VAR_DIR": str(data_dir / "var"),
+            "NIMMT_STATIC_ROOT": str(data_dir / "static"),
+            "NIMMT_LOG_LEVEL": "WARNING",
+            "NIMMT_BROKER_URL": "redis://127.0.0.1:6379/15",  # never used: nothing is queued
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "PYTHONPATH": os.pathsep.join([str(REPO), str(PLATFORM)]),
+        }
+    )
+    (data_dir / "static").mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def migrate(env: dict[str, str]) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=PLATFORM,
+        env=env,
+        check=True,
+    )
+
+
+# ---------------------------------------------------------------------------- the fill
+
+
+def _ts(moment: dt.datetime) -> str:
+    return moment.isoformat(sep=" ")
+
+
+@dataclass
+class Fill:
+    """Rows of the league, written to PostgreSQL with COPY, table by table."""
+
+    bots: int
+    matches: int
+    seed: int = 1
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def run(self) -> None:
+        import psycopg
+
+        rng = random.Random(self.seed)
+        with psycopg.connect(_libpq_url()) as connection:
+            with connection.cursor() as cursor:
+                # A bulk load: the rows are consistent by construction, so the foreign-key
+                # triggers are skipped, and the big tables' indexes are built once, after.
+                cursor.execute("SET session_replication_role = replica")
+                indexes = self._drop_indexes(cursor, BIG_TABLES)
+                self._people_and_bots(cursor, rng)
+                ladder_ids = self._ladders(cursor)
+                self._matches(cursor, rng, ladder_ids)
+                started = time.perf_counter()
+                for statement in indexes:
+                    cursor.execute(statement)
+                self.timings["indexes"] = time.perf_counter() - started
+            connection.commit()
+            started = time.perf_counter()
+            with connection.cursor() as cursor:
+                for table in (
+                    "accounts_user",
+                    "submissions_bot",
+                    "submissions_botversion",
+                    "ladders_rating",
+                    "ladders_ratingchange",
+                    "matches_match",
+                    "matches_seat",
+                ):
+                    cursor.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                        f"(SELECT MAX(id) FROM {table}))"
+                    )
+            connection.commit()
+            connection.autocommit = True
+            connection.execute("VACUUM ANALYZE")
+            self.timings["analyze"] = time.perf_counter() - started
+
+    def _drop_indexes(self, cursor: Any, tables: tuple[str, ...]) -> list[str]:
+        """Drop the indexes of ``tables`` that back no constraint; their CREATE statements."""
+        cursor.execute(
+            "SELECT i.indexname, i.indexdef FROM pg_indexes i WHERE i.tablename = ANY(%s) "
+            "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)",
+            [list(tables)],
+        )
+        found = cursor.fetchall()
+        for name, _definition in found:
+            cursor.execute(f'DROP INDEX "{name}"')
+        return [definition for _name, definition in found]
+
+    @contextlib.contextmanager
+    def _copy(self, cursor: Any, table: str, columns: str) -> Iterator[Callable[[str], object]]:
+        """A writer of TSV lines into ``table``, sent with COPY when the block ends.
+
+        Lines go to a scratch file first: one connection runs one COPY at a time, and the
+        matches, seats and rating changes are made together, in time order.
+        """
+        started = time.perf_counter()
+        with tempfile.TemporaryFile("w+", encoding="utf-8") as scratch:
+            yield scratch.write
+            self.timings["generate"] = self.timings.get("generate", 0.0) + (
+                time.perf_counter() - started
+            )
+            started = time.perf_counter()
+            scratch.seek(0)
+            with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                while chunk := scratch.read(1 << 22):
+                    copy.write(chunk)
+        self.timings[table] = self.timings.get(table, 0.0) + time.perf_counter() - started
+
+    def _people_and_bots(self, cursor: Any, rng: random.Random) -> None:
+        now = _ts(dt.datetime.now(dt.UTC))
+        owners = max(1, self.bots // 5)
+        with self._copy(
+            cursor,
+            "accounts_user",
+            "id, password, is_superuser, username, first_name, last_name, email, is_staff, "
+            "is_active, date_joined, uuid",
+        ) as write:
+            for n in range(1, owners + 1):
+                write(f"{n}\t!\tf\tuser{n}\t\t\t\tf\tt\t{now}\t{uuid.uuid4()}\n")
+        self.owner_of = [1 + rng.randrange(owners) for _ in range(self.bots)]
+        with self._copy(
+            cursor,
+            "submissions_bot",
+            "id, uuid, name, is_house, created_at, pause_reason, owner_id",
+        ) as write:
+            for n in range(1, self.bots + 1):
+                write(f"{n}\t{uuid.uuid4()}\tbot-{n:05d}\tf\t{now}\t\t{self.owner_of[n - 1]}\n")
+        with self._copy(
+            cursor,
+            "submissions_botversion",
+            "id, attempts, queued_at, uuid, number, status, validation_log, upload_name, "
+            "upload_size, upload_sha256, code_root, code_dir, manifest, activate_when_passed, "
+            "created_at, validated_at, bot_id",
+        ) as write:
+            for n in range(1, self.bots + 1):
+                write(
+                    f"{n}\t1\t{now}\t{uuid.uuid4()}\t1\tpassed\tPASSED\tbot.zip\t1000\t\t"
+                    f"data\tbots/{n}\t{{}}\tt\t{now}\t{now}\t{n}\n"
+                )
+        cursor.execute("UPDATE submissions_bot SET active_version_id = id")
+
+    def _ladders(self, cursor: Any) -> list[tuple[int, str, int]]:
+        now = dt.datetime.now(dt.UTC)
+        found = []
+        for slug, name, variant, players in LADDERS:
+            cursor.execute(
+                "INSERT INTO ladders_ladder (uuid, slug, name, variant, players, is_active, "
+                "created_at) VALUES (%s, %s, %s, %s, %s, true, %s) RETURNING id",
+                [uuid.uuid4(), slug, name, variant, players, now],
+            )
+            found.append((cursor.fetchone()[0], variant, players))
+        return found
+
+    def _matches(
+        self, cursor: Any, rng: random.Random, ladders: list[tuple[int, str, int]]
+    ) -> None:
+        """Matches in time order over 180 days, each with its seats and rating changes."""
+        start = dt.datetime.now(dt.UTC) - dt.timedelta(days=180)
+        step = dt.timedelta(days=180) / max(1, self.matches)
+        ratings: dict[tuple[int, int], list[Any]] = {}  # (ladder, bot) -> [id, elo, games]
+        next_rating = 1
+        seat_id = change_id = 1
+        bot_ids = range(1, self.bots + 1)
+        with (
+            self._copy(
+                cursor,
+                "matches_match",
+                "id, attempts, queued_at, uuid, variant, players, games, seed, status, "
+                "created_at, started_at, finished_at, error, result_dir, replays, rated, "
+                "rated_at, ladder_id, round",
+            ) as match_row,
+            self._copy(
+                cursor,
+                "matches_seat",
+                "id, seat, score, rank, faults, log_file, bot_id, match_id, version_id",
+            ) as seat_row,
+            self._copy(
+                cursor,
+                "ladders_ratingchange",
+                "id, rank, elo_before, elo_after, mu_before, mu_after, sigma_before, "
+                "sigma_after, games_after, created_at, match_id, rating_id",
+            ) as change_row,
+        ):
+            for match_id in range(1, self.matches + 1):
+                ladder_id, variant, players = ladders[match_id % len(ladders)]
+                created = start + step * match_id
+                finished = created + dt.timedelta(seconds=40)
+                c, f = _ts(created), _ts(finished)
+                live = match_id > self.matches - 40  # the newest few are still being played
+                status = "running" if live else "finished"
+                done, replays, rated = (NULL, "[]", "f") if live else (f, REPLAYS, "t")
+                match_row(
+                    f"{match_id}\t1\t{c}\t{uuid.uuid4()}\t{variant}\t{players}\t1\t"
+                    f"{rng.randrange(2**31)}\t{status}\t{c}\t{c}\t{done}\t\t"
+                    f"matches/{match_id}\t{replays}\t{rated}\t{done}\t{ladder_id}\t0\n"
+                )
+                lineup = rng.sample(bot_ids, players)
+                if variant == "classic":  # a penalty: lower is better
+                    scores = [rng.randrange(0, 40) for _ in lineup]
+                    order = sorted(scores)
+                else:
+                    scores = [rng.randrange(-30, 45) for _ in lineup]
+                    order = sorted(scores, reverse=True)
+                ranks = [1 + order.index(s) for s in scores]
+                for seat, (bot, score, rank) in enumerate(zip(lineup, scores, ranks, strict=True)):
+                    if live:
+                        seat_row(
+                            f"{seat_id}\t{seat}\t{NULL}\t{NULL}\t[]\t\t{bot}\t{match_id}\t{bot}\n"
+                        )
+                        seat_id += 1
+                        continue
+                    seat_row(
+                        f"{seat_id}\t{seat}\t{score}\t{rank}\t[]\tlogs/bot-{bot}.log\t"
+                        f"{bot}\t{match_id}\t{bot}\n"
+                    )
+                    seat_id += 1
+                    rating = ratings.get((ladder_id, bot))
+                    if rating is None:
+                        rating = ratings[ladder_id, bot] = [next_rating, 1500.0, 0]
+                        next_rating += 1
+                    before = rating[1]
+                    after = before + (players + 1 - 2 * rank) * 4.0 + rng.uniform(-2, 2)
+                    rating[1], rating[2] = after, rating[2] + 1
+                    change_row(
+                        f"{change_id}\t{rank}\t{before:.3f}\t{after:.3f}\t25\t25\t8.3\t8.3\t"
+                        f"{rating[2]}\t{f}\t{match_id}\t{rating[0]}\n"
+                    )
+                    change_id += 1
+            # The ratings must exist before the changes that point at them are checked, at
+            # commit (Django's foreign keys are deferred).
+            now = _ts(dt.datetime.now(dt.UTC))
+            with self._copy(
+                cursor,
+                "ladders_rating",
+                "id, elo, mu, sigma, games, updated_at, bot_id, ladder_id",
+            ) as rating_row:
+                for (ladder_id, bot), (rating_id, elo, games) in ratings.items():
+                    rating_row(
+                        f"{rating_id}\t{elo:.3f}\t25\t8.3\t{games}\t{now}\t{bot}\t{ladder_id}\n"
+                    )
+        self.seats = seat_id - 1
+        self.changes = change_id - 1
+
+
+# ---------------------------------------------------------------------------- the load
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[int]:
+    port = free_port()
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(workers),
+                "--access-logfile",
+                "-",
+                "--log-level",
+                "warning",
+            ],
+            cwd=PLATFORM,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        limit = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            if process.poll() is not None or time.monotonic() > limit:
+                raise RuntimeError(f"gunicorn did not start:\n{log.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@dataclass
+class Page:
+    name: str
+    paths: Callable[[random.Random], str]
+
+
+def pages(env: dict[str, str]) -> list[Page]:
+    """The pages to measure, each a generator of paths (a random bot, ladder page...)."""
+    import psycopg
+
+    with psycopg.connect(_libpq_url()) as connection:
+        ladders = [str(row[0]) for row in connection.execute("SELECT uuid FROM ladders_ladder")]
+        bots = connection.execute("SELECT uuid, name FROM submissions_bot").fetchall()
+        middle = connection.execute(
+            "SELECT uuid, created_at FROM matches_match ORDER BY id OFFSET "
+            "(SELECT COUNT(*) / 2 FROM matches_match) LIMIT 1"
+        ).fetchone()
+        matches = [
+            str(row[0])
+            for row in connection.execute(
+                "SELECT uuid FROM matches_match WHERE status = 'finished' "
+                "ORDER BY random() LIMIT 500"
+            )
+        ]
+    assert middle is not None
+    day = middle[1].date().isoformat()
+    return [
+        Page("home", lambda rng: "/"),
+        Page("ladder, page 1", lambda rng: f"/ladders/{rng.choice(ladders)}/"),
+        Page(
+            "ladder, page 2-40",
+            lambda rng: f"/ladders/{rng.choice(ladders)}/?page={rng.randrange(2, 41)}",
+        ),
+        Page("bot", lambda rng: f"/bots/{rng.choice(bots)[0]}/"),
+        Page("match list", lambda rng: "/matches/"),
+        Page("match list, ladder", lambda rng: f"/matches/?ladder={rng.choice(ladders)}"),
+        Page("match list, bot", lambda rng: f"/matches/?bot={rng.choice(bots)[1]}"),
+        Page("match list, day", lambda rng: f"/matches/?day={day}"),
+        Page("match list, deep page", lambda rng: f"/matches/?before={middle[0]}"),
+        Page("match", lambda rng: f"/matches/{rng.choice(matches)}/"),
+    ]
+
+
+def measure(
+    port: int, page: Page, requests: int, clients: int, seed: int
+) -> tuple[list[float], int]:
+    """Milliseconds per request of ``requests`` sent by ``clients`` threads (keep-alive)."""
+    local = threading.local()
+    rng_lock = threading.Lock()
+    rng = random.Random(seed)
+    errors = 0
+
+    def one(_: int) -> float:
+        nonlocal errors
+        with rng_lock:
+            path = page.paths(rng)
+        if not hasattr(local, "connection"):
+            local.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        started = time.perf_counter()
+        try:
+            local.connection.request("GET", path, headers={"Host": "127.0.0.1"})
+            response = local.connection.getresponse()
+            response.read()
+            if response.status != 200:
+                errors += 1
+        except (OSError, http.client.HTTPException):
+            errors += 1
+            local.connection.close()
+            del local.connection
+        return (time.perf_counter() - started) * 1000
+
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        times = list(pool.map(one, range(requests)))
+    return times, errors
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Latency of the site's pages on a big league.")
+    parser.add_argument("--bots", type=int, default=5_000)
+    parser.add_argument("--matches", type=int, default=500_000)
+    parser.add_argument("--requests", type=int, default=200, help="per page (after warm-up)")
+    parser.add_argument("--clients", type=int, default=4, help="concurrent client threads")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--reuse", action="store_true", help="measure a database kept before")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="nimmt-bench-pages-") as folder:
+        env = site_env(Path(folder))
+        fill = Fill(args.bots, args.matches)
+        started = time.perf_counter()
+        if not args.reuse:
+            recreate_database()
+            migrate(env)
+            fill.run()
+        fill_seconds = time.perf_counter() - started
+        if not args.reuse:
+            print(
+                f"filled {args.bots} bots, {args.matches} matches, {fill.seats} seats, "
+                f"{fill.changes} rating changes in {fill_seconds:.0f} s "
+                f"({', '.join(f'{k} {v:.0f} s' for k, v in fill.timings.items())})",
+                flush=True,
+            )
+        results: dict[str, dict[str, float]] = {}
+        try:
+            with gunicorn(env, args.workers, Path(folder) / "gunicorn.log") as port:
+                for page in pages(env):
+                    measure(port, page, max(10, args.requests // 10), args.clients, seed=0)
+                    times, errors = measure(port, page, args.requests, args.clients, seed=1)
+                    results[page.name] = {
+                        "p50_ms": round(statistics.median(times), 1),
+                        "p95_ms": round(percentile(times, 0.95), 1),
+                        "max_ms": round(max(times), 1),
+                        "errors": errors,
+                    }
+        finally:
+            if not args.keep:
+                drop_database()
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(
+        f"\n{args.requests} requests per page, {args.clients} concurrent clients, "
+        f"gunicorn with {args.workers} workers, 127.0.0.1"
+    )
+    print(f"{'page':<24} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'errors':>7}")
+    for name, row in results.items():
+        flag = "" if row["p95_ms"] < 100 else "  (p95 over 100 ms)"
+        print(
+            f"{name:<24} {row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['max_ms']:>8.1f} "
+            f"{int(row['errors']):>7}{flag}"
+        )
+
+
+if __name__ == "__main__":
+    main()

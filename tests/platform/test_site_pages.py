@@ -1,0 +1,355 @@
+"""The site's pages with the Django test client on PostgreSQL: what each page shows, its
+filters and pages, bounded queries, and privacy: no page shows another user's logs,
+validation output, fault details or pause reason."""
+
+import datetime as dt
+import json
+import re
+from typing import Any
+
+import pytest
+from accounts.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from ladders.models import Ladder, Rating
+from matches.models import Match
+from nimmt_site_testing import basic_ladder, engine_match, make_user, program_bot
+from submissions.models import Bot, BotVersion
+
+from arena.bots.heuristic import HeuristicBot
+from arena.bots.random import RandomBot
+
+pytestmark = pytest.mark.django_db
+
+SECRETS = (
+    "ALICE-SECRET-LOG",
+    "ALICE-SECRET-VALIDATION",
+    "ALICE-SECRET-FAULT",
+    "ALICE-SECRET-PAUSE",
+)
+
+
+class Site:
+    """Alice's bot on a ladder with house bots; bob owns another bot."""
+
+    def __init__(self) -> None:
+        self.alice = make_user("alice")
+        self.bob = make_user("bob")
+        self.ladder = basic_ladder(players=4)
+        self.alice_bot = program_bot("alice-bot", owner=self.alice)
+        self.bob_bot = program_bot("bob-bot", owner=self.bob)
+        self.house = [program_bot("house-a"), program_bot("house-b")]
+        BotVersion.objects.create(
+            bot=self.alice_bot,
+            number=2,
+            status=BotVersion.FAILED,
+            validation_log="FAILED: ALICE-SECRET-VALIDATION",
+        )
+        BotVersion.objects.filter(bot=self.alice_bot, number=1).update(
+            validation_log="PASSED: ALICE-SECRET-VALIDATION too"
+        )
+        lineup = [self.alice_bot, self.bob_bot, *self.house]
+        start = timezone.now() - dt.timedelta(hours=3)
+        self.matches: list[Match] = []
+        for n in range(12):
+            seats = lineup[n % 4 :] + lineup[: n % 4]
+            engines = [HeuristicBot() if b == self.alice_bot else RandomBot() for b in seats]
+            alice_seat = seats.index(self.alice_bot)
+            faults = {}
+            if n == 3:
+                faults[alice_seat] = [
+                    {
+                        "seat": alice_seat,
+                        "kind": "crash",
+                        "turn": 4,
+                        "game": 1,
+                        "detail": "exited: ALICE-SECRET-FAULT",
+                    }
+                ]
+            self.matches.append(
+                engine_match(
+                    seats,
+                    ladder=self.ladder,
+                    seed=100 + n,
+                    players=engines,
+                    created_at=start + dt.timedelta(minutes=10 * n),
+                    logs={alice_seat: "thinking... ALICE-SECRET-LOG\n"},
+                    faults=faults,
+                )
+            )
+        Bot.objects.filter(pk=self.alice_bot.pk).update(
+            paused_at=timezone.now(), pause_reason="Paused: ALICE-SECRET-PAUSE"
+        )
+        self.alice_bot.refresh_from_db()
+
+
+@pytest.fixture
+def site() -> Site:
+    return Site()
+
+
+def text(response: Any) -> str:
+    assert response.status_code == 200, response.status_code
+    return body(response)
+
+
+def body(response: Any) -> str:
+    if response.streaming:
+        return b"".join(response.streaming_content).decode()
+    return str(response.content.decode())
+
+
+# ---------------------------------------------------------------------------- home and ladder
+
+
+def test_it_shows_top_bots_latest_and_running_matches_on_the_home_page(
+    client: Client, site: Site
+) -> None:
+    running = engine_match([site.bob_bot, *site.house, site.alice_bot], ladder=site.ladder)
+    Match.objects.filter(pk=running.pk).update(status=Match.RUNNING, started_at=timezone.now())
+    page = text(client.get(reverse("home")))
+    assert "Basic 4" in page
+    assert "Playing now" in page and "1 running" in page
+    assert "Latest results" in page
+    assert site.matches[-1].get_absolute_url() in page
+    assert page.count('class="spark') == 3  # a trend per bot still playing (alice's is paused)
+    for bot in [site.alice_bot, site.bob_bot, *site.house]:
+        assert bot.name in page
+
+
+def test_the_ladder_table_shows_elo_uncertainty_games_and_trend(client: Client, site: Site) -> None:
+    page = text(client.get(site.ladder.get_absolute_url()))
+    table = page[page.index('id="standings"') :]
+    rows = re.findall(r'<td class="num rank">(\d+)</td>', table[: table.index("</table>")])
+    assert rows == ["1", "2", "3", "4"]
+    assert "±" in table and "<polyline" in table
+    for rating in Rating.objects.filter(ladder=site.ladder):
+        assert f">{rating.games}<" in table
+    assert "alice" in table  # owners are listed
+    assert "paused" in table  # alice's bot is paused: listed after those playing
+
+
+def test_the_ladder_table_is_paged_and_its_queries_are_bounded(
+    client: Client, django_assert_max_num_queries: Any
+) -> None:
+    ladder = basic_ladder(players=4)
+    owner = make_user("many")
+    for n in range(120):
+        bot = program_bot(f"bot-{n:03d}", owner=owner)
+        Rating.objects.create(ladder=ladder, bot=bot, elo=1000 + n, games=5)
+    with django_assert_max_num_queries(8):
+        first = text(client.get(ladder.get_absolute_url()))
+    assert "bot-119" in first and "bot-070" in first and "bot-069" not in first
+    assert "Page 1 of 3" in first
+    last = text(client.get(ladder.get_absolute_url(), {"page": 3}))
+    assert "bot-000" in last and '<td class="num rank">120</td>' in last
+    assert text(client.get(ladder.get_absolute_url(), {"page": "x"}))  # a bad page: page 1
+
+
+# ---------------------------------------------------------------------------- bot page
+
+
+def test_the_bot_page_shows_history_rivals_games_and_faults(
+    client: Client, site: Site, django_assert_max_num_queries: Any
+) -> None:
+    with django_assert_max_num_queries(15):
+        page = text(client.get(site.alice_bot.get_absolute_url()))
+    assert 'class="chart"' in page and "<polygon" in page  # Elo with its band
+    rivals = page[page.index('id="head-to-head"') :]
+    rivals = rivals[: rivals.index("</table>")]
+    for name in ("bob-bot", "house-a", "house-b"):
+        assert name in rivals
+    assert "12–" in rivals or "–12" in rivals or ">12<" in rivals  # 12 shared games each
+    assert "%" in rivals  # LOS
+    assert "crash" in page and "game 1, turn 5" in page
+    assert "v1" in page and "v2" not in page  # the failed version is the owner's business
+    assert "Upload a new version" not in page
+
+
+def test_the_head_to_head_numbers_follow_the_shared_games(client: Client, site: Site) -> None:
+    from ladders.services import head_to_head
+
+    rows = {r.opponent.name: r for r in head_to_head(site.alice_bot.pk)}
+    assert set(rows) == {"bob-bot", "house-a", "house-b"}
+    diffs = []
+    for match in site.matches:
+        seats = {s.bot.name: s for s in match.seats.select_related("bot")}
+        mine, theirs = seats["alice-bot"].score, seats["bob-bot"].score
+        assert mine is not None and theirs is not None
+        diffs.append(mine - theirs)
+    bob = rows["bob-bot"]
+    assert bob.games == 12
+    assert bob.comparison.mean_diff == pytest.approx(sum(diffs) / 12)
+    assert bob.wins + bob.draws + bob.losses == 12
+
+
+def test_the_owner_sees_validation_output_logs_and_pause_reason(client: Client, site: Site) -> None:
+    client.force_login(site.alice)
+    page = text(client.get(site.alice_bot.get_absolute_url()))
+    assert "ALICE-SECRET-VALIDATION" in page
+    assert "ALICE-SECRET-PAUSE" in page
+    assert "ALICE-SECRET-FAULT" in page
+    assert "v2" in page and "Upload a new version" in page
+    log_url = re.search(r'href="(/matches/[^"]+/logs/\d+/)"', page)
+    assert log_url is not None
+    assert "ALICE-SECRET-LOG" in text(client.get(log_url.group(1)))
+
+
+# ---------------------------------------------------------------------------- match list
+
+
+def test_the_match_list_filters_by_ladder_bot_and_day(client: Client, site: Site) -> None:
+    other = Ladder.objects.create(slug="classic-4", name="Classic 4", variant="classic", players=4)
+    elsewhere = engine_match(
+        [site.bob_bot, *site.house, program_bot("loner")], ladder=other, seed=5
+    )
+    everything = text(client.get(reverse("match-list")))
+    assert everything.count('<tr>\n    <td><a href="/matches/') == 13
+    on_classic = text(client.get(reverse("match-list"), {"ladder": str(other.uuid)}))
+    assert elsewhere.get_absolute_url() in on_classic
+    assert site.matches[0].get_absolute_url() not in on_classic
+    loner = text(client.get(reverse("match-list"), {"bot": "LONER"}))  # names ignore case
+    assert elsewhere.get_absolute_url() in loner and site.matches[0].get_absolute_url() not in loner
+    day = site.matches[0].created_at.date().isoformat()
+    on_day = text(client.get(reverse("match-list"), {"day": day}))
+    assert site.matches[0].get_absolute_url() in on_day
+    nobody = text(client.get(reverse("match-list"), {"bot": "nobody-here"}))
+    assert "No bot is called" in nobody
+    empty = text(client.get(reverse("match-list"), {"day": "1999-01-01"}))
+    assert "No matches match these filters" in empty
+
+
+def test_the_match_list_pages_by_key_both_ways(
+    client: Client, site: Site, settings: Any, django_assert_max_num_queries: Any
+) -> None:
+    import matches.views
+
+    settings.DEBUG = False
+    original = matches.views.LIST_PAGE_SIZE
+    matches.views.LIST_PAGE_SIZE = 5
+    try:
+        with django_assert_max_num_queries(6):
+            first = text(client.get(reverse("match-list"), {"ladder": str(site.ladder.uuid)}))
+        newest = [m.get_absolute_url() for m in reversed(site.matches)]
+        assert all(url in first for url in newest[:5]) and newest[5] not in first
+        older = re.search(r'href="(\?[^"]*before=[^"]+)"', first)
+        assert older is not None
+        second = text(client.get(reverse("match-list") + older.group(1).replace("&amp;", "&")))
+        assert all(url in second for url in newest[5:10]) and newest[4] not in second
+        newer = re.search(r'href="(\?[^"]*after=[^"]+)"', second)
+        assert newer is not None
+        back = text(client.get(reverse("match-list") + newer.group(1).replace("&amp;", "&")))
+        assert all(url in back for url in newest[:5])
+        assert "ladder=" in newer.group(1)  # the filters stay
+    finally:
+        matches.views.LIST_PAGE_SIZE = original
+
+
+# ---------------------------------------------------------------------------- match and game
+
+
+def test_the_match_page_shows_results_replays_and_the_viewer(client: Client, site: Site) -> None:
+    match = site.matches[3]
+    page = text(client.get(match.get_absolute_url()))
+    assert 'id="results"' in page
+    for seat in match.seats.all():
+        assert f"<strong>{seat.score}</strong>" in page
+    assert reverse("match-game", args=[match.uuid, 1]) in page
+    assert reverse("match-replay", args=[match.uuid, 1]) in page
+    assert "crash" in page  # public: that it faulted
+    assert "your bot's log" not in page
+    viewer = text(client.get(reverse("match-game", args=[match.uuid, 1])))
+    assert 'data-replay-url="' + reverse("match-replay", args=[match.uuid, 1]) in viewer
+    assert "matches/viewer.js" in viewer
+    assert client.get(reverse("match-game", args=[match.uuid, 2])).status_code == 404
+    download = client.get(reverse("match-replay", args=[match.uuid, 1]))
+    assert download["Content-Disposition"].startswith("attachment")
+    replay = json.loads(body(download))
+    assert replay["format"] == "nimmt-replay/1"
+    plain = client.get(reverse("match-replay", args=[site.matches[0].uuid, 1]))
+    assert json.loads(body(plain))["format"] == "nimmt-replay/1"
+
+
+def test_a_replay_shows_fault_details_to_the_seats_owner_only(client: Client, site: Site) -> None:
+    match = site.matches[3]
+    url = reverse("match-replay", args=[match.uuid, 1])
+    stored = json.loads((match.result_path / "game-00001.json").read_text())  # type: ignore[operator]
+    stored["result"]["faults"] = [
+        {"seat": s.seat, "kind": "crash", "turn": 4, "detail": "last log lines: ALICE-SECRET-LOG"}
+        for s in match.seats.filter(bot=site.alice_bot)
+    ]
+    (match.result_path / "game-00001.json").write_text(json.dumps(stored))  # type: ignore[operator]
+    public = json.loads(body(client.get(url)))
+    assert public["result"]["faults"][0]["kind"] == "crash"
+    assert "ALICE-SECRET" not in json.dumps(public)
+    assert public["turns"] == stored["turns"]
+    client.force_login(site.alice)
+    assert "ALICE-SECRET-LOG" in body(client.get(url))
+
+
+def test_a_seat_owner_sees_their_log_link_and_fault_detail_only(client: Client, site: Site) -> None:
+    match = site.matches[3]
+    client.force_login(site.bob)
+    as_bob = text(client.get(match.get_absolute_url()))
+    assert as_bob.count("your bot's log") == 1  # bob's own seat only
+    assert "ALICE-SECRET-FAULT" not in as_bob
+    alice_seat = match.seats.get(bot=site.alice_bot).seat
+    assert client.get(reverse("match-log", args=[match.uuid, alice_seat])).status_code == 403
+    client.force_login(site.alice)
+    as_alice = text(client.get(match.get_absolute_url()))
+    assert "ALICE-SECRET-FAULT" in as_alice and as_alice.count("your bot's log") == 1
+
+
+def test_staff_do_not_read_bot_logs_either(client: Client, site: Site) -> None:
+    boss = User.objects.create_superuser("boss", "boss@example.org", "a-long-test-password")
+    client.force_login(boss)
+    match = site.matches[0]
+    seat = match.seats.get(bot=site.alice_bot).seat
+    assert client.get(reverse("match-log", args=[match.uuid, seat])).status_code == 403
+
+
+# ---------------------------------------------------------------------------- privacy
+
+
+def _every_page(site: Site) -> list[str]:
+    pages = [
+        reverse("home"),
+        site.ladder.get_absolute_url(),
+        reverse("match-list"),
+        reverse("match-list") + f"?bot={site.alice_bot.name}",
+        reverse("tournament-list"),
+        reverse("api-bots"),
+        reverse("api-bot", args=[site.alice_bot.uuid]),
+        reverse("api-bot-versions", args=[site.alice_bot.uuid]),
+        reverse("api-matches") + f"?bot={site.alice_bot.uuid}",
+        reverse("api-standings", args=[site.ladder.uuid]),
+    ]
+    pages += [reverse("match-replay", args=[m.uuid, 1]) for m in site.matches]
+    for bot in Bot.objects.all():
+        pages.append(bot.get_absolute_url())
+        pages += [v.get_absolute_url() for v in bot.versions.filter(status=BotVersion.PASSED)]
+    for match in site.matches:
+        pages += [
+            match.get_absolute_url(),
+            reverse("match-game", args=[match.uuid, 1]),
+            reverse("api-match", args=[match.uuid]),
+        ]
+    return pages
+
+
+@pytest.mark.parametrize("who", ["anonymous", "bob"])
+def test_no_page_shows_another_users_private_output(client: Client, site: Site, who: str) -> None:
+    if who == "bob":
+        client.force_login(site.bob)
+    for url in _every_page(site):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        content = body(response)
+        for secret in SECRETS:
+            assert secret not in content, f"{url} shows {secret} to {who}"
+    failed = site.alice_bot.versions.get(number=2)
+    assert client.get(failed.get_absolute_url()).status_code == 403
+    for match in site.matches:
+        seat = match.seats.get(bot=site.alice_bot).seat
+        assert client.get(reverse("match-log", args=[match.uuid, seat])).status_code == 403
