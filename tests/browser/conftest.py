@@ -67,7 +67,15 @@ except ImportError:
     HAVE_PLAYWRIGHT = False
 
 
+def _is_browser_test(item: pytest.Item) -> bool:
+    return HERE in Path(str(item.fspath)).parents
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Playwright's sync API keeps its event loop running in the main thread from the first
+    # browser test to the end of the session, and asyncio.run() refuses to start under it:
+    # the browser tests go last, after every test that runs an event loop of its own.
+    items.sort(key=_is_browser_test)
     reason = None
     if not HAVE_PLAYWRIGHT:
         reason = "Playwright is not installed (pip install playwright pytest-playwright)"
@@ -78,7 +86,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         raise pytest.UsageError(f"browser tests required (NIMMT_REQUIRE_BROWSER): {reason}")
     if reason:
         for item in items:
-            if HERE in Path(str(item.fspath)).parents:
+            if _is_browser_test(item):
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
