@@ -246,6 +246,29 @@ class Game:
         other._queue = list(self._queue)
         return other
 
+    def resume(
+        self,
+        *,
+        chosen: list[int | None],
+        to_place: list[tuple[int, int]],
+        current: tuple[int, int] | None,
+        pending: Pending | None,
+        final: tuple[int, ...] | None = None,
+    ) -> None:
+        """Put the game in the middle of a turn, for a position rebuilt from its public
+        parts (board, hands, decks and turns set on the attributes): the tiles ``chosen`` this
+        turn, the revealed ``(tile, seat)`` plays still ``to_place``, the ``current`` play
+        awaiting a decision, the ``pending`` decision, and the ``final`` scores when the game
+        is over. :mod:`arena.engine.sampling` builds its samples this way.
+        """
+        if (pending is None) != (final is not None):
+            raise SetupError("a game waits for a decision exactly when it is not over")
+        self._chosen = chosen
+        self._queue = to_place
+        self._current = current
+        self._pending = pending
+        self._final = final
+
     # ------------------------------------------------------------------ queries
 
     @property

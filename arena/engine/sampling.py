@@ -257,13 +257,13 @@ class Sampler:
         pending = view.pending
         if pending is not None and pending.kind is not DecisionKind.TILE:
             game.turns[-1].choices = [dict(c) for c in view.choices]
-        # The Game's internals: the decision under way and the tiles of this turn.
-        game._chosen = deal.chosen
-        game._queue = list(view.to_place)
-        game._current = self.current
-        game._pending = pending
-        if pending is None:
-            game._final = tuple(self._final(deal.hands))
+        game.resume(
+            chosen=deal.chosen,
+            to_place=list(view.to_place),
+            current=self.current,
+            pending=pending,
+            final=tuple(self._final(deal.hands)) if pending is None else None,
+        )
         return game
 
 
