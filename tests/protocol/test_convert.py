@@ -1,5 +1,6 @@
 """Engine values <-> protocol messages: every conversion round-trips, through bytes too."""
 
+import dataclasses
 import random
 
 import pytest
@@ -19,6 +20,7 @@ from arena.protocol.convert import (
     fault_to_proto,
     observation_from_proto,
     observation_to_proto,
+    put_choice,
     put_private,
     put_public,
 )
@@ -99,3 +101,70 @@ def test_it_refuses_an_unknown_action_card_number():
 def test_it_round_trips_fault_records():
     fault = {"seat": 2, "kind": "timeout", "turn": 7, "detail": "no answer within 1000 ms"}
     assert fault_from_proto(fault_to_proto(fault)) == fault
+
+
+def reference_observation(view):
+    """The view encoded field by field, with no shortcut (what the lean ``put_*`` must equal)."""
+    message = pb.Observation(
+        variant=view.variant,
+        seat=view.seat,
+        players=view.players,
+        turn=view.turn,
+        set_number=view.set_number,
+        layout=view.layout,
+        stops=view.stops,
+        hand=view.hand,
+        scores=view.scores,
+        hand_sizes=view.hand_sizes,
+        action_counts=view.action_counts,
+        supply_size=view.supply_size,
+        luck_deck_size=view.luck_deck_size,
+        action_deck_size=view.action_deck_size,
+    )
+    for row in view.spaces:
+        message.spaces.add(tiles=row)
+    for r, cards in enumerate(view.markers):
+        for s, card in enumerate(cards):
+            if card is not None:
+                message.markers.add(
+                    row=r, space=s, card=pb.LuckCard.Value(f"LUCK_CARD_{card}".upper())
+                )
+    message.action_cards.extend(
+        [pb.ActionCard.Value(f"ACTION_CARD_{c}".upper()) for c in view.action_cards]
+    )
+    if view.chosen is not None:
+        message.chosen = view.chosen
+    for plays in view.history:
+        message.history.add(tiles=[0 if t is None else t for t in plays])
+    for choice in view.choices:  # recorded choices keep their own encoder
+        put_choice(message.choices.add(), choice)
+    for tile, seat in view.to_place:
+        message.to_place.add(tile=tile, seat=seat)
+    if view.pending is not None:
+        message.pending.CopyFrom(observation_to_proto(view).pending)
+    for decision in view.legal:
+        message.legal.append(decision_to_proto(decision))
+    return message
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_it_encodes_views_exactly_as_field_by_field(variant):
+    players = 3 if variant != "classic" else 5
+    for view in views_of_random_games(variant, players, seed=5):
+        lean = observation_to_proto(view).SerializeToString(deterministic=True)
+        assert lean == reference_observation(view).SerializeToString(deterministic=True)
+
+
+def test_it_round_trips_turns_where_a_seat_revealed_no_tile():
+    view = next(v for v in views_of_random_games("pro+luck", 4, seed=3) if v.turn == 5)
+    marked = [list(row) for row in view.markers]
+    marked[1][0] = "plus5"
+    view = dataclasses.replace(
+        view,
+        history=((3, None, 17, 40), *view.history[1:]),
+        markers=tuple(tuple(row) for row in marked),
+    )
+    message = observation_to_proto(view)
+    assert list(message.history[0].tiles) == [3, 0, 17, 40]
+    assert (1, 0) in [(m.row, m.space) for m in message.markers]
+    assert observation_from_proto(message) == view
