@@ -271,7 +271,9 @@ def head_to_head(
     :data:`HEAD_TO_HEAD_GAMES` games, with wins, losses and whether the difference in score
     is significant. One aggregate: the bot's seats newest first from the index
     ``seat_bot_recent`` (bounded, so that a bot with 100,000 games costs what one with 2,000
-    does), joined to the other seats of each match (``one_bot_per_seat``).
+    does), joined to the other seats of each match (``seat_match_result``) and to the match's
+    ladder and status (``match_ladder_status``), all three read from indexes alone; the
+    opponents' names are joined to the few rows shown only.
     """
     seat = Seat._meta.db_table
     match = Match._meta.db_table
@@ -282,21 +284,26 @@ def head_to_head(
             WHERE bot_id = %s AND score IS NOT NULL AND rank IS NOT NULL
             ORDER BY match_id DESC LIMIT %s
         )
-        SELECT m.ladder_id, b.bot_id, o.name, o.uuid, COUNT(*),
-               SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END),
-               SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END),
-               SUM(CASE WHEN a.rank > b.rank THEN 1 ELSE 0 END),
-               SUM(a.score - b.score),
-               SUM((a.score - b.score) * (a.score - b.score))
-        FROM mine a
-        JOIN {seat} b ON b.match_id = a.match_id AND b.seat <> a.seat
-        JOIN {match} m ON m.id = a.match_id
-        JOIN {bot} o ON o.id = b.bot_id
-        WHERE m.ladder_id IS NOT NULL AND m.status = %s
-          AND b.rank IS NOT NULL AND b.score IS NOT NULL
-        GROUP BY m.ladder_id, b.bot_id, o.name, o.uuid
-        ORDER BY COUNT(*) DESC, b.bot_id
-        LIMIT %s
+        , pairs AS (
+            SELECT m.ladder_id, b.bot_id, COUNT(*) AS games,
+                   SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END) AS wins,
+                   SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END) AS draws,
+                   SUM(CASE WHEN a.rank > b.rank THEN 1 ELSE 0 END) AS losses,
+                   SUM(a.score - b.score) AS total,
+                   SUM((a.score - b.score) * (a.score - b.score)) AS squares
+            FROM mine a
+            JOIN {seat} b ON b.match_id = a.match_id AND b.seat <> a.seat
+            JOIN {match} m ON m.id = a.match_id
+            WHERE m.ladder_id IS NOT NULL AND m.status = %s
+              AND b.rank IS NOT NULL AND b.score IS NOT NULL
+            GROUP BY m.ladder_id, b.bot_id
+            ORDER BY COUNT(*) DESC, b.bot_id
+            LIMIT %s
+        )
+        SELECT p.ladder_id, p.bot_id, o.name, o.uuid, p.games, p.wins, p.draws, p.losses,
+               p.total, p.squares
+        FROM pairs p JOIN {bot} o ON o.id = p.bot_id  -- names for the few rows shown only
+        ORDER BY p.games DESC, p.bot_id
     """
     with connection.cursor() as cursor:
         cursor.execute(sql, [bot_id, HEAD_TO_HEAD_GAMES, Match.FINISHED, limit])

@@ -75,6 +75,9 @@ class Match(Claimable):
             models.Index(fields=["status", "-finished_at"], name="match_latest_finished"),
             # A tournament's progress and rounds: WHERE tournament_id = %s [AND round = %s]
             models.Index(fields=["tournament", "round", "status"], name="match_tournament_round"),
+            # The head to head's filter on each shared match (ladder game, finished), read
+            # from the index alone.
+            models.Index(fields=["id", "ladder", "status"], name="match_ladder_status"),
         )
 
     def __str__(self) -> str:
@@ -115,6 +118,16 @@ class Seat(models.Model):
             # the bot page's head to head (ladders.services.head_to_head) can read its side
             # of the join from the index alone.
             models.Index(fields=["bot", "-match", "seat", "score", "rank"], name="seat_bot_recent"),
+            # The other side of the head to head's join (the seats of a match with their
+            # results) read from the index alone, not from 2,000 scattered table rows.
+            models.Index(
+                fields=["match", "seat", "bot", "score", "rank"], name="seat_match_result"
+            ),
+            # The bot page's fault list: a bot's seats with faults, newest first, without
+            # walking every seat of a bot that rarely faults.
+            models.Index(
+                fields=["bot", "-match"], condition=~models.Q(faults=[]), name="seat_bot_faulted"
+            ),
         )
 
     def __str__(self) -> str:

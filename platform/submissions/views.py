@@ -56,12 +56,21 @@ def _status(form: NewBotForm | UploadForm) -> int:
 
 RECENT_GAMES = 20
 RECENT_FAULTS = 10
+_MATCH_COLUMNS = [
+    f"match__{name}"
+    for name in ("uuid", "created_at", "status", "ladder", "tournament", "round", "variant")
+]
 
 
 def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
     """A bot's public page; its owner also sees every version's validation output, the pause
     reason, fault details and the logs of its matches, and manages the bot here."""
-    bot = get_object_or_404(Bot.objects.select_related("owner", "active_version"), uuid=bot_uuid)
+    bot = get_object_or_404(
+        Bot.objects.select_related("owner", "active_version").defer(
+            "active_version__validation_log", "active_version__manifest"
+        ),
+        uuid=bot_uuid,
+    )
     is_owner = request.user.is_authenticated and bot.owner_id == request.user.pk
     ratings = list(Rating.objects.filter(bot=bot).select_related("ladder").order_by("ladder__name"))
     charts = rating_histories(ratings)
@@ -73,20 +82,29 @@ def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
         }
         for rating in ratings
     ]
+    # Only the columns the tables show: a match row carries its replay list and error text,
+    # which this page does not need to read and decode 30 times.
     seats = list(
         Seat.objects.filter(bot=bot)
-        .select_related("match", "version")
+        .select_related("match")
+        .only("seat", "score", "rank", "faults", "log_file", *_MATCH_COLUMNS)
         .order_by("-match_id")[:RECENT_GAMES]
     )
     ladders = ladder_map()
     with_lineups([seat.match for seat in seats], ladders)
     faults = list(
         Seat.objects.filter(bot=bot)
-        .exclude(faults=[])
+        .exclude(faults=[])  # the partial index seat_bot_faulted
         .select_related("match", "version")
+        .only("seat", "faults", "match__uuid", "match__created_at", "version__number")
         .order_by("-match_id")[:RECENT_FAULTS]
     )
-    versions = bot.versions.all() if is_owner else bot.versions.filter(status=BotVersion.PASSED)
+    if is_owner:
+        versions = list(bot.versions.defer("manifest"))
+    else:  # the validation output is the owner's
+        versions = list(
+            bot.versions.filter(status=BotVersion.PASSED).defer("validation_log", "manifest")
+        )
     context = {
         "bot": bot,
         "is_owner": is_owner,

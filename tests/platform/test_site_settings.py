@@ -93,3 +93,9 @@ def test_a_bad_variable_stops_manage_py_with_its_name() -> None:
     done = _manage({**PRODUCTION, "NIMMT_MATCH_LEASE_SECONDS": "soon"}, "check")
     assert done.returncode != 0
     assert "NIMMT_MATCH_LEASE_SECONDS='soon' is not a whole number" in done.stderr
+
+
+def test_every_model_change_has_its_migration(tmp_path: object) -> None:
+    env = {**PRODUCTION, "NIMMT_VAR_DIR": str(tmp_path), "NIMMT_DATA_DIR": str(tmp_path)}
+    done = _manage(env, "makemigrations", "--check", "--dry-run")
+    assert done.returncode == 0, "models changed without a migration:\n" + done.stdout
