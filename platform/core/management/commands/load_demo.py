@@ -1,7 +1,8 @@
-"""``manage.py load_demo``: demo users, the house bots as site bots, a ladder per variant.
+"""``manage.py load_demo``: demo users, the house bots as site bots, a ladder per variant, and
+a few tournaments of the house bots, started so that the workers play them.
 
-Reads ``seeds/demo.json`` (``NIMMT_SEEDS_DIR``); idempotent: users, bots and ladders are matched
-by username, name and slug, and what exists is left as it is.
+Reads ``seeds/demo.json`` (``NIMMT_SEEDS_DIR``); idempotent: users, bots, ladders and
+tournaments are matched by username, name, slug and name, and what exists is left as it is.
 """
 
 import json
@@ -14,10 +15,15 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from ladders.models import Ladder
 from submissions.models import Bot, BotVersion
+from tournaments import services as tournaments
+from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = "Load the demo data of seeds/demo.json (users, house bots, ladders); idempotent."
+    help = (
+        "Load the demo data of seeds/demo.json (users, house bots, ladders, tournaments); "
+        "idempotent."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -40,6 +46,8 @@ class Command(BaseCommand):
                 self._house_bot(house, entry)
             for entry in seed.get("ladders", []):
                 self._ladder(entry)
+            for entry in seed.get("tournaments", []):
+                self._tournament(entry)
 
     def _say(self, created: bool, what: str) -> None:
         if created:
@@ -101,3 +109,34 @@ class Command(BaseCommand):
             },
         )
         self._say(created, f"ladder {ladder.name}")
+
+    def _tournament(self, entry: dict[str, Any]) -> None:
+        if Tournament.objects.filter(name=entry["name"]).exists():
+            self._say(False, f"tournament {entry['name']}")
+            return
+        organiser = User.objects.filter(username=entry["organiser"]).first()
+        if organiser is None:
+            self.stdout.write(f"skipped tournament {entry['name']}: no user {entry['organiser']}")
+            return
+        versions = []
+        for name in entry["entrants"]:
+            bot = Bot.objects.filter(name=name).select_related("active_version").first()
+            if bot is None or bot.active_version is None:
+                raise CommandError(f"tournament {entry['name']}: no bot {name} with a version")
+            versions.append(bot.active_version)
+        try:
+            tournament = tournaments.create(
+                organiser,
+                name=entry["name"],
+                variant=entry["variant"],
+                players=entry["players"],
+                format=entry["format"],
+                games_per_pairing=entry["games_per_pairing"],
+                rounds=entry.get("rounds", 1),
+                versions=versions,
+                seed=entry.get("seed"),
+            )
+            tournaments.start(tournament, organiser)
+        except tournaments.TournamentError as error:
+            raise CommandError(f"tournament {entry['name']}: {error}") from None
+        self._say(True, f"tournament {tournament.name} (started)")
