@@ -23,8 +23,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+# isort: off
+import arena  # noqa: F401  (first: it chooses gRPC's transport engine before gRPC loads)
 import grpc
 
+# isort: on
 from arena import sandbox
 from arena.bots.random import RandomBot
 from arena.engine import Game

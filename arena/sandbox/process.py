@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
+from arena import GRPC_EXPERIMENTS
+
 from . import uids
 from .bubblewrap import Mounts, bwrap_argv, etc_files, find_bwrap
 from .capped_log import CappedLog
@@ -50,6 +52,9 @@ def _bot_env(spec: LaunchSpec, *, path: str, home: str, engine: str) -> dict[str
         "PYTHONUNBUFFERED": "1",  # a killed bot's last words still reach the log
         "PYTHONDONTWRITEBYTECODE": "1",
         **ONE_THREAD,
+        # gRPC's transport engine, as the runner's (see arena/__init__.py): bots in any
+        # language built on gRPC's core library answer with half the CPU time per message.
+        "GRPC_EXPERIMENTS": os.environ.get("GRPC_EXPERIMENTS", GRPC_EXPERIMENTS),
     }
     if spec.sandbox:
         env["TMPDIR"] = "/tmp"
