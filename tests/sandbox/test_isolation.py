@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import arena
 from arena.sandbox import launch
 from arena.sandbox.runtime import STAMP_NAME, ensure_runtime
 from arena.sandbox.uids import processes_of
@@ -21,6 +22,7 @@ from .support import Engine, run_to_end, wait_for
 
 BOT_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "NIMMT_ENGINE", "PYTHONUNBUFFERED"]
 BOT_ENV += ["PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"]
+BOT_ENV += ["GRPC_EXPERIMENTS"]  # gRPC's transport engine, as the runner's
 
 
 def test_it_runs_the_bot_as_a_uid_of_its_own(make_bot: MakeBot) -> None:
@@ -43,6 +45,7 @@ def test_it_gives_the_bot_a_clean_environment(make_bot: MakeBot) -> None:
     assert env["HOME"] == "/tmp"
     assert env["PATH"].startswith("/opt/nimmt/runtime/bin:")
     assert set(env) - {"PWD"} == set(BOT_ENV) | {"NIMMT_TOKEN"}  # nothing from the host
+    assert env["GRPC_EXPERIMENTS"] == os.environ["GRPC_EXPERIMENTS"] == arena.GRPC_EXPERIMENTS
 
 
 def test_it_cuts_the_network_off_even_from_host_loopback(make_bot: MakeBot) -> None:
