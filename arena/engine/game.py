@@ -299,6 +299,11 @@ class Game:
         """Revealed ``(tile, seat)`` still to be placed this turn, in order (public)."""
         return list(self._queue)
 
+    @property
+    def current(self) -> tuple[int, int] | None:
+        """The revealed ``(tile, seat)`` whose action card or row choice is being decided."""
+        return self._current
+
     def in_turn(self) -> bool:
         """True between the reveal and the end of a turn (placements under way)."""
         return self._pending is not None and self._pending.kind is not DecisionKind.TILE

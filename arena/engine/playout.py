@@ -863,7 +863,7 @@ class Position:
             pending=game.pending,
             chosen=[game.chosen(s) for s in range(game.players)],
             to_place=game.to_place(),
-            current=game._current,  # the tile an action card or a row choice is asked for
+            current=game.current,  # the tile an action card or a row choice is asked for
             made=len(game.turns[-1].choices) if game.in_turn() else 0,
             over=game.result().scores if game.is_over() else None,
         )
