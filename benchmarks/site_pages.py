@@ -13,35 +13,29 @@ Prints p50/p95/max per page, and the time the fill took::
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``). The goal is p95 < 100 ms.
 """
 
+import argparse
+import contextlib
+import datetime as dt
+import http.client
+import json
 import os
+import random
+import socket
+import statistics
+import subprocess
 import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-# Run as a script, this file's folder comes first on sys.path, and this file's neighbour
-# ``platform.py`` would then stand in for the standard library's ``platform``: take it off.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
-
-import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import datetime as dt  # noqa: E402
-import http.client  # noqa: E402
-import json  # noqa: E402
-import random  # noqa: E402
-import socket  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-import uuid  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
-from concurrent.futures import ThreadPoolExecutor  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
-from urllib.parse import urlsplit, urlunsplit  # noqa: E402
-
-REPO = Path(_HERE).parent
+REPO = Path(__file__).resolve().parent.parent
 PLATFORM = REPO / "platform"
 DATABASE_URL = os.environ.get(
     "NIMMT_BENCH_PAGES_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nimmt_bench_pages"

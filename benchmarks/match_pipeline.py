@@ -5,35 +5,29 @@ time to apply one match to a ladder's ratings.
 Needs PostgreSQL and Redis (the ones the tests use); it makes its own database and uses its own
 Redis database number, and prints figures, asserting nothing::
 
-    python -m benchmarks.platform                 # from the project's root
-    python -m benchmarks.platform --matches 40 --rated 500
+    python -m benchmarks.match_pipeline                 # from the project's root
+    python -m benchmarks.match_pipeline --matches 40 --rated 500
 
-(``python benchmarks/platform.py`` works too.) Settings: ``NIMMT_BENCH_DATABASE_URL``
+(``python benchmarks/match_pipeline.py`` works too.) Settings: ``NIMMT_BENCH_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench``) and ``NIMMT_BENCH_BROKER_URL``
 (default ``redis://127.0.0.1:6379/14``).
 """
 
+import argparse
+import contextlib
+import json
 import os
+import signal
+import statistics
+import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-# Run as a script, this file's folder comes first on sys.path, and this file would then stand in
-# for the standard library's ``platform`` (which Django and Celery import): take it off first.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
-
-import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import json  # noqa: E402
-import signal  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
-from urllib.parse import urlsplit, urlunsplit  # noqa: E402
-
-REPO = Path(_HERE).parent
+REPO = Path(__file__).resolve().parent.parent
 PLATFORM = REPO / "platform"
 DATABASE_URL = os.environ.get(
     "NIMMT_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nimmt_bench"
