@@ -386,7 +386,8 @@ class _Tree:
     root: Path
     limits: Limits
     entries: int = 0
-    total_bytes: int = 0
+    total_bytes: int = 0  # written
+    declared_bytes: int = 0  # announced by the headers of the files seen so far
     # path parts -> True for a folder, False for a file
     kinds: dict[tuple[str, ...], bool] = field(default_factory=dict)
 
@@ -466,13 +467,22 @@ class _Tree:
             )
         self.kinds[parts] = is_folder
 
-    def check_declared_size(self, raw: str, declared: int) -> None:
-        """Refuse a member from its header alone, before reading any of it."""
+    def declare_file(self, raw: str, declared: int) -> None:
+        """Refuse a file from its header alone, before reading any of it: too large itself, or
+        bringing the files declared so far over the total."""
         if declared > self.limits.max_file_bytes:
             raise UnpackError(
                 Reason.FILE_TOO_LARGE,
                 f"Archive member {raw!r} declares {_size(declared)}; the limit per file is "
                 f"{_size(self.limits.max_file_bytes)}.",
+                raw,
+            )
+        self.declared_bytes += declared
+        if self.declared_bytes > self.limits.max_total_bytes:
+            raise UnpackError(
+                Reason.UNPACKED_TOO_LARGE,
+                f"The archive declares more than {_size(self.limits.max_total_bytes)} of files "
+                f"(reached at {raw!r}).",
                 raw,
             )
 
@@ -644,7 +654,6 @@ def _extract_zip(stream: BinaryIO, tree: _Tree) -> None:
         members = archive.infolist()
         # Every check that the headers allow comes first, before anything is written.
         plan: list[tuple[zipfile.ZipInfo, tuple[str, ...], bool]] = []
-        declared_total = 0
         for info in members:
             raw = info.orig_filename  # zipfile cuts .filename at a NUL byte; this is whole
             tree.count_entry(raw)
@@ -670,15 +679,7 @@ def _extract_zip(stream: BinaryIO, tree: _Tree) -> None:
                     raw,
                 )
             if not is_folder:
-                tree.check_declared_size(raw, info.file_size)
-                declared_total += info.file_size
-                if declared_total > tree.limits.max_total_bytes:
-                    raise UnpackError(
-                        Reason.UNPACKED_TOO_LARGE,
-                        f"The archive declares more than {_size(tree.limits.max_total_bytes)} of "
-                        f"files (reached at {raw!r}).",
-                        raw,
-                    )
+                tree.declare_file(raw, info.file_size)
             if not parts or tree.is_macos_clutter(parts):
                 continue
             tree.register(parts, raw, is_folder)
@@ -763,14 +764,7 @@ def _extract_tar_member(archive: tarfile.TarFile, member: tarfile.TarInfo, tree:
             f"Archive member {raw!r} is {what}; only regular files and folders are allowed.",
             raw,
         )
-    tree.check_declared_size(raw, member.size)
-    if tree.total_bytes + member.size > tree.limits.max_total_bytes:
-        raise UnpackError(
-            Reason.UNPACKED_TOO_LARGE,
-            f"The archive declares more than {_size(tree.limits.max_total_bytes)} of files "
-            f"(reached at {raw!r}).",
-            raw,
-        )
+    tree.declare_file(raw, member.size)
     if not parts or tree.is_macos_clutter(parts):
         return
     tree.register(parts, raw, is_folder=False)
