@@ -20,7 +20,9 @@ board, scores, history, ... and ``view.legal``, the legal options). The same bot
 process with ``nimmt play``-style code and as a program in the arena, and sees the same views.
 
 Where to connect: the arena sets ``NIMMT_ENGINE`` (e.g. ``unix:///run/nimmt/engine.sock``) and
-``NIMMT_TOKEN``; for local use pass ``--connect ADDRESS`` (and ``--token``). ``run`` plays until
+``NIMMT_TOKEN_FILE``, the file holding the bot's token (``/run/nimmt/token``; the token is never
+on a command line or in the environment, where other local users could read it); for local use
+pass ``--connect ADDRESS`` and ``--token`` (or set ``NIMMT_TOKEN``). ``run`` plays until
 the match ends and exits the process: 0 after a normal match, 1 if the arena ended the
 connection with an error (the reason is logged to stderr, which the arena keeps as the bot's log),
 2 for a usage error, 3 if the bot's own code raised (with the traceback).
@@ -56,6 +58,7 @@ from arena.engine.decisions import (
 )
 from arena.engine.observation import Observation
 from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc
 from arena.protocol.convert import (
     PROTOCOL_VERSION,
     decision_from_proto,
@@ -65,10 +68,19 @@ from arena.protocol.convert import (
 )
 from arena.runner.defaults import fewest_bullheads_row
 
-__all__ = ["ArenaError", "Bot", "GameInfo", "KitBot", "MatchSummary", "main", "play", "run"]
+__all__ = [
+    "ArenaError",
+    "Bot",
+    "GameInfo",
+    "KitBot",
+    "MatchSummary",
+    "main",
+    "play",
+    "run",
+    "token_from_env",
+]
 
 KIT = f"nimmt-botkit-python/{PROTOCOL_VERSION}"
-PLAY_METHOD = "/nimmt.v1.Arena/Play"
 #: How long :func:`play` waits for the arena's socket to accept a connection.
 CONNECT_TIMEOUT = 10.0
 
@@ -299,11 +311,9 @@ async def _play(bot: Bot, address: str, token: str, connect_timeout: float) -> M
                 f"cannot reach the arena at {address} within {connect_timeout:g} s: "
                 "is the match running, and is the address right?"
             ) from None
-        call = channel.stream_stream(
-            PLAY_METHOD,
-            request_serializer=pb.BotMessage.SerializeToString,
-            response_deserializer=pb.EngineMessage.FromString,
-        )()
+        # The generated stub has no type hints (protoc's gRPC plugin writes none).
+        stub = arena_pb2_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
+        call = stub.Play()
         session = _Session(bot)
         hello = pb.BotMessage()
         hello.hello.protocol_version = PROTOCOL_VERSION
@@ -346,6 +356,22 @@ def play(
     return asyncio.run(_play(bot, address, token, connect_timeout))
 
 
+def token_from_env() -> str:
+    """The bot's token: the content of the file ``$NIMMT_TOKEN_FILE`` names (how the arena
+    hands it over), else ``$NIMMT_TOKEN`` (for a bot started by hand), else ``""``.
+
+    Raises :class:`ArenaError` if ``NIMMT_TOKEN_FILE`` is set but the file cannot be read.
+    """
+    path = os.environ.get("NIMMT_TOKEN_FILE")
+    if path:
+        try:
+            with open(path, encoding="utf-8") as file:
+                return file.read().strip()
+        except OSError as exc:
+            raise ArenaError(f"cannot read the token file $NIMMT_TOKEN_FILE={path}: {exc}") from exc
+    return os.environ.get("NIMMT_TOKEN", "")
+
+
 def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
     """Parse the command line and environment, play, and return the exit code (see module)."""
     parser = argparse.ArgumentParser(
@@ -360,8 +386,11 @@ def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--token",
-        default=os.environ.get("NIMMT_TOKEN", ""),
-        help="the bot's token for this match (default: $NIMMT_TOKEN)",
+        default=None,
+        help=(
+            "the bot's token for this match (default: the content of $NIMMT_TOKEN_FILE, "
+            "else $NIMMT_TOKEN)"
+        ),
     )
     parser.add_argument(
         "--connect-timeout",
@@ -383,7 +412,8 @@ def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
             "--connect unix:///path/to/engine.sock"
         )
     try:
-        play(bot, args.connect, args.token, connect_timeout=args.connect_timeout)
+        token = token_from_env() if args.token is None else args.token
+        play(bot, args.connect, token, connect_timeout=args.connect_timeout)
     except ArenaError as exc:
         log.error("%s", exc)
         return 1

@@ -132,7 +132,7 @@ async def round_trips(count: int, folder: Path) -> tuple[list[float], float]:
         bot_dir=bot_dir,
         socket_path=socket_dir / "engine.sock",
         log_path=folder / "bot.log",
-        env={"NIMMT_TOKEN": "t"},
+        token="t",
     )
     started = time.perf_counter()
     process = sandbox.launch(spec)

@@ -11,6 +11,10 @@ rlimits and cgroups bounding memory, CPU time, processes, files and file sizes (
 
 ``sandbox=False`` (``--unsafe-no-sandbox``) runs a plain process for trusted local runs: own
 process group, rlimits and cgroups, the same environment names.
+
+The bot's token (:attr:`LaunchSpec.token`) never appears on a command line or in an environment,
+which every local user can read in ``/proc``: the bot reads it from the file named by
+``$NIMMT_TOKEN_FILE``.
 """
 
 from .probe import layers, require_isolation
@@ -20,6 +24,8 @@ from .spec import (
     SANDBOX_BOT_DIR,
     SANDBOX_RUNTIME,
     SANDBOX_SOCKET,
+    SANDBOX_TOKEN,
+    TOKEN_FILE_ENV,
     LaunchSpec,
     Limits,
     SandboxUnavailable,
@@ -29,6 +35,8 @@ __all__ = [
     "SANDBOX_BOT_DIR",
     "SANDBOX_RUNTIME",
     "SANDBOX_SOCKET",
+    "SANDBOX_TOKEN",
+    "TOKEN_FILE_ENV",
     "BotProcess",
     "LaunchSpec",
     "Limits",

@@ -5,7 +5,8 @@ session, and a root file system built from nothing and then made read-only: the 
 (with ``/bin``, ``/lib``... as on the host), a handful of ``/etc`` files (a generated
 ``passwd`` naming only root, nobody and the bot), a new ``/proc``, a minimal ``/dev``, the
 runtime at ``/opt/nimmt/runtime``, the bot's folder at ``/bot``, the engine socket at
-``/run/nimmt/engine.sock`` and, as the only writable places, size-limited tmpfs at ``/tmp`` and
+``/run/nimmt/engine.sock``, the bot's token at ``/run/nimmt/token`` (0400, from a memfd: never
+on a command line) and, as the only writable places, size-limited tmpfs at ``/tmp`` and
 ``/dev/shm``. No ``/root``, ``/home``, ``/work``, ``/var``, ``/srv`` or host ``/tmp``.
 
 Host paths come in as file descriptors (``--ro-bind-fd``) opened by the runner, so what is
@@ -23,7 +24,7 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .spec import SANDBOX_BOT_DIR, SANDBOX_RUNTIME, SANDBOX_SOCKET
+from .spec import SANDBOX_BOT_DIR, SANDBOX_RUNTIME, SANDBOX_SOCKET, SANDBOX_TOKEN
 
 #: Flags without which we do not sandbox (bubblewrap >= 0.5 has them all).
 REQUIRED_FLAGS = frozenset(
@@ -76,15 +77,17 @@ def find_bwrap() -> Bwrap | None:
 
 @dataclass(frozen=True)
 class Mounts:
-    """The file descriptors bound into the sandbox; data fds hold generated /etc files."""
+    """The file descriptors bound into the sandbox; data fds hold generated /etc files and
+    the token."""
 
     bot_dir: int
     runtime: int | None = None
     socket: int | None = None
     etc_data: Mapping[str, int] = field(default_factory=dict)
+    token: int | None = None
 
     def fds(self) -> tuple[int, ...]:
-        found = [self.bot_dir, self.runtime, self.socket, *self.etc_data.values()]
+        found = [self.bot_dir, self.runtime, self.socket, self.token, *self.etc_data.values()]
         return tuple(fd for fd in found if fd is not None)
 
 
@@ -139,9 +142,13 @@ def bwrap_argv(
     if mounts.runtime is not None:
         args += ["--ro-bind-fd", str(mounts.runtime), SANDBOX_RUNTIME]
     args += ["--ro-bind-fd", str(mounts.bot_dir), SANDBOX_BOT_DIR]
-    if mounts.socket is not None:
+    if mounts.socket is not None or mounts.token is not None:
         run_dir = os.path.dirname(os.path.dirname(SANDBOX_SOCKET))
-        args += ["--tmpfs", run_dir, "--ro-bind-fd", str(mounts.socket), SANDBOX_SOCKET]
+        args += ["--tmpfs", run_dir]
+        if mounts.socket is not None:
+            args += ["--ro-bind-fd", str(mounts.socket), SANDBOX_SOCKET]
+        if mounts.token is not None:
+            args += ["--perms", "0400", "--ro-bind-data", str(mounts.token), SANDBOX_TOKEN]
         args += ["--remount-ro", run_dir]
     args += ["--remount-ro", "/", "--chdir", SANDBOX_BOT_DIR, "--clearenv"]
     for name, value in env.items():

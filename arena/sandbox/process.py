@@ -13,9 +13,11 @@ import contextlib
 import os
 import resource
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -30,7 +32,14 @@ from .capped_log import CappedLog
 from .cgroups import BotCgroup, find_hierarchy
 from .probe import require_isolation
 from .runtime import RuntimeInUse, use_runtime
-from .spec import SANDBOX_RUNTIME, SANDBOX_SOCKET, LaunchSpec, Limits
+from .spec import (
+    SANDBOX_RUNTIME,
+    SANDBOX_SOCKET,
+    SANDBOX_TOKEN,
+    TOKEN_FILE_ENV,
+    LaunchSpec,
+    Limits,
+)
 
 #: Waits for one line on stdin, then execs its arguments with stdin from /dev/null.
 GATE = 'read -r go && exec "$@" </dev/null'
@@ -44,7 +53,9 @@ MIB = 1024 * 1024
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
-def _bot_env(spec: LaunchSpec, *, path: str, home: str, engine: str) -> dict[str, str]:
+def _bot_env(
+    spec: LaunchSpec, *, path: str, home: str, engine: str, token_file: str
+) -> dict[str, str]:
     env = {
         "PATH": path,
         "HOME": home,
@@ -60,6 +71,7 @@ def _bot_env(spec: LaunchSpec, *, path: str, home: str, engine: str) -> dict[str
         env["TMPDIR"] = "/tmp"
     env.update(spec.env)
     env["NIMMT_ENGINE"] = engine
+    env[TOKEN_FILE_ENV] = token_file
     return env
 
 
@@ -103,6 +115,7 @@ class BotProcess:
         cgroup: BotCgroup | None,
         runtime: RuntimeInUse | None,
         log: CappedLog,
+        token_dir: Path | None = None,
     ) -> None:
         self.pid = popen.pid
         self._popen = popen
@@ -110,6 +123,7 @@ class BotProcess:
         self._cgroup = cgroup
         self._runtime = runtime
         self._log = log
+        self._token_dir = token_dir
         self._lock = threading.Lock()
         self._ended = False
         self._peak_bytes: int | None = None
@@ -149,6 +163,8 @@ class BotProcess:
                 self._oom_kills = self._cgroup.oom_kills()
                 gone = self._cgroup.remove(KILL_TIMEOUT) and gone
             self._log.close()
+            if self._token_dir is not None:
+                shutil.rmtree(self._token_dir, ignore_errors=True)
             if gone:  # else the uid stays leased (never reused) and the runtime held
                 if self._lease is not None:
                     self._lease.release()
@@ -228,6 +244,7 @@ class _Resources:
         self.lease: uids.UidLease | None = None
         self.cgroup: BotCgroup | None = None
         self.runtime: RuntimeInUse | None = None
+        self.token_dir: Path | None = None
 
     def open(self, path: Path | str, flags: int) -> int:
         fd = os.open(path, flags | os.O_CLOEXEC)
@@ -255,8 +272,19 @@ class _Resources:
             os.close(fd)
         self.fds.clear()
 
+    def private_file(self, name: str, content: str) -> Path:
+        """A file only this uid can read, in a 0700 folder of its own (removed on release)."""
+        self.token_dir = Path(tempfile.mkdtemp(prefix="nimmt-token-"))
+        path = self.token_dir / name
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "w") as file:
+            file.write(content)
+        return path
+
     def release(self) -> None:
         self.close_all()
+        if self.token_dir is not None:
+            shutil.rmtree(self.token_dir, ignore_errors=True)
         if self.cgroup is not None:
             self.cgroup.remove()
         if self.lease is not None:
@@ -315,8 +343,10 @@ def launch(spec: LaunchSpec) -> BotProcess:
             )
             home = os.environ.get("HOME", str(bot_dir))
             engine = f"unix://{Path(spec.socket_path).absolute()}"
+            token_file = str(held.private_file("token", spec.token))
             argv, pass_fds = spec.command, ()
-            cwd, env = str(bot_dir), _bot_env(spec, path=path, home=home, engine=engine)
+            env = _bot_env(spec, path=path, home=home, engine=engine, token_file=token_file)
+            cwd = str(bot_dir)
         gate_read, gate_write = held.pipe()
         log_read, log_write = held.pipe()
         spec.log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -346,7 +376,12 @@ def launch(spec: LaunchSpec) -> BotProcess:
             popen.wait()
             raise
         return BotProcess(
-            popen, lease=held.lease, cgroup=held.cgroup, runtime=held.runtime, log=log
+            popen,
+            lease=held.lease,
+            cgroup=held.cgroup,
+            runtime=held.runtime,
+            log=log,
+            token_dir=held.token_dir,
         )
 
 
@@ -390,12 +425,14 @@ def _sandboxed(
         runtime=held.open(runtime, os.O_PATH | os.O_DIRECTORY),
         socket=held.open(socket_path, os.O_PATH),
         etc_data={name: held.data(name, data) for name, data in etc_files(*ids).items()},
+        token=held.data("token", spec.token.encode()),
     )
     env = _bot_env(
         spec,
         path=f"{SANDBOX_RUNTIME}/bin:/usr/local/bin:/usr/bin:/bin",
         home="/tmp",
         engine=f"unix://{SANDBOX_SOCKET}",
+        token_file=SANDBOX_TOKEN,
     )
     tmpfs_bytes = spec.limits.tmpfs_mb * MIB
     argv = bwrap_argv(bwrap, list(spec.command), mounts=mounts, env=env, tmpfs_bytes=tmpfs_bytes)

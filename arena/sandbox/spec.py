@@ -15,6 +15,12 @@ SANDBOX_BOT_DIR = "/bot"
 SANDBOX_SOCKET = "/run/nimmt/engine.sock"
 #: Where the bot runtime (a venv with grpcio, protobuf and ``arena``) appears inside.
 SANDBOX_RUNTIME = "/opt/nimmt/runtime"
+#: Where the bot's token appears inside the sandbox (a read-only file only the bot can read).
+SANDBOX_TOKEN = "/run/nimmt/token"
+#: The environment variable naming the token file (the only way a bot is given its token).
+TOKEN_FILE_ENV = "NIMMT_TOKEN_FILE"
+#: The environment variable that used to carry the token; never passed on to a bot.
+LEGACY_TOKEN_ENV = "NIMMT_TOKEN"
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -70,6 +76,16 @@ class LaunchSpec:
     (``unix:///run/nimmt/engine.sock`` in the sandbox, ``unix://<socket_path>`` without).
     Everything the bot writes to stdout and stderr goes to ``log_path``, capped.
     ``sandbox=False`` is ``--unsafe-no-sandbox``: a plain process for trusted local runs.
+
+    ``token`` is the bot's secret for this match. It never appears in a command line or an
+    environment (both are readable by every local user in ``/proc``): the bot reads it from the
+    file named by ``NIMMT_TOKEN_FILE`` (``/run/nimmt/token`` in the sandbox, a private 0600 file
+    without). A ``NIMMT_TOKEN`` in ``env`` (where the token used to travel) is taken out of the
+    environment and handed over as ``token``:
+
+    >>> spec = LaunchSpec(["bot"], Path("."), Path("s"), Path("l"), env={"NIMMT_TOKEN": "x"})
+    >>> spec.token, dict(spec.env)
+    ('x', {})
     """
 
     command: list[str]
@@ -79,10 +95,20 @@ class LaunchSpec:
     env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     limits: Limits = field(default_factory=Limits)
     sandbox: bool = True
+    token: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
         if not self.command or not all(isinstance(part, str) and part for part in self.command):
             raise ValueError(f"LaunchSpec.command must be non-empty strings, got {self.command!r}")
+        legacy = self.env.get(LEGACY_TOKEN_ENV)
+        if legacy is not None:
+            if self.token and self.token != legacy:
+                raise ValueError("LaunchSpec.env[NIMMT_TOKEN] differs from LaunchSpec.token")
+            rest = {name: value for name, value in self.env.items() if name != LEGACY_TOKEN_ENV}
+            object.__setattr__(self, "token", legacy)  # frozen: fixing up our own fields
+            object.__setattr__(self, "env", MappingProxyType(rest))
+        if not isinstance(self.token, str) or "\0" in self.token:
+            raise ValueError("LaunchSpec.token must be a str without NUL")
         for name, value in self.env.items():
             if not _ENV_NAME.match(name) or "\0" in value:
                 raise ValueError(f"LaunchSpec.env has an invalid entry {name!r}={value!r}")

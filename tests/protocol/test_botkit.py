@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from arena.botkit import KitBot, main
+from arena.botkit import ArenaError, KitBot, main, token_from_env
 from arena.bots.base import GameInfo
 from arena.engine import Game, PlaceLuck, PlayAction
 from arena.engine.decisions import DecisionKind
@@ -81,6 +81,29 @@ def test_it_exits_1_when_the_arena_is_unreachable(tmp_path):
     code = main(
         KitBot(), ["--connect", f"unix://{tmp_path}/x.sock", "--connect-timeout", "0.2", "--quiet"]
     )
+    assert code == 1
+
+
+def test_it_reads_the_token_from_the_file_the_arena_names(monkeypatch, tmp_path):
+    (tmp_path / "token").write_text("from-file")
+    monkeypatch.setenv("NIMMT_TOKEN_FILE", str(tmp_path / "token"))
+    monkeypatch.setenv("NIMMT_TOKEN", "from-env")
+    assert token_from_env() == "from-file"
+
+
+def test_it_falls_back_to_the_token_variable_for_a_bot_started_by_hand(monkeypatch):
+    monkeypatch.delenv("NIMMT_TOKEN_FILE", raising=False)
+    monkeypatch.setenv("NIMMT_TOKEN", "from-env")
+    assert token_from_env() == "from-env"
+    monkeypatch.delenv("NIMMT_TOKEN")
+    assert token_from_env() == ""
+
+
+def test_it_says_which_token_file_it_cannot_read(monkeypatch, tmp_path):
+    monkeypatch.setenv("NIMMT_TOKEN_FILE", str(tmp_path / "missing"))
+    with pytest.raises(ArenaError, match=r"NIMMT_TOKEN_FILE=.*missing"):
+        token_from_env()
+    code = main(KitBot(), ["--connect", f"unix://{tmp_path}/x.sock", "--quiet"])
     assert code == 1
 
 

@@ -23,6 +23,7 @@ from .support import Engine, run_to_end, wait_for
 BOT_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "NIMMT_ENGINE", "PYTHONUNBUFFERED"]
 BOT_ENV += ["PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"]
 BOT_ENV += ["GRPC_EXPERIMENTS"]  # gRPC's transport engine, as the runner's
+BOT_ENV += ["NIMMT_TOKEN_FILE"]
 
 
 def test_it_runs_the_bot_as_a_uid_of_its_own(make_bot: MakeBot) -> None:
@@ -36,15 +37,16 @@ def test_it_runs_the_bot_as_a_uid_of_its_own(make_bot: MakeBot) -> None:
 
 
 def test_it_gives_the_bot_a_clean_environment(make_bot: MakeBot) -> None:
-    spec = make_bot("whoami", env={"NIMMT_TOKEN": "t0ken"})
+    spec = make_bot("whoami", env={"COLOUR": "red"})
 
     env = json.loads(run_to_end(spec).log)["env"]
 
     assert env["NIMMT_ENGINE"] == "unix:///run/nimmt/engine.sock"
-    assert env["NIMMT_TOKEN"] == "t0ken"
+    assert env["NIMMT_TOKEN_FILE"] == "/run/nimmt/token"
+    assert env["COLOUR"] == "red"
     assert env["HOME"] == "/tmp"
     assert env["PATH"].startswith("/opt/nimmt/runtime/bin:")
-    assert set(env) - {"PWD"} == set(BOT_ENV) | {"NIMMT_TOKEN"}  # nothing from the host
+    assert set(env) - {"PWD"} == set(BOT_ENV) | {"COLOUR"}  # nothing from the host
     assert env["GRPC_EXPERIMENTS"] == os.environ["GRPC_EXPERIMENTS"] == arena.GRPC_EXPERIMENTS
 
 

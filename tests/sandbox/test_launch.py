@@ -112,7 +112,7 @@ def test_it_refuses_untrusted_bots_without_bubblewrap(make_bot: MakeBot) -> None
 
 
 def test_it_runs_a_plain_process_without_sandbox(make_bot: MakeBot, engine: Engine) -> None:
-    spec = make_bot("whoami", sandbox=False, env={"NIMMT_TOKEN": "t0ken"})
+    spec = make_bot("whoami", sandbox=False, token="t0ken")
 
     done = run_to_end(spec)
 
@@ -122,7 +122,9 @@ def test_it_runs_a_plain_process_without_sandbox(make_bot: MakeBot, engine: Engi
     assert report["cwd"] == str(spec.bot_dir)
     assert report["work_visible"] is True
     assert report["env"]["NIMMT_ENGINE"] == f"unix://{engine.socket_path}"
-    assert report["env"]["NIMMT_TOKEN"] == "t0ken"
+    assert "NIMMT_TOKEN" not in report["env"]
+    assert report["token"] == "t0ken" and report["token_mode"] == "0o600"
+    assert not os.path.exists(report["env"]["NIMMT_TOKEN_FILE"])  # removed with the bot
     assert report["limits"]["RLIMIT_AS"] == [1024 * MIB, 1024 * MIB]
     assert report["limits"]["RLIMIT_CPU"] == [300, 301]
 

@@ -6,6 +6,7 @@ import time
 
 import grpc
 
+from arena.botkit import token_from_env
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION
 
@@ -20,7 +21,7 @@ async def main():
         hello = pb.Hello(
             protocol_version=PROTOCOL_VERSION,
             bot_name="disconnect",
-            token=os.environ["NIMMT_TOKEN"],
+            token=token_from_env(),
         )
         await call.write(pb.BotMessage(hello=hello))
         answered = 0

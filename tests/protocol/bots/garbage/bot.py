@@ -9,6 +9,7 @@ import os
 
 import grpc
 
+from arena.botkit import token_from_env
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION
 
@@ -23,7 +24,7 @@ async def main():
             "/nimmt.v1.Arena/Play", request_serializer=raw, response_deserializer=raw
         )()
         hello = pb.Hello(
-            protocol_version=PROTOCOL_VERSION, bot_name="garbage", token=os.environ["NIMMT_TOKEN"]
+            protocol_version=PROTOCOL_VERSION, bot_name="garbage", token=token_from_env()
         )
         await call.write(pb.BotMessage(hello=hello).SerializeToString())
         asked = 0
