@@ -2,8 +2,9 @@
 
 An upload is checked before anything is kept: it is unpacked into a staging folder by
 :mod:`submissions.unpack` (which refuses paths out of the folder, links, bombs and a missing or
-bad ``nimmt-bot.toml``), its manifest is read as the runner will read it, and only then are the
-rows created and the folder moved to its place, in one transaction. A refused upload leaves no
+bad ``nimmt-bot.toml``, read by the runner's own manifest reader; a single file gets a manifest
+written here and read by the same reader), and only then are the rows created and the folder
+moved to its place, in one transaction. A refused upload leaves no
 row and no file behind; the uploader gets :class:`SubmissionError` with a message saying why.
 The smoke match runs later, in the ``validation`` queue (:mod:`submissions.tasks`).
 """
@@ -28,10 +29,11 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
-from matches import bridge
 
+from arena.runner.manifest import BotProgram
 from submissions import unpack as unpacking
 from submissions.models import BOT_NAME_RULE, Bot, BotVersion
+from submissions.tasks import validate_version
 
 
 class SubmissionError(Exception):
@@ -57,7 +59,8 @@ def staging_root() -> Path:
 def _safe_filename(name: str) -> str:
     """The upload's base name with only harmless characters (the suffix tells its format)."""
     base = Path(name.replace("\\", "/")).name
-    cleaned = re.sub(r"[^A-Za-z0-9._-]", "_", base).lstrip(".")
+    # No leading '.' (a hidden file) or '-' (read as an option in the command written for it).
+    cleaned = re.sub(r"[^A-Za-z0-9._-]", "_", base).lstrip(".-")
     return cleaned[-100:] or "upload"
 
 
@@ -97,31 +100,42 @@ def staged(upload: UploadedFile[bytes], name: str = "") -> Iterator[StagedUpload
             unpacked = unpacking.unpack(cast(BinaryIO, upload), code_dir, limits, filename=filename)
             manifest = unpacked.manifest
             if manifest is None:
-                manifest = _write_single_file_manifest(code_dir, unpacked.files[0], name)
+                _write_single_file_manifest(code_dir, unpacked.files[0], name)
+                manifest = unpacking.check_manifest(code_dir)
         except unpacking.UnpackError as error:
             raise SubmissionError(str(error)) from None
-        problem = bridge.manifest_problem(code_dir)
-        if problem:
-            raise SubmissionError(problem)
-        yield StagedUpload(code_dir, manifest.to_dict(), filename, size, digest.hexdigest())
+        yield StagedUpload(code_dir, manifest_data(manifest), filename, size, digest.hexdigest())
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _write_single_file_manifest(code_dir: Path, filename: str, name: str) -> unpacking.BotManifest:
+def manifest_data(program: BotProgram) -> dict[str, Any]:
+    """The manifest as the version row keeps it (JSON; empty optional keys left out).
+
+    >>> manifest_data(BotProgram("b", ("python3", "bot.py"), Path("."), language="python"))
+    {'name': 'b', 'command': ['python3', 'bot.py'], 'language': 'python'}
+    """
+    data: dict[str, Any] = {"name": program.name, "command": list(program.command)}
+    if program.language:
+        data["language"] = program.language
+    if program.description:
+        data["description"] = program.description
+    return data
+
+
+def _write_single_file_manifest(code_dir: Path, filename: str, name: str) -> None:
+    """Write the manifest of a single uploaded file (the caller reads it back to check it)."""
     suffix = Path(filename).suffix.lower()
     if suffix not in SINGLE_FILE_COMMANDS:
         raise SubmissionError(
             f"A single file must be a Python (.py) or JavaScript (.js) program, not {filename!r}; "
             "for anything else upload a .zip or .tar.gz with a nimmt-bot.toml."
         )
-    bot_name = name or re.sub(r"[^A-Za-z0-9_.-]", "-", Path(filename).stem).strip("-.") or "bot"
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "-", Path(filename).stem)[:40].strip("-._")
     command = [*SINGLE_FILE_COMMANDS[suffix], filename]
-    text = f"name = {json.dumps(bot_name[:40])}\ncommand = {json.dumps(command)}\n"
-    manifest = unpacking.parse_manifest(text, [filename])
+    text = f"name = {json.dumps(name or stem or 'bot')}\ncommand = {json.dumps(command)}\n"
     (code_dir / unpacking.MANIFEST_NAME).write_text(text, encoding="utf-8")
     (code_dir / unpacking.MANIFEST_NAME).chmod(0o644)
-    return manifest
 
 
 def check_bot_name(name: str) -> str:
@@ -195,8 +209,6 @@ def _keep(stage: StagedUpload, get_bot: Callable[[], Bot], activate: bool) -> Bo
             final = version.code_path()
             public_dir(final.parent)
             stage.code_dir.rename(final)
-            from submissions.tasks import validate_version  # the tasks module imports this one
-
             enqueue(validate_version, version_pk=version.pk)
         return version
     except BaseException:

@@ -10,8 +10,11 @@ is then stripped)::
     language = "python"                 # optional
     description = "Takes the lowest row." # optional
 
-A single-file upload has no manifest; :attr:`UnpackedBot.manifest` is then ``None`` and the
-caller writes one (checking it with :func:`parse_manifest`).
+The manifest is read by the runner's own reader (:mod:`arena.runner.manifest`, through
+:func:`check_manifest`) in the unpacked folder, before it is moved into place: what the site
+accepts is what the runner will run, and a refusal names ``nimmt-bot.toml``, never a path of
+this machine. A single-file upload has no manifest; :attr:`UnpackedBot.manifest` is then
+``None`` and the caller writes one and checks it with :func:`check_manifest`.
 
 Nothing in the upload is trusted: every member name is checked (no absolute paths, no ``..``,
 no NUL, backslash or control characters, no duplicates, bounded depth), only regular files and
@@ -38,8 +41,8 @@ passed: on failure nothing is left behind. A refusal is an :class:`UnpackError` 
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
-import itertools
 import lzma
 import os
 import re
@@ -47,30 +50,27 @@ import shutil
 import stat
 import tarfile
 import tempfile
-import tomllib
 import zipfile
 import zlib
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, BinaryIO, Literal, Protocol, cast
 
+from arena.runner import manifest as manifests
+from arena.runner.manifest import BotProgram
+
 __all__ = [
     "MANIFEST_NAME",
-    "BotManifest",
     "Limits",
     "Reason",
     "UnpackError",
     "UnpackedBot",
-    "parse_manifest",
+    "check_manifest",
     "unpack",
 ]
 
-MANIFEST_NAME = "nimmt-bot.toml"
-MANIFEST_KEYS = ("name", "command", "language", "description")
-MAX_MANIFEST_BYTES = 64 * 1024
-MAX_NAME_LENGTH = 100
+MANIFEST_NAME = manifests.MANIFEST
 MAX_COMPONENT_BYTES = 255  # NAME_MAX of Linux file systems
 MAX_PATH_BYTES = 1024
 _CHUNK = 64 * 1024
@@ -152,29 +152,6 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class BotManifest:
-    """The bot's ``nimmt-bot.toml``: its name and the command that starts it."""
-
-    name: str
-    command: tuple[str, ...]
-    language: str | None = None
-    description: str | None = None
-
-    def to_dict(self) -> dict[str, str | list[str]]:
-        """JSON-ready data (optional keys left out when unset).
-
-        >>> BotManifest("b", ("python3", "bot.py")).to_dict()
-        {'name': 'b', 'command': ['python3', 'bot.py']}
-        """
-        data: dict[str, str | list[str]] = {"name": self.name, "command": list(self.command)}
-        if self.language is not None:
-            data["language"] = self.language
-        if self.description is not None:
-            data["description"] = self.description
-        return data
-
-
-@dataclass(frozen=True)
 class UnpackedBot:
     """What :func:`unpack` stored.
 
@@ -186,7 +163,7 @@ class UnpackedBot:
     path: Path
     kind: Literal["zip", "tar", "file"]
     files: tuple[str, ...]
-    manifest: BotManifest | None
+    manifest: BotProgram | None
     stripped_folder: str | None = None
 
 
@@ -194,150 +171,19 @@ class UnpackedBot:
 # The manifest
 # --------------------------------------------------------------------------------------------
 
-_TOML_TYPES = {
-    bool: "a boolean",
-    int: "an integer",
-    float: "a float",
-    str: "a string",
-    list: "an array",
-    dict: "a table",
-}
 
+def check_manifest(folder: Path) -> BotProgram:
+    """Read ``folder``'s manifest with the runner's own reader (:mod:`arena.runner.manifest`).
 
-def _toml_type(value: object) -> str:
-    return _TOML_TYPES.get(type(value), "a date or time")
-
-
-def _manifest_error(message: str) -> UnpackError:
-    return UnpackError(Reason.BAD_MANIFEST, f"{MANIFEST_NAME}: {message}", member=MANIFEST_NAME)
-
-
-def parse_manifest(text: str | bytes, files: Collection[str]) -> BotManifest:
-    """Parse and check a manifest; ``files`` are the bot's files (paths relative to its folder).
-
-    The command must run something of the bot's own: either its first word is a file of the bot
-    (``["./run.sh"]``), or a later word is a file or folder of the bot (``["python3", "bot.py"]``,
-    ``["java", "-jar", "bot.jar"]``, ``["python3", "-m", "mybot"]``).
-
-    >>> parse_manifest('name = "b"\\ncommand = ["python3", "-u", "bot.py"]', ["bot.py"])
-    BotManifest(name='b', command=('python3', '-u', 'bot.py'), language=None, description=None)
-    >>> parse_manifest('name = "b"\\ncommand = "python3 bot.py"', ["bot.py"])
-    Traceback (most recent call last):
-    ...
-    submissions.unpack.UnpackError: nimmt-bot.toml: 'command' must be a list of strings like ["python3", "bot.py"], not a single string: split it into its words.
-    >>> parse_manifest('name = "b"\\ncommand = ["python3", "bot.py"]', ["main.py"])
-    Traceback (most recent call last):
-    ...
-    submissions.unpack.UnpackError: nimmt-bot.toml: 'command' names 'bot.py', but the upload has no such file (its files: main.py).
-    """  # noqa: E501
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise _manifest_error(
-                f"is not UTF-8 text ({error.reason} at byte {error.start})."
-            ) from None
+    A wrong manifest is an :class:`UnpackError` (``BAD_MANIFEST``) whose message names the
+    manifest but never the folder, which is a path of this machine.
+    """
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise _manifest_error(f"is not valid TOML: {error}.") from None
-
-    unknown = [key for key in data if key not in MANIFEST_KEYS]
-    if unknown:
-        raise _manifest_error(
-            f"unknown key {unknown[0]!r}; the keys are {', '.join(MANIFEST_KEYS)}."
-        )
-
-    if "name" not in data:
-        raise _manifest_error("has no 'name': add a line like name = \"my-bot\".")
-    name = data["name"]
-    if not isinstance(name, str):
-        raise _manifest_error(f"'name' must be a string, not {_toml_type(name)}.")
-    if not name.strip():
-        raise _manifest_error("'name' must not be empty.")
-    if len(name) > MAX_NAME_LENGTH:
-        raise _manifest_error(f"'name' must be at most {MAX_NAME_LENGTH} characters long.")
-
-    example = '["python3", "bot.py"]'
-    if "command" not in data:
-        raise _manifest_error(f"has no 'command': add a line like command = {example}.")
-    command = data["command"]
-    if isinstance(command, str):
-        raise _manifest_error(
-            f"'command' must be a list of strings like {example}, not a single string: "
-            f"split it into its words."
-        )
-    if not isinstance(command, list):
-        raise _manifest_error(
-            f"'command' must be a list of strings like {example}, not {_toml_type(command)}."
-        )
-    if not command:
-        raise _manifest_error(f"'command' must not be empty; for example {example}.")
-    for index, word in enumerate(command, start=1):
-        if not isinstance(word, str):
-            raise _manifest_error(
-                f"'command' item {index} must be a string, not {_toml_type(word)}."
-            )
-        if not word:
-            raise _manifest_error(f"'command' item {index} must not be empty.")
-
-    optional: dict[str, str | None] = {}
-    for key in ("language", "description"):
-        value = data.get(key)
-        if value is not None and not isinstance(value, str):
-            raise _manifest_error(f"{key!r} must be a string, not {_toml_type(value)}.")
-        optional[key] = value
-
-    _check_command_runs_the_bot(command, files)
-    return BotManifest(name, tuple(command), optional["language"], optional["description"])
-
-
-def _check_command_runs_the_bot(command: list[str], files: Collection[str]) -> None:
-    file_set = set(files)
-    folders = {"/".join(f.split("/")[:i]) for f in file_set for i in range(1, f.count("/") + 1)}
-
-    def strip_dot(word: str) -> str:
-        while word.startswith("./"):
-            word = word[2:]
-        return word
-
-    program = command[0]
-    if strip_dot(program) in file_set:
-        return  # the bot's own program, like ["./run.sh"]
-    if "/" in program and not program.startswith("/"):
-        raise _manifest_error(
-            f"'command' runs {program!r}, but the upload has no such file{_listing(file_set)}."
-        )
-    # Otherwise the first word is a program of the system (python3, node, java): some later word
-    # must name the bot's code. Options (words starting with '-') are skipped, except that the
-    # word after '-m' names a Python module.
-    named: list[str] = []
-    for previous, word in itertools.pairwise(command):
-        if word.startswith("-"):
-            continue
-        if previous == "-m":
-            module = word.replace(".", "/")
-            if f"{module}.py" in file_set or module in folders:
-                return
-        elif strip_dot(word) in file_set or strip_dot(word).rstrip("/") in folders:
-            return
-        named.append(word)
-    if named:
-        words = ", ".join(repr(word) for word in named)
-        plural = "s" if len(named) > 1 else ""
-        raise _manifest_error(
-            f"'command' names {words}, but the upload has no such file{plural}{_listing(file_set)}."
-        )
-    raise _manifest_error(
-        f"'command' {command!r} names no file of the bot; name the file to run, "
-        f'like ["python3", "bot.py"].'
-    )
-
-
-def _listing(files: set[str], most: int = 10) -> str:
-    shown = sorted(files)[:most]
-    more = ", ..." if len(files) > most else ""
-    return f" (its files: {', '.join(shown)}{more})" if shown else " (it has no files)"
+        return manifests.load(folder)
+    except manifests.ManifestError as error:
+        raise UnpackError(
+            Reason.BAD_MANIFEST, f"{MANIFEST_NAME}: {error.problem}", member=MANIFEST_NAME
+        ) from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -618,17 +464,18 @@ def _unpack(stream: BinaryIO, filename: str, destination: Path, limits: Limits) 
             _store_single_file(stream, filename, size, tree)
 
         prefix: tuple[str, ...] = ()
-        manifest = None
         if kind != "file":
             prefix = _manifest_folder(tree)
-            manifest = parse_manifest(_read_manifest(tree, prefix), tree.files(prefix))
         bot_root = tree.root.joinpath(*prefix)
+        manifest = check_manifest(bot_root) if kind != "file" else None
         bot_root.chmod(0o755)
         if os.path.lexists(destination):  # appeared while we were unpacking
             raise FileExistsError(f"The destination {str(destination)!r} exists already.")
         os.rename(bot_root, destination)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if manifest is not None:
+        manifest = dataclasses.replace(manifest, directory=destination.resolve())
     return UnpackedBot(
         path=destination,
         kind=kind,
@@ -821,10 +668,3 @@ def _manifest_folder(tree: _Tree) -> tuple[str, ...]:
         'name = "my-bot" and command = ["python3", "bot.py"].'
     )
     raise UnpackError(Reason.NO_MANIFEST, f"The archive has no {MANIFEST_NAME}.{hint}")
-
-
-def _read_manifest(tree: _Tree, prefix: tuple[str, ...]) -> bytes:
-    path = tree.root.joinpath(*prefix, MANIFEST_NAME)
-    if path.stat().st_size > MAX_MANIFEST_BYTES:
-        raise _manifest_error(f"is larger than {_size(MAX_MANIFEST_BYTES)}.")
-    return path.read_bytes()

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from accounts.models import User
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
@@ -22,6 +23,8 @@ from nimmt_site_testing import (
     zip_upload,
 )
 from submissions.models import Bot, BotVersion
+
+from arena.runner.manifest import load
 
 pytestmark = pytest.mark.django_db
 
@@ -51,15 +54,20 @@ def _bomb() -> bytes:
     return buffer.getvalue()
 
 
-def _with_symlink() -> bytes:
+def _with_symlink(name: str = "secrets") -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in bot_files(TEST_BOTS / "quick", "linky").items():
-            archive.writestr(name, data)
-        link = zipfile.ZipInfo("secrets")
+        for member, data in bot_files(TEST_BOTS / "quick", "linky").items():
+            if member != name:
+                archive.writestr(member, data)
+        link = zipfile.ZipInfo(name)
         link.external_attr = (stat.S_IFLNK | 0o777) << 16
         archive.writestr(link, "/etc/shadow")
     return buffer.getvalue()
+
+
+def _with_manifest(manifest: bytes) -> SimpleUploadedFile:
+    return zip_upload({**bot_files(TEST_BOTS / "quick"), "nimmt-bot.toml": manifest})
 
 
 MALFORMED: dict[str, tuple[Callable[[], SimpleUploadedFile], str]] = {
@@ -80,6 +88,30 @@ MALFORMED: dict[str, tuple[Callable[[], SimpleUploadedFile], str]] = {
         "main.py",
     ),
     "not a program": (lambda: SimpleUploadedFile("notes.txt", b"hello"), ".py"),
+    "huge manifest": (
+        lambda: _with_manifest(b'name = "x"\ncommand = ["python3", "bot.py"]\n' + b"#" * 70_000),
+        "nimmt-bot.toml: is larger than 64 KiB.",
+    ),
+    "manifest not UTF-8": (
+        lambda: _with_manifest(b'name = "x"\ncommand = ["python3", "bot.py"]\n# \xff\xfe\n'),
+        "nimmt-bot.toml: is not UTF-8 text",
+    ),
+    "command going up": (
+        lambda: _with_manifest(b'name = "x"\ncommand = ["python3", "../../bots/x/bot.py"]\n'),
+        "leaves the bot's folder with '..'",
+    ),
+    "command with an absolute path": (
+        lambda: _with_manifest(b'name = "x"\ncommand = ["/usr/bin/python3", "bot.py"]\n'),
+        "is an absolute path",
+    ),
+    "name with control characters": (
+        lambda: _with_manifest(b'name = "x\\u001b[2J"\ncommand = ["python3", "bot.py"]\n'),
+        "'name' must be 1 to 40 letters",
+    ),
+    "manifest that is a link": (
+        lambda: SimpleUploadedFile("bot.zip", _with_symlink("nimmt-bot.toml")),
+        "'nimmt-bot.toml' is a symbolic link",
+    ),
 }
 
 
@@ -90,6 +122,7 @@ def test_it_refuses_a_malformed_upload_and_keeps_nothing(alice_client: Client, c
     assert response.status_code == 400
     message = " ".join(response.context["form"].errors["file"])
     assert words in message, message
+    assert str(settings.DATA_DIR) not in message  # no path of the machine
     assert not Bot.objects.exists()
     assert not BotVersion.objects.exists()
     assert stored_files() == []
@@ -108,8 +141,20 @@ def test_it_refuses_a_malformed_api_upload_with_a_json_message(
     )
     assert response.status_code == 400
     assert words in response.json()["error"]
+    assert str(settings.DATA_DIR) not in response.json()["error"]
     assert not BotVersion.objects.exists()
     assert stored_files() == []
+    assert staging_leftovers() == []
+
+
+def test_it_shows_a_manifest_problem_escaped(alice_client: Client) -> None:
+    upload = _with_manifest(b'name = "<img src=x onerror=alert(1)>"\ncommand = ["bot.py"]\n')
+    response = alice_client.post(reverse("new-bot"), {"name": "", "file": upload})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "<img src=x" not in page
+    assert not BotVersion.objects.exists()
 
 
 def test_it_keeps_a_good_upload_as_a_pending_version(alice_client: Client, alice: User) -> None:
@@ -147,7 +192,20 @@ def test_it_numbers_versions_and_takes_tar_gz_and_single_files(
     assert list(bot.versions.order_by("number").values_list("number", flat=True)) == [1, 2, 3]
     third = bot.versions.get(number=3)
     assert third.manifest == {"name": "multi", "command": ["python3", "lowball.py"]}
-    assert (third.code_path() / "nimmt-bot.toml").is_file()
+    assert load(third.code_path()).command == ("python3", "lowball.py")  # as the runner reads it
+
+
+def test_a_single_file_gets_a_manifest_the_runner_reads(alice_client: Client) -> None:
+    # An awkward file name: the manifest written for it must still be one the runner accepts.
+    upload = SimpleUploadedFile("-_my bot.py", b"print('hi')\n")
+    response = alice_client.post(reverse("new-bot"), {"name": "", "file": upload})
+    assert response.status_code == 302, response.content
+    bot = Bot.objects.get()
+    assert bot.name == "my_bot"
+    version = bot.versions.get()
+    program = load(version.code_path())
+    assert (program.name, program.command) == ("my_bot", ("python3", "_my_bot.py"))
+    assert version.manifest == {"name": "my_bot", "command": ["python3", "_my_bot.py"]}
 
 
 def test_it_refuses_a_taken_name_in_any_case(alice_client: Client) -> None:
