@@ -1,0 +1,469 @@
+"""A game step by step, as the replay viewer draws it: the engine's frames (``nimmt-frames/1``).
+
+:func:`frames` re-plays a ``nimmt-replay/1`` replay (or a finished :class:`Game`) with the
+engine and notes the position after every step of play: the deal, each turn's reveal, every
+action card played, every tile landing on its space, every completed or taken row, every luck
+card placed, and the end of each turn. The viewer only draws and animates them; the rules live
+here, in the engine, and nowhere else.
+
+>>> from arena.engine import Game
+>>> game = Game.new("basic", players=3, seed=4)
+>>> while not game.is_over():
+...     for seat in game.pending.seats:
+...         game.apply(seat, game.legal(seat)[0])
+>>> film = frames(game)
+>>> film.frames[0].step.kind, film.frames[1].step.kind, film.frames[2].step.kind
+('setup', 'reveal', 'land')
+>>> film.frames[-1].spaces == tuple(map(tuple, game.spaces))
+True
+>>> film.result.scores == game.result().scores
+True
+>>> len(film.turn_ends) == len(game.turns) + 1
+True
+
+How it is built: :class:`_Recorder` is a :class:`Game` that notes a frame each time one of the
+Game's own transitions has done its part (it changes nothing in play), driven through the
+replay's decisions by :mod:`arena.engine.replay`. A replay that does not re-simulate cleanly
+has no frames (:class:`UnverifiedReplayError`).
+
+JSON (:meth:`Frames.to_json`), every index 0-based as in the replay::
+
+    {
+      "format": "nimmt-frames/1",
+      "variant": "pro+luck",
+      "players": ["alice-bot", "bob-bot", "random-1"],   # names, seat order
+      "layout": ["....+F", ...],                        # the replay's layout ([] for classic)
+      "row_lengths": [6, 6, 7, ...],                    # spaces per row
+      "bullheads": [0, 1, 1, ...],                      # bullheads[t]: tile t's (index 0 unused)
+      "higher_is_better": true,                         # false: classic, scores are penalties
+      "turns": 14,
+      "turn_ends": [0, 9, 17, ...],                     # the frame ending turn k (0: the deal)
+      "result": {"scores": [...], "ranks": [...],       # after any end-of-game hand penalty
+                 "faults": [{"seat": 1, "kind": "timeout", "turn": 3}]},   # never a detail
+      "frames": [
+        {
+          "turn": 3,                                    # 0: the deal; k: during/ending turn k
+          "step": {"kind": "land", "seat": 1, ...},     # what happened (below)
+          "spaces": [[12, 0, ...], ...],                # tile, 0 empty, -1 skipped (Game.spaces)
+          "markers": [[null, "plus5", ...], ...],       # luck markers (Game.markers)
+          "stops": [4],                                 # rows closed by a Stop card
+          "tray": [[37, 2], ...],                       # revealed (tile, seat) not yet placed
+          "scores": [...], "deltas": [...],             # after the step; change by the step
+          "hands": [11, 12, 10], "held": [["stop"], [], []],   # hand sizes, action cards
+          "supply": 40, "luck_deck": 10, "action_deck": 20,
+          "asks": {"kind": "action", "seat": 2} | null  # the engine waits for this decision here
+        }, ...
+      ]
+    }
+
+Steps (``step.kind``, with the fields that apply; absent fields are null or empty):
+
+- ``setup``: the deal. ``reveal``: the turn's tiles are revealed (``tray``, placing order).
+- ``action``: ``seat`` plays ``card`` on ``tile`` (``row``, ``new_tile`` as recorded); the
+  position is the one before the card's effect, which the next steps show.
+- ``land``: ``seat``'s ``tile`` is on ``space`` of ``row``; ``marker``: the luck marker that
+  was on that space; ``drew``: ``"tile"`` and/or ``"action"`` if the space gave the seat a
+  tile or an action card. On a final space the row's effect is the next step.
+- ``complete``: the row is complete: its other ``tiles`` (``heads`` bullheads) went ``to``
+  ``"box"`` or ``"hand"`` (claimed), ``tile`` moved to the first space of ``to_row``;
+  ``marker`` as for ``land``.
+- ``sixth`` (card game): ``tile`` is the sixth card of ``row``; the next step takes the row.
+- ``take`` (card game): ``seat`` took the ``tiles`` of ``row`` (``heads`` bullheads) and
+  ``tile`` starts it; ``chosen``: the card was lower than every row, the seat chose the row.
+- ``luck``: ``seat`` put luck card ``card`` on ``space`` of ``row``.
+- ``end``: the turn is over; ``second_set``: every seat drew a new hand; ``over``: the game is.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .decisions import Decision, DecisionKind, PlaceLuck, PlayAction
+from .errors import ReplayError
+from .game import Game
+from .replay import _replay_turn, simulate, to_replay
+from .tiles import bullheads
+
+FORMAT = "nimmt-frames/1"
+
+__all__ = ["FORMAT", "Frame", "Frames", "Step", "UnverifiedReplayError", "frames"]
+
+
+class UnverifiedReplayError(ReplayError):
+    """The replay does not re-simulate cleanly with the engine; ``problems`` says where."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        shown = "; ".join(self.problems[:3]) + (" ..." if len(self.problems) > 3 else "")
+        super().__init__(f"the replay does not verify, so it has no frames: {shown}")
+
+
+@dataclass(frozen=True)
+class Step:
+    """What happened at one step of play (module docstring: which fields each kind uses)."""
+
+    kind: str
+    seat: int | None = None
+    tile: int | None = None
+    row: int | None = None
+    space: int | None = None
+    card: str | None = None
+    new_tile: int | None = None
+    marker: str | None = None
+    drew: tuple[str, ...] = ()
+    tiles: tuple[int, ...] = ()
+    heads: int | None = None
+    to: str | None = None
+    to_row: int | None = None
+    chosen: bool = False
+    second_set: bool = False
+    over: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as JSON: the kind and every field that is set."""
+        data: dict[str, Any] = {"kind": self.kind}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name != "kind" and value not in (None, (), False):
+                data[name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+
+@dataclass(frozen=True)
+class Asks:
+    """The decision the engine waits for right after a frame (inside a turn)."""
+
+    kind: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The position after one step, as the engine holds it."""
+
+    turn: int
+    step: Step
+    spaces: tuple[tuple[int, ...], ...]
+    markers: tuple[tuple[str | None, ...], ...]
+    stops: tuple[int, ...]
+    tray: tuple[tuple[int, int], ...]
+    scores: tuple[int, ...]
+    deltas: tuple[int, ...]
+    hands: tuple[int, ...]
+    held: tuple[tuple[str, ...], ...]
+    supply: int
+    luck_deck: int
+    action_deck: int
+    asks: Asks | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "step": self.step.to_json(),
+            "spaces": [list(row) for row in self.spaces],
+            "markers": [list(row) for row in self.markers],
+            "stops": list(self.stops),
+            "tray": [list(play) for play in self.tray],
+            "scores": list(self.scores),
+            "deltas": list(self.deltas),
+            "hands": list(self.hands),
+            "held": [list(cards) for cards in self.held],
+            "supply": self.supply,
+            "luck_deck": self.luck_deck,
+            "action_deck": self.action_deck,
+            "asks": None if self.asks is None else {"kind": self.asks.kind, "seat": self.asks.seat},
+        }
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A seat's fault as every viewer may see it: its kind and turn, never its detail."""
+
+    seat: int
+    kind: str
+    turn: int
+
+
+@dataclass(frozen=True)
+class FinalResult:
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    faults: tuple[Fault, ...]
+
+
+@dataclass(frozen=True)
+class Frames:
+    """A whole game as frames: ``frames[turn_ends[k]]`` is the position after turn ``k``."""
+
+    variant: str
+    players: tuple[str, ...]
+    layout: tuple[str, ...]
+    row_lengths: tuple[int, ...]
+    bullheads: tuple[int, ...]
+    higher_is_better: bool
+    turn_ends: tuple[int, ...]
+    frames: tuple[Frame, ...]
+    result: FinalResult
+
+    @property
+    def turns(self) -> int:
+        return len(self.turn_ends) - 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON the site serves (module docstring)."""
+        return {
+            "format": FORMAT,
+            "variant": self.variant,
+            "players": list(self.players),
+            "layout": list(self.layout),
+            "row_lengths": list(self.row_lengths),
+            "bullheads": list(self.bullheads),
+            "higher_is_better": self.higher_is_better,
+            "turns": self.turns,
+            "turn_ends": list(self.turn_ends),
+            "result": {
+                "scores": list(self.result.scores),
+                "ranks": list(self.result.ranks),
+                "faults": [
+                    {"seat": f.seat, "kind": f.kind, "turn": f.turn} for f in self.result.faults
+                ],
+            },
+            "frames": [frame.to_json() for frame in self.frames],
+        }
+
+
+def frames(source: dict[str, Any] | Game) -> Frames:
+    """The frames of a replay (``nimmt-replay/1``) or of a finished game.
+
+    Raises :class:`~arena.engine.errors.ReplayError` for a file that is not a replay, and
+    :class:`UnverifiedReplayError` for one that does not re-simulate cleanly.
+    """
+    if isinstance(source, Game):
+        replay = to_replay(source, [f"seat {s}" for s in range(source.players)])
+    else:
+        replay = source
+    final, problems = simulate(replay)  # ReplayError on a bad shape or deal
+    if problems:
+        raise UnverifiedReplayError(problems)
+    setup = replay["setup"]
+    recorder = _Recorder.from_setup(
+        replay["variant"],
+        setup["rows"],
+        setup["hands"],
+        setup["supply"],
+        setup["luck_deck"],
+        setup["action_deck"],
+    )
+    assert isinstance(recorder, _Recorder)  # from_setup makes its own class
+    recorder.note(Step("setup"))
+    turn_ends = [0]
+    for turn in replay["turns"]:
+        set_number = recorder.set_number
+        _replay_turn(recorder, turn)
+        recorder.note(
+            Step("end", second_set=recorder.set_number != set_number, over=recorder.is_over())
+        )
+        turn_ends.append(len(recorder.notes) - 1)
+    result = final.result()
+    names = tuple(
+        str(p.get("name", f"seat {s}")) if isinstance(p, dict) else f"seat {s}"
+        for s, p in enumerate(replay["players"])
+    )
+    return Frames(
+        variant=final.variant.name,
+        players=names,
+        layout=final.layout,
+        row_lengths=tuple(len(row) for row in final.spaces),
+        bullheads=(0, *(bullheads(t) for t in range(1, final.variant.tiles + 1))),
+        higher_is_better=final.variant.higher_is_better,
+        turn_ends=tuple(turn_ends),
+        frames=tuple(recorder.notes),
+        result=FinalResult(
+            scores=result.scores,
+            ranks=tuple(replay["result"]["ranks"]),  # verified; faults rank last
+            faults=tuple(_public_faults(replay["result"]["faults"])),
+        ),
+    )
+
+
+def _public_faults(records: list[dict[str, Any]]) -> list[Fault]:
+    found = []
+    for record in records:
+        seat, kind, turn = record.get("seat"), record.get("kind"), record.get("turn")
+        if isinstance(seat, int) and isinstance(kind, str) and isinstance(turn, int):
+            found.append(Fault(seat, kind, turn))
+    return found
+
+
+class _Recorder(Game):
+    """A :class:`Game` that notes a :class:`Frame` whenever one of its transitions has done
+    its part. It only looks: every override calls the Game's own transition and reads the
+    position the Game holds before or after it.
+
+    The Game's transitions it hooks are ``_run`` (a turn's reveal; a luck card placed),
+    ``_land`` (a board game tile on its space; a completed row), ``_place_classic`` and
+    ``_take_row`` (the card game) and ``_play_action`` (an action card).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.notes: list[Frame] = []
+        self._revealed_turns = 0
+        self._luck_placed: tuple[int, PlaceLuck] | None = None
+        self._classic_row: int | None = None
+        self._placements = 0
+
+    # ------------------------------------------------------------------ noting
+
+    def note(
+        self,
+        step: Step,
+        *,
+        tray: Sequence[tuple[int, int]] | None = None,
+        spaces: Sequence[Sequence[int]] | None = None,
+    ) -> None:
+        """A frame of the position now (``spaces``/``tray``: what differs from the Game's)."""
+        previous = self.notes[-1].scores if self.notes else (0,) * self.players
+        scores = tuple(self.scores)
+        self.notes.append(
+            Frame(
+                turn=len(self.turns),
+                step=step,
+                spaces=tuple(tuple(row) for row in (spaces if spaces is not None else self.spaces)),
+                markers=tuple(tuple(row) for row in self.markers),
+                stops=tuple(sorted(self.stops)),
+                tray=tuple(tray if tray is not None else self.to_place()),
+                scores=scores,
+                deltas=tuple(now - before for now, before in zip(scores, previous, strict=True)),
+                hands=tuple(len(hand) for hand in self.hands),
+                held=tuple(tuple(cards) for cards in self.held),
+                supply=len(self.supply),
+                luck_deck=len(self.luck_deck),
+                action_deck=len(self.action_deck),
+            )
+        )
+
+    def _where(self, tile: int) -> tuple[int, int] | None:
+        for r, row in enumerate(self.spaces):
+            if tile in row:
+                return r, row.index(tile)
+        return None
+
+    # ------------------------------------------------------------------ the Game's transitions
+
+    def apply(self, seat: int, decision: Decision) -> None:
+        pending = self.pending
+        if isinstance(decision, PlaceLuck) and pending and pending.kind is DecisionKind.LUCK:
+            self._luck_placed = (seat, decision)
+        try:
+            super().apply(seat, decision)
+        finally:
+            self._luck_placed = None
+        after = self.pending
+        if after is not None and self.in_turn() and self.notes:
+            self.notes[-1] = replace(self.notes[-1], asks=Asks(after.kind.value, after.seats[0]))
+
+    def _run(self) -> None:
+        if len(self.turns) != self._revealed_turns:
+            self._revealed_turns = len(self.turns)
+            self.note(Step("reveal"))
+        if self._luck_placed is not None:
+            seat, luck = self._luck_placed
+            self._luck_placed = None
+            card = self.markers[luck.row][luck.space]
+            self.note(Step("luck", seat=seat, row=luck.row, space=luck.space, card=card))
+        super()._run()
+
+    def _land(self, seat: int, tile: int, row: int, space: int, *rest: Any) -> None:
+        marker = self.markers[row][space]
+        others = tuple(t for t in self.row_tiles(row))
+        hand, held = len(self.hands[seat]), len(self.held[seat])
+        final = space == len(self.spaces[row]) - 1
+        if final:  # the tile on the final space, before the row's effect (the Game's next act)
+            shown = [list(r) for r in self.spaces]
+            shown[row][space] = tile
+            self.note(
+                Step("land", seat=seat, tile=tile, row=row, space=space, marker=marker),
+                spaces=shown,
+            )
+        super()._land(seat, tile, row, space, *rest)
+        self._placements += 1
+        if final:
+            moved = self._where(tile)
+            claimed = bool(others) and all(t in self.hands[seat] for t in others)
+            self.note(
+                Step(
+                    "complete",
+                    seat=seat,
+                    tile=tile,
+                    row=row,
+                    space=space,
+                    marker=marker,
+                    tiles=others,
+                    heads=sum(bullheads(t) for t in others),
+                    to="hand" if claimed else "box",
+                    to_row=moved[0] if moved else None,
+                )
+            )
+            return
+        drew = ("tile",) * (len(self.hands[seat]) > hand) + ("action",) * (
+            len(self.held[seat]) > held
+        )
+        self.note(
+            Step("land", seat=seat, tile=tile, row=row, space=space, marker=marker, drew=drew)
+        )
+
+    def _place_classic(self, seat: int, tile: int, row: int, *rest: Any) -> None:
+        before = self._placements
+        self._classic_row = row
+        try:
+            super()._place_classic(seat, tile, row, *rest)
+        finally:
+            self._classic_row = None
+        if self._placements == before:  # not taken: the card is at the row's end
+            self._placements += 1
+            where = self._where(tile)
+            self.note(
+                Step("land", seat=seat, tile=tile, row=row, space=where[1] if where else None)
+            )
+
+    def _take_row(self, seat: int, tile: int, row: int, *rest: Any) -> None:
+        chosen = self._classic_row != row  # not a sixth card: the seat chose the row
+        if not chosen:
+            self.note(Step("sixth", seat=seat, tile=tile, row=row))
+        taken = tuple(self.row_tiles(row))
+        super()._take_row(seat, tile, row, *rest)
+        self._placements += 1
+        self.note(
+            Step(
+                "take",
+                seat=seat,
+                tile=tile,
+                row=row,
+                space=0,
+                tiles=taken,
+                heads=sum(bullheads(t) for t in taken),
+                to="box",
+                chosen=chosen,
+            )
+        )
+
+    def _play_action(self, seat: int, tile: int, action: PlayAction, *rest: Any) -> None:
+        if action.card is not None:
+            self.note(
+                Step(
+                    "action",
+                    seat=seat,
+                    tile=tile,
+                    card=action.card,
+                    row=action.row,
+                    new_tile=action.new_tile,
+                ),
+                tray=[(tile, seat), *self.to_place()],
+            )
+        before = self._placements
+        super()._play_action(seat, tile, action, *rest)
+        where = self._where(tile)
+        if self._placements == before and where is not None:  # placed by the card (Front)
+            self._placements += 1
+            self.note(Step("land", seat=seat, tile=tile, row=where[0], space=where[1]))
