@@ -7,7 +7,8 @@ session, and a root file system built from nothing and then made read-only: the 
 runtime at ``/opt/nimmt/runtime``, the bot's folder at ``/bot``, the engine socket at
 ``/run/nimmt/engine.sock``, the bot's token at ``/run/nimmt/token`` (0400, from a memfd: never
 on a command line) and, as the only writable places, size-limited tmpfs at ``/tmp`` and
-``/dev/shm``. No ``/root``, ``/home``, ``/work``, ``/var``, ``/srv`` or host ``/tmp``.
+``/dev/shm``. No ``/root``, ``/home``, ``/work``, ``/var``, ``/srv`` or host ``/tmp``. A seccomp
+filter (:mod:`.seccomp`) denies the system calls no bot needs.
 
 Host paths come in as file descriptors (``--ro-bind-fd``) opened by the runner, so what is
 mounted is what the runner checked, whatever is renamed meanwhile. bubblewrap still resolves
@@ -85,9 +86,11 @@ class Mounts:
     socket: int | None = None
     etc_data: Mapping[str, int] = field(default_factory=dict)
     token: int | None = None
+    seccomp: int | None = None
 
     def fds(self) -> tuple[int, ...]:
-        found = [self.bot_dir, self.runtime, self.socket, self.token, *self.etc_data.values()]
+        found = [self.bot_dir, self.runtime, self.socket, self.token, self.seccomp]
+        found += self.etc_data.values()
         return tuple(fd for fd in found if fd is not None)
 
 
@@ -114,8 +117,11 @@ def _root_filesystem() -> list[str]:
         elif os.path.isdir(host):
             args += ["--ro-bind", host, host]
     args += ["--ro-bind", "/usr", "/usr"]
-    python_etc = [os.path.basename(p) for p in glob.glob("/etc/python3*")]
-    for name in (*ETC_SHARED, *python_etc):
+    # Runtimes' own configuration: Debian's JDK links conf/security/* into /etc/java-NN-openjdk.
+    runtime_etc = [
+        os.path.basename(p) for p in (*glob.glob("/etc/python3*"), *glob.glob("/etc/java*"))
+    ]
+    for name in (*ETC_SHARED, *runtime_etc):
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     return args
 
@@ -133,6 +139,8 @@ def bwrap_argv(
     if "--disable-userns" in bwrap.flags:  # no nested namespaces: less kernel to attack
         args.append("--disable-userns")
     args += ["--die-with-parent", "--new-session", "--hostname", HOSTNAME]
+    if mounts.seccomp is not None:  # see seccomp.py; installed right before the exec
+        args += ["--seccomp", str(mounts.seccomp)]
     args += _root_filesystem()
     for name, fd in mounts.etc_data.items():
         args += ["--perms", "0644", "--ro-bind-data", str(fd), f"/etc/{name}"]

@@ -1,7 +1,8 @@
 """Which protections this machine gives, found by trying them once per process.
 
 :func:`layers` starts one empty sandbox the way :func:`launch` does and looks from inside at the
-network interfaces, the uid and whether ``/`` is writable; it creates and removes a cgroup.
+network interfaces, the uid, whether ``/`` is writable and whether the seccomp filter is on; it
+creates and removes a cgroup.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 
-from . import uids
+from . import seccomp, uids
 from .bubblewrap import Mounts, bwrap_argv, find_bwrap
 from .cgroups import BotCgroup, find_hierarchy, remove_stale
 from .spec import SandboxUnavailable
@@ -25,6 +26,7 @@ LAYERS = (
     "network_cutoff",
     "readonly_root",
     "non_root_uid",
+    "seccomp",
     "rlimits",
     "cgroup_memory",
     "cgroup_pids",
@@ -32,7 +34,8 @@ LAYERS = (
 #: Runs inside the probe sandbox; the lines it prints are parsed by :func:`_probe`.
 PROBE_SCRIPT = (
     "cat /proc/net/dev; echo uid=$(id -u); "
-    "if (echo x > /probe) 2>/dev/null; then echo root=writable; else echo root=readonly; fi"
+    "if (echo x > /probe) 2>/dev/null; then echo root=writable; else echo root=readonly; fi; "
+    "sed -n 's/^Seccomp:[[:space:]]*/seccomp=/p' /proc/self/status"
 )
 INSTALL_HINT = "install it with: apt-get install bubblewrap"
 
@@ -59,15 +62,22 @@ def _run_probe_sandbox(probe: Probe) -> None:
         return
     lease = uids.acquire_uid() if os.geteuid() == 0 else None
     uid = lease.uid if lease else None
+    program = seccomp.bot_filter() if "--seccomp" in bwrap.flags else None
+    filter_fd = None
     try:
         with tempfile.TemporaryDirectory(prefix="nimmt-probe-") as empty:
             os.chmod(empty, 0o755)
             fd = os.open(empty, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+            if program is not None:
+                filter_fd = os.memfd_create("seccomp", os.MFD_CLOEXEC)
+                os.write(filter_fd, program.program)
+                os.lseek(filter_fd, 0, os.SEEK_SET)
+            mounts = Mounts(bot_dir=fd, seccomp=filter_fd)
             try:
                 argv = bwrap_argv(
                     bwrap,
                     ["/bin/sh", "-c", PROBE_SCRIPT],
-                    mounts=Mounts(bot_dir=fd),
+                    mounts=mounts,
                     env={"PATH": "/usr/bin:/bin"},
                     tmpfs_bytes=1024 * 1024,
                 )
@@ -80,10 +90,11 @@ def _run_probe_sandbox(probe: Probe) -> None:
                     timeout=20,
                     check=False,
                     cwd="/",
-                    pass_fds=(fd,),
+                    pass_fds=mounts.fds(),
                 )
             finally:
-                os.close(fd)
+                for opened in mounts.fds():
+                    os.close(opened)
     finally:
         if lease is not None:
             lease.release()
@@ -102,6 +113,7 @@ def _run_probe_sandbox(probe: Probe) -> None:
     probe.layers["non_root_uid"] = any(line.startswith("uid=") for line in lines) and (
         "uid=0" not in lines
     )
+    probe.layers["seccomp"] = program is not None and "seccomp=2" in lines  # 2: filter mode
     if not probe.layers["network_cutoff"]:
         probe.problem = f"the sandbox sees network interfaces {sorted(interfaces)}, not only lo"
 
@@ -141,6 +153,7 @@ def layers() -> dict[str, bool]:
 
     ``bubblewrap``: a sandbox starts; ``network_cutoff``: it sees only ``lo``;
     ``readonly_root``: it cannot write to ``/``; ``non_root_uid``: the bot's uid is not 0;
+    ``seccomp``: the filter of :mod:`.seccomp` is on (needs libseccomp: ``libseccomp2``);
     ``rlimits``: per-process limits apply; ``cgroup_memory`` / ``cgroup_pids``: the bot's
     processes together are bounded in memory / number.
     """
@@ -148,10 +161,17 @@ def layers() -> dict[str, bool]:
 
 
 def require_isolation() -> None:
-    """Raise :class:`SandboxUnavailable` unless bubblewrap and the network cut-off work."""
+    """Raise :class:`SandboxUnavailable` unless bubblewrap and the network cut-off work, and
+    the seccomp filter too where libseccomp is installed (without it, bots run unfiltered)."""
     probe = _probe()
     if not (probe.layers["bubblewrap"] and probe.layers["network_cutoff"]):
         raise SandboxUnavailable(
             f"cannot sandbox bots on this machine: {probe.problem}. "
+            "Only trusted bots may run without it (--unsafe-no-sandbox)."
+        )
+    if seccomp.available() and not probe.layers["seccomp"]:
+        raise SandboxUnavailable(
+            "cannot sandbox bots on this machine: libseccomp is installed but the sandbox's "
+            "seccomp filter did not take effect (bubblewrap without --seccomp?). "
             "Only trusted bots may run without it (--unsafe-no-sandbox)."
         )

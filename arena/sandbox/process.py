@@ -26,7 +26,7 @@ from types import TracebackType
 
 from arena import GRPC_EXPERIMENTS
 
-from . import uids
+from . import seccomp, uids
 from .bubblewrap import Mounts, bwrap_argv, etc_files, find_bwrap
 from .capped_log import CappedLog
 from .cgroups import BotCgroup, find_hierarchy
@@ -420,12 +420,14 @@ def _sandboxed(
         for path, need in ((bot_dir, 0o5), (runtime, 0o5), (socket_path, 0o6)):
             _check_reachable(path, uid, need)
     ids = (uid, uid) if uid is not None else (os.getuid(), os.getgid())
+    program = seccomp.bot_filter() if "--seccomp" in bwrap.flags else None
     mounts = Mounts(
         bot_dir=held.open(bot_dir, os.O_PATH | os.O_DIRECTORY),
         runtime=held.open(runtime, os.O_PATH | os.O_DIRECTORY),
         socket=held.open(socket_path, os.O_PATH),
         etc_data={name: held.data(name, data) for name, data in etc_files(*ids).items()},
         token=held.data("token", spec.token.encode()),
+        seccomp=held.data("seccomp", program.program) if program is not None else None,
     )
     env = _bot_env(
         spec,

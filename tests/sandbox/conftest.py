@@ -67,24 +67,37 @@ def engine(scratch: Path) -> Iterator[Engine]:
 MakeBot = Callable[..., LaunchSpec]
 
 
+def bot_spec(
+    scratch: Path,
+    engine: Engine,
+    label: str,
+    program: str,
+    *args: str,
+    limits: Limits | None = None,
+    **kw: object,
+) -> LaunchSpec:
+    """A spec running ``bots/<program>.py`` with ``args`` from a fresh folder under ``scratch``."""
+    home = Path(tempfile.mkdtemp(prefix=f"{label[:40]}-", dir=scratch))
+    home.chmod(0o755)
+    bot_dir = home / "bot"
+    bot_dir.mkdir(mode=0o755)
+    shutil.copyfile(BOTS / f"{program}.py", bot_dir / "bot.py")
+    (bot_dir / "bot.py").chmod(0o644)
+    return LaunchSpec(
+        command=["python3", "bot.py", *args],
+        bot_dir=bot_dir,
+        socket_path=engine.socket_path,
+        log_path=home / "bot.log",
+        limits=limits or Limits(),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
 @pytest.fixture
 def make_bot(scratch: Path, engine: Engine, request: pytest.FixtureRequest) -> MakeBot:
     """``make_bot("cpu_loop", *args, limits=..., sandbox=...)``: a spec running bots/cpu_loop.py."""
 
     def make(program: str, *args: str, limits: Limits | None = None, **kw: object) -> LaunchSpec:
-        home = Path(tempfile.mkdtemp(prefix=f"{request.node.name[:40]}-", dir=scratch))
-        home.chmod(0o755)
-        bot_dir = home / "bot"
-        bot_dir.mkdir(mode=0o755)
-        shutil.copyfile(BOTS / f"{program}.py", bot_dir / "bot.py")
-        (bot_dir / "bot.py").chmod(0o644)
-        return LaunchSpec(
-            command=["python3", "bot.py", *args],
-            bot_dir=bot_dir,
-            socket_path=engine.socket_path,
-            log_path=home / "bot.log",
-            limits=limits or Limits(),
-            **kw,  # type: ignore[arg-type]
-        )
+        return bot_spec(scratch, engine, request.node.name, program, *args, limits=limits, **kw)
 
     return make

@@ -46,6 +46,7 @@ def test_it_reports_the_layers_this_machine_gives(make_bot: MakeBot) -> None:
         "network_cutoff",
         "readonly_root",
         "non_root_uid",
+        "seccomp",
         "rlimits",
         "cgroup_memory",
         "cgroup_pids",
