@@ -1,10 +1,11 @@
-"""Per-bot cgroups: a memory limit and a process limit on all of a bot's processes together,
-the list of every pid to kill at the end, and the peak memory.
+"""Per-bot cgroups: a memory limit, a process limit and a CPU quota on all of a bot's processes
+together, the list of every pid to kill at the end, the peak memory and the CPU time used.
 
 Which controllers are usable is detected at run time: a cgroup v1 hierarchy mounted for the
 controller (e.g. ``/sys/fs/cgroup/memory``), or the v2 unified hierarchy if the controller is
 enabled for the children of the cgroup this process sits in. A bot's cgroup is created as a
-child of this process's own cgroup in each usable hierarchy.
+child of this process's own cgroup in each usable hierarchy (once per hierarchy: v1 often
+mounts ``cpu`` and ``cpuacct`` together, v2 has no ``cpuacct``: ``cpu.stat`` counts usage).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-CONTROLLERS = ("memory", "pids")
+CONTROLLERS = ("memory", "pids", "cpu", "cpuacct")
+#: The CFS period of a bot's CPU quota, in microseconds (the kernel's default).
+CFS_PERIOD_US = 100_000
 
 
 @dataclass(frozen=True)
@@ -108,8 +111,11 @@ class BotCgroup:
         self.dirs = dirs
 
     @classmethod
-    def create(cls, name: str, *, memory_bytes: int, max_pids: int) -> BotCgroup:
-        """New cgroups called ``name`` in every usable hierarchy, with these limits."""
+    def create(
+        cls, name: str, *, memory_bytes: int, max_pids: int, cpus: float | None = None
+    ) -> BotCgroup:
+        """New cgroups called ``name`` in every usable hierarchy, with these limits (``cpus``:
+        cores' worth of CPU time, None for no quota)."""
         cgroup = cls({})
         try:
             for controller in CONTROLLERS:
@@ -117,13 +123,27 @@ class BotCgroup:
                 if hierarchy is None:
                     continue
                 path = hierarchy.parent / name
-                path.mkdir()
+                if all(path != made for _, made in cgroup.dirs.values()):
+                    path.mkdir()
                 cgroup.dirs[controller] = (hierarchy, path)
             cgroup._set_limits(memory_bytes, max_pids)
+            if cpus is not None:
+                cgroup._set_cpu_quota(cpus)
         except OSError:
             cgroup.remove()
             raise
         return cgroup
+
+    def _set_cpu_quota(self, cpus: float) -> None:
+        if "cpu" not in self.dirs:
+            return
+        hierarchy, path = self.dirs["cpu"]
+        quota = max(1000, round(cpus * CFS_PERIOD_US))  # the kernel's minimum is 1 ms
+        if hierarchy.version == 1:
+            (path / "cpu.cfs_period_us").write_text(str(CFS_PERIOD_US))
+            (path / "cpu.cfs_quota_us").write_text(str(quota))
+        else:
+            (path / "cpu.max").write_text(f"{quota} {CFS_PERIOD_US}")
 
     def _set_limits(self, memory_bytes: int, max_pids: int) -> None:
         if "memory" in self.dirs:
@@ -139,22 +159,29 @@ class BotCgroup:
         if "pids" in self.dirs:
             (self.dirs["pids"][1] / "pids.max").write_text(str(max_pids))
 
+    def _paths(self) -> list[tuple[Hierarchy, Path]]:
+        """Each cgroup once (two controllers may share one)."""
+        unique: dict[Path, Hierarchy] = {}
+        for hierarchy, path in self.dirs.values():
+            unique.setdefault(path, hierarchy)
+        return [(hierarchy, path) for path, hierarchy in unique.items()]
+
     def add(self, pid: int) -> None:
         """Move a process into every controller's cgroup."""
-        for _, path in self.dirs.values():
+        for _, path in self._paths():
             (path / "cgroup.procs").write_text(str(pid))
 
     def pids(self) -> set[int]:
         """Every process in the bot's cgroups."""
         found: set[int] = set()
-        for _, path in self.dirs.values():
+        for _, path in self._paths():
             with contextlib.suppress(OSError):
                 found.update(int(pid) for pid in (path / "cgroup.procs").read_text().split())
         return found
 
     def kill_all(self) -> None:
         """SIGKILL every process in the cgroups (``cgroup.kill`` where v2 has it)."""
-        for hierarchy, path in self.dirs.values():
+        for hierarchy, path in self._paths():
             if hierarchy.version == 2 and (path / "cgroup.kill").exists():
                 with contextlib.suppress(OSError):
                     (path / "cgroup.kill").write_text("1")
@@ -172,6 +199,24 @@ class BotCgroup:
             return int((path / name).read_text())
         except (OSError, ValueError):
             return None
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time all the bot's processes used so far, if a cgroup counts it."""
+        if "cpuacct" in self.dirs and self.dirs["cpuacct"][0].version == 1:
+            try:
+                return int((self.dirs["cpuacct"][1] / "cpuacct.usage").read_text()) / 1e9
+            except (OSError, ValueError):
+                return None
+        if "cpu" in self.dirs and self.dirs["cpu"][0].version == 2:
+            usage = _read_counter(self.dirs["cpu"][1] / "cpu.stat", "usage_usec")
+            return None if usage is None else usage / 1e6
+        return None
+
+    def cpu_throttled(self) -> int | None:
+        """How many CFS periods the bot's processes were stopped in for using up their quota."""
+        if "cpu" not in self.dirs:
+            return None
+        return _read_counter(self.dirs["cpu"][1] / "cpu.stat", "nr_throttled")
 
     def oom_kills(self) -> int | None:
         """How many processes the memory cgroup's OOM killer killed, if there is one."""

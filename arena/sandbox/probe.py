@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from . import seccomp, uids
 from .bubblewrap import Mounts, bwrap_argv, find_bwrap
-from .cgroups import BotCgroup, find_hierarchy, remove_stale
+from .cgroups import CONTROLLERS, BotCgroup, find_hierarchy, remove_stale
 from .spec import SandboxUnavailable
 
 LAYERS = (
@@ -30,6 +30,7 @@ LAYERS = (
     "rlimits",
     "cgroup_memory",
     "cgroup_pids",
+    "cpu",
 )
 #: Runs inside the probe sandbox; the lines it prints are parsed by :func:`_probe`.
 PROBE_SCRIPT = (
@@ -120,12 +121,12 @@ def _run_probe_sandbox(probe: Probe) -> None:
 
 def _usable_cgroups() -> set[str]:
     """Controllers of which a bot cgroup can be created (and removed) here."""
-    if not (find_hierarchy("memory") or find_hierarchy("pids")):
+    if not any(find_hierarchy(controller) for controller in CONTROLLERS):
         return set()
     remove_stale()
     name = f"nimmt-probe-{os.getpid()}-{secrets.token_hex(4)}"
     try:
-        cgroup = BotCgroup.create(name, memory_bytes=64 * 1024 * 1024, max_pids=8)
+        cgroup = BotCgroup.create(name, memory_bytes=64 * 1024 * 1024, max_pids=8, cpus=1.0)
     except OSError:
         return set()
     usable = set(cgroup.dirs)
@@ -145,6 +146,7 @@ def _probe() -> Probe:
     usable = _usable_cgroups()
     probe.layers["cgroup_memory"] = "memory" in usable
     probe.layers["cgroup_pids"] = "pids" in usable
+    probe.layers["cpu"] = "cpu" in usable
     return probe
 
 
@@ -155,7 +157,9 @@ def layers() -> dict[str, bool]:
     ``readonly_root``: it cannot write to ``/``; ``non_root_uid``: the bot's uid is not 0;
     ``seccomp``: the filter of :mod:`.seccomp` is on (needs libseccomp: ``libseccomp2``);
     ``rlimits``: per-process limits apply; ``cgroup_memory`` / ``cgroup_pids``: the bot's
-    processes together are bounded in memory / number.
+    processes together are bounded in memory / number; ``cpu``: they share a CPU quota
+    (``Limits.cpus``; without it, bots run at a lower priority, which protects the runner but
+    not one seat from another).
     """
     return dict(_probe().layers)
 

@@ -29,10 +29,12 @@ from arena import GRPC_EXPERIMENTS
 from . import seccomp, uids
 from .bubblewrap import Mounts, bwrap_argv, etc_files, find_bwrap
 from .capped_log import CappedLog
-from .cgroups import BotCgroup, find_hierarchy
+from .cgroups import CONTROLLERS, BotCgroup, find_hierarchy
 from .probe import require_isolation
 from .runtime import RuntimeInUse, use_runtime
 from .spec import (
+    AS_BACKSTOP_FACTOR,
+    FALLBACK_NICE,
     SANDBOX_RUNTIME,
     SANDBOX_SOCKET,
     SANDBOX_TOKEN,
@@ -75,12 +77,16 @@ def _bot_env(
     return env
 
 
-def _rlimits(limits: Limits, *, nproc: int | None) -> dict[int, tuple[int, int]]:
+def _rlimits(
+    limits: Limits, *, nproc: int | None, memory_cgroup: bool
+) -> dict[int, tuple[int, int]]:
     """The rlimits of a bot, never above the runner's own hard limits (raising them would need
-    CAP_SYS_RESOURCE)."""
+    CAP_SYS_RESOURCE). Address space is only a backstop where the memory cgroup bounds the bot
+    (see :class:`Limits`)."""
     cpu = limits.cpu_seconds
+    space = limits.memory_mb * MIB * (AS_BACKSTOP_FACTOR if memory_cgroup else 1)
     wanted = {
-        resource.RLIMIT_AS: (limits.memory_mb * MIB, limits.memory_mb * MIB),
+        resource.RLIMIT_AS: (space, space),
         resource.RLIMIT_CPU: (cpu, cpu + 1),  # SIGXCPU, then SIGKILL if it is ignored
         resource.RLIMIT_NOFILE: (limits.open_files, limits.open_files),
         resource.RLIMIT_FSIZE: (limits.file_size_mb * MIB, limits.file_size_mb * MIB),
@@ -128,6 +134,8 @@ class BotProcess:
         self._ended = False
         self._peak_bytes: int | None = None
         self._oom_kills: int | None = None
+        self._cpu_seconds: float | None = None
+        self._cpu_throttled: int | None = None
 
     @property
     def uid(self) -> int | None:
@@ -161,6 +169,8 @@ class BotProcess:
             if self._cgroup is not None:
                 self._peak_bytes = self._cgroup.peak_memory_bytes()
                 self._oom_kills = self._cgroup.oom_kills()
+                self._cpu_seconds = self._cgroup.cpu_seconds()
+                self._cpu_throttled = self._cgroup.cpu_throttled()
                 gone = self._cgroup.remove(KILL_TIMEOUT) and gone
             self._log.close()
             if self._token_dir is not None:
@@ -207,6 +217,20 @@ class BotProcess:
         if self._cgroup is not None and not self._ended:
             peak = self._cgroup.peak_memory_bytes()
         return None if peak is None else peak / MIB
+
+    @property
+    def cpu_seconds(self) -> float | None:
+        """CPU time all the bot's processes used so far, from its cgroup if one counts it."""
+        if self._cgroup is None or self._ended:
+            return self._cpu_seconds
+        return self._cgroup.cpu_seconds()
+
+    @property
+    def cpu_throttled(self) -> int | None:
+        """How many 100 ms periods the bot was stopped in for using up its ``Limits.cpus``."""
+        if self._cgroup is None or self._ended:
+            return self._cpu_throttled
+        return self._cgroup.cpu_throttled()
 
     @property
     def limit_exceeded(self) -> str | None:
@@ -325,12 +349,16 @@ def launch(spec: LaunchSpec) -> BotProcess:
             require_isolation()
             if os.geteuid() == 0:
                 held.lease = uids.acquire_uid()
-        if find_hierarchy("memory") or find_hierarchy("pids"):
+        if any(find_hierarchy(controller) for controller in CONTROLLERS):
             name = f"nimmt-bot-{os.getpid()}-{secrets.token_hex(4)}"
             extra = BWRAP_PROCESSES if spec.sandbox else 0
             held.cgroup = BotCgroup.create(
-                name, memory_bytes=limits.memory_mb * MIB, max_pids=limits.processes + extra
+                name,
+                memory_bytes=limits.memory_mb * MIB,
+                max_pids=limits.processes + extra,
+                cpus=limits.cpus,
             )
+        controlled = set(held.cgroup.dirs) if held.cgroup is not None else set()
         uid = held.lease.uid if held.lease else None
         if spec.sandbox:
             argv, pass_fds = _sandboxed(spec, bot_dir, held, uid)
@@ -368,8 +396,11 @@ def launch(spec: LaunchSpec) -> BotProcess:
             if held.cgroup is not None:
                 held.cgroup.add(popen.pid)
             nproc = limits.processes + BWRAP_PROCESSES if uid is not None else None
-            for which, values in _rlimits(limits, nproc=nproc).items():
+            rlimits = _rlimits(limits, nproc=nproc, memory_cgroup="memory" in controlled)
+            for which, values in rlimits.items():
                 resource.prlimit(popen.pid, which, values)
+            if "cpu" not in controlled:  # no quota: at least the runner's threads come first
+                os.setpriority(os.PRIO_PROCESS, popen.pid, FALLBACK_NICE)
             os.write(gate_write, b"go\n")
         except BaseException:
             popen.kill()

@@ -33,9 +33,18 @@ class SandboxUnavailable(RuntimeError):
 class Limits:
     """Resource limits of one bot for a whole match.
 
-    ``memory_mb`` is both RLIMIT_AS of every process (a Python gRPC client reserves about
-    560 MB of address space and runs in 256 MB; a 4 GB allocation fails) and, where the machine
-    has a memory cgroup, the limit on the resident memory of all the bot's processes together.
+    ``memory_mb`` is the memory (resident, plus swap) of all the bot's processes together,
+    enforced by the memory cgroup where the machine has one: a bot going over it is killed by
+    the kernel's OOM killer (a crash; :attr:`BotProcess.limit_exceeded` says ``memory_mb``).
+    Address space is not memory: runtimes reserve far more than they use (a Python gRPC client
+    about 560 MB, the JVM and V8 gigabytes), so RLIMIT_AS is then only a backstop of
+    ``AS_BACKSTOP_FACTOR`` times ``memory_mb``. Measured with the default 1024 MB, a Python bot
+    with gRPC loaded allocates and touches about 970 MB before the OOM killer ends it. Without a
+    memory cgroup, RLIMIT_AS = ``memory_mb`` of each process is all there is, and the same bot
+    gets only about 460 MB (gRPC's reservations count).
+    ``cpus`` is how many cores' worth of CPU time the bot's processes together get (the cpu
+    cgroup's CFS quota, per 100 ms period), so a bot spinning many processes slows no other
+    seat; without a cpu cgroup the bot runs at a lower priority (nice ``FALLBACK_NICE``).
     ``cpu_seconds`` is RLIMIT_CPU (per process; the match deadline bounds the rest).
     ``processes`` bounds the pids cgroup and RLIMIT_NPROC of the bot's own uid; threads count
     (a gRPC client has about 7), the sandbox's two bubblewrap processes come on top.
@@ -47,6 +56,10 @@ class Limits:
     Traceback (most recent call last):
     ...
     ValueError: Limits.processes must be a positive int, got 0
+    >>> Limits(cpus=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: Limits.cpus must be a positive number of cores, got 0
     """
 
     memory_mb: int = 1024
@@ -55,10 +68,21 @@ class Limits:
     open_files: int = 256
     file_size_mb: int = 16
     tmpfs_mb: int = 64
+    cpus: float = 1.0
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
-            _check_positive(name, getattr(self, name))
+            if name != "cpus":
+                _check_positive(name, getattr(self, name))
+        cpus = self.cpus
+        if isinstance(cpus, bool) or not isinstance(cpus, int | float) or not 0 < cpus < 1e6:
+            raise ValueError(f"Limits.cpus must be a positive number of cores, got {cpus!r}")
+
+
+#: RLIMIT_AS is this many times ``Limits.memory_mb`` when the memory cgroup bounds the bot.
+AS_BACKSTOP_FACTOR = 16
+#: The nice value of a bot where no cpu cgroup can bound its share.
+FALLBACK_NICE = 10
 
 
 def _check_positive(name: str, value: object) -> None:

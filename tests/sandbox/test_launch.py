@@ -23,6 +23,7 @@ from arena.sandbox import (
     require_isolation,
 )
 from arena.sandbox.cgroups import find_hierarchy
+from arena.sandbox.spec import AS_BACKSTOP_FACTOR
 from arena.sandbox.uids import processes_of
 
 from .conftest import MakeBot
@@ -50,10 +51,12 @@ def test_it_reports_the_layers_this_machine_gives(make_bot: MakeBot) -> None:
         "rlimits",
         "cgroup_memory",
         "cgroup_pids",
+        "cpu",
     }
     assert found["bubblewrap"] == (shutil.which("bwrap") is not None)
     assert found["cgroup_memory"] == (find_hierarchy("memory") is not None)
     assert found["cgroup_pids"] == (find_hierarchy("pids") is not None)
+    assert found["cpu"] == (find_hierarchy("cpu") is not None)
 
     bot = launch(make_bot("sleeper"))
     try:
@@ -65,8 +68,10 @@ def test_it_reports_the_layers_this_machine_gives(make_bot: MakeBot) -> None:
             where = cgroup_dirs_of(pid)
             assert ("nimmt-bot-" in where["memory"]) == found["cgroup_memory"]
             assert ("nimmt-bot-" in where["pids"]) == found["cgroup_pids"]
+            assert ("nimmt-bot-" in where["cpu"]) == found["cpu"]
             if found["rlimits"]:
-                assert _limit(pid, "Max address space") == str(1024 * MIB)
+                space = 1024 * MIB * (AS_BACKSTOP_FACTOR if found["cgroup_memory"] else 1)
+                assert _limit(pid, "Max address space") == str(space)
                 assert _limit(pid, "Max processes") == str(32 + 2)
     finally:
         bot.kill()
@@ -126,7 +131,8 @@ def test_it_runs_a_plain_process_without_sandbox(make_bot: MakeBot, engine: Engi
     assert "NIMMT_TOKEN" not in report["env"]
     assert report["token"] == "t0ken" and report["token_mode"] == "0o600"
     assert not os.path.exists(report["env"]["NIMMT_TOKEN_FILE"])  # removed with the bot
-    assert report["limits"]["RLIMIT_AS"] == [1024 * MIB, 1024 * MIB]
+    space = 1024 * MIB * (AS_BACKSTOP_FACTOR if layers()["cgroup_memory"] else 1)
+    assert report["limits"]["RLIMIT_AS"] == [space, space]
     assert report["limits"]["RLIMIT_CPU"] == [300, 301]
 
 

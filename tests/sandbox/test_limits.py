@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from arena.sandbox import Limits, launch, layers
+from arena.sandbox import BotProcess, Limits, cgroups, launch, layers, process
 from arena.sandbox.capped_log import HEAD_BYTES, TAIL_BYTES
+from arena.sandbox.spec import FALLBACK_NICE
 from arena.sandbox.uids import processes_of
 
 from .conftest import MakeBot
@@ -39,11 +40,40 @@ def test_it_kills_an_endless_loop_on_demand(make_bot: MakeBot) -> None:
 
 
 def test_it_refuses_a_4_gb_allocation(make_bot: MakeBot) -> None:
-    done = run_to_end(make_bot("big_alloc"))
+    done = run_to_end(make_bot("big_alloc"), timeout=30)
 
-    assert done.status == 3, done.log
-    assert "MemoryError" in done.log
     assert "ALLOCATED" not in done.log
+    if layers()["cgroup_memory"]:  # the cgroup is the bound: touching the pages gets it killed
+        assert done.status == 128 + signal.SIGKILL, done.log
+        assert done.limit_exceeded == "memory_mb"
+    else:  # RLIMIT_AS is: the allocation fails
+        assert done.status == 3, done.log
+        assert "MemoryError" in done.log
+    assert done.left_behind == []
+
+
+@pytest.mark.skipif(not layers()["cgroup_memory"], reason="no usable memory cgroup here")
+def test_a_python_grpc_bot_can_touch_900_mb_of_its_1024(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("grpc_alloc", "900", "50"), timeout=60)
+
+    assert done.status == 0, done.log
+    assert "grpc reply: b'echo up'" in done.log
+    assert "HELD 900 MB" in done.log
+    assert done.peak_memory_mb is not None and 900 < done.peak_memory_mb <= 1024
+    assert done.limit_exceeded is None
+
+
+@pytest.mark.skipif(not layers()["cgroup_memory"], reason="no usable memory cgroup here")
+def test_a_python_grpc_bot_touching_1_5_gb_is_killed_at_its_limit(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("grpc_alloc", "1536", "16"), timeout=60)
+
+    assert done.status == 128 + signal.SIGKILL, done.log
+    assert done.limit_exceeded == "memory_mb"
+    assert done.peak_memory_mb is not None and done.peak_memory_mb <= 1024
+    got = int(done.log.rsplit("touched ", 1)[1].split()[0])
+    print(f"a Python gRPC bot touched {got} MB of its 1024 MB before the OOM killer ended it")
+    assert 900 <= got < 1024
+    assert done.left_behind == []
 
 
 @pytest.mark.skipif(not layers()["cgroup_memory"], reason="no usable memory cgroup here")
@@ -113,3 +143,79 @@ def test_it_bounds_the_private_tmp(make_bot: MakeBot) -> None:
 
     assert done.status == 5
     assert "write failed: ENOSPC" in done.log
+
+
+@pytest.fixture
+def without_memory_cgroup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Launch as on a machine without a usable memory controller."""
+    rest = tuple(name for name in cgroups.CONTROLLERS if name != "memory")
+    monkeypatch.setattr(cgroups, "CONTROLLERS", rest)
+    monkeypatch.setattr(process, "CONTROLLERS", rest)
+
+
+@pytest.mark.usefixtures("without_memory_cgroup")
+def test_without_a_memory_cgroup_the_address_space_limit_bounds_the_bot(
+    make_bot: MakeBot,
+) -> None:
+    done = run_to_end(make_bot("grpc_alloc", "1536", "16"), timeout=60)
+
+    assert done.status == 3, done.log
+    assert done.peak_memory_mb is None
+    got = int(done.log.split("MemoryError after ")[1].split()[0])
+    print(f"without a memory cgroup, a Python gRPC bot got {got} MB of its 1024 MB")
+    assert 300 < got < 1024
+    assert done.left_behind == []
+
+
+def _cpu_used_over(bot: BotProcess, wall: float) -> float:
+    """Cores' worth of CPU the bot used over ``wall`` seconds, from its cgroup."""
+    before, started = bot.cpu_seconds, time.monotonic()
+    time.sleep(wall)
+    after, ended = bot.cpu_seconds, time.monotonic()
+    assert before is not None and after is not None
+    return (after - before) / (ended - started)
+
+
+@pytest.mark.skipif(not layers()["cpu"], reason="no usable cpu cgroup here")
+@pytest.mark.parametrize("cpus", [0.5, 1.0])
+def test_a_bot_spinning_many_processes_gets_only_its_cpus(make_bot: MakeBot, cpus: float) -> None:
+    bot = launch(make_bot("spinners", "4", limits=Limits(cpus=cpus)))
+    try:
+        assert wait_for(lambda: bot.log_text().count("spinning") == 4), bot.log_text()
+
+        used = _cpu_used_over(bot, 2.0)
+
+        print(f"4 spinning processes with Limits(cpus={cpus}) used {used:.2f} cores")
+        assert used <= cpus * 1.15 + 0.05
+        assert bot.cpu_throttled is not None and bot.cpu_throttled > 0
+    finally:
+        bot.kill()
+    assert bot.uid is not None and processes_of(bot.uid) == []
+
+
+@pytest.fixture
+def without_cpu_cgroup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Launch as on a machine without a usable cpu controller."""
+    rest = tuple(name for name in cgroups.CONTROLLERS if name not in ("cpu", "cpuacct"))
+    monkeypatch.setattr(cgroups, "CONTROLLERS", rest)
+    monkeypatch.setattr(process, "CONTROLLERS", rest)
+
+
+def _nice(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[16])
+
+
+@pytest.mark.usefixtures("without_cpu_cgroup")
+def test_without_a_cpu_cgroup_the_bot_runs_at_a_lower_priority(make_bot: MakeBot) -> None:
+    bot = launch(make_bot("spinners", "3"))
+    try:
+        assert wait_for(lambda: bot.log_text().count("spinning") == 3), bot.log_text()
+        assert bot.uid is not None
+
+        nices = {_nice(pid) for pid in processes_of(bot.uid)}
+
+        assert nices == {FALLBACK_NICE}
+        assert bot.cpu_seconds is None
+    finally:
+        bot.kill()
