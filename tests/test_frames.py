@@ -190,8 +190,9 @@ def check_the_steps(replay: dict[str, Any], film: Frames) -> None:
             assert step.tile not in tray
             if step.kind == "land" or step.chosen:
                 landed[step.tile] += 1
-        if step.kind == "land" and step.space == film.row_lengths[step.row] - 1:
-            assert not film.layout or film.frames[i + 1].step.kind == "complete"
+        if film.layout and step.kind == "land" and step.row is not None:
+            final = step.space == film.row_lengths[step.row] - 1
+            assert final == (film.frames[i + 1].step.kind == "complete"), f"frame {i}"
         if step.kind == "complete":
             assert step.tile is not None and step.to_row is not None and step.row is not None
             assert frame.spaces[step.to_row][0] == step.tile
@@ -230,6 +231,14 @@ def test_the_golden_replays_of_real_matches_have_frames_that_agree_with_the_engi
         data = json.loads(json.dumps(film.to_json()))
         assert data["format"] == FORMAT and len(data["frames"]) == len(film.frames)
         assert all(set(f) == {"seat", "kind", "turn"} for f in data["result"]["faults"])
+        for frame, shown in zip(film.frames, data["frames"], strict=True):
+            step = frame.step
+            assert shown["step"] == {
+                key: list(value) if isinstance(value, tuple) else value
+                for key, value in step.__dict__.items()
+                if value is not None and value is not False and value != ()
+            }
+            assert shown["spaces"] == [list(row) for row in frame.spaces]
         assert len(data["result"]["faults"]) == len(replay["result"]["faults"])
 
 

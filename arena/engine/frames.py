@@ -124,7 +124,7 @@ class Step:
         data: dict[str, Any] = {"kind": self.kind}
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
-            if name != "kind" and value not in (None, (), False):
+            if name != "kind" and value is not None and value is not False and value != ():
                 data[name] = list(value) if isinstance(value, tuple) else value
         return data
 

@@ -20,4 +20,9 @@ urlpatterns = [
         views.match_replay,
         name="api-match-replay",
     ),
+    path(
+        "matches/<uuid:match_uuid>/replays/<int:game>/frames/",
+        views.match_frames,
+        name="api-match-frames",
+    ),
 ]

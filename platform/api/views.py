@@ -18,6 +18,7 @@ from django.urls import reverse
 from ladders.models import Ladder, Rating
 from ladders.services import standings
 from matches.models import Match, public_faults
+from matches.views import frames as frames_file
 from matches.views import replay as replay_file
 from submissions import services
 from submissions.models import Bot, BotVersion
@@ -140,6 +141,10 @@ def match_dict(match: Match, detail: bool = False, viewer: User | None = None) -
         data["error"] = match.error
         data["replays"] = [
             reverse("api-match-replay", args=[match.uuid, n])
+            for n in range(1, len(match.replays) + 1)
+        ]
+        data["frames"] = [
+            reverse("api-match-frames", args=[match.uuid, n])
             for n in range(1, len(match.replays) + 1)
         ]
         changes = match.rating_changes.select_related("rating__bot")
@@ -405,3 +410,9 @@ def match(request: HttpRequest, match_uuid: uuid.UUID) -> HttpResponse:
 @api()
 def match_replay(request: HttpRequest, match_uuid: uuid.UUID, game: int) -> HttpResponseBase:
     return replay_file(request, str(match_uuid), game)
+
+
+@api()
+def match_frames(request: HttpRequest, match_uuid: uuid.UUID, game: int) -> HttpResponseBase:
+    """The viewer's frames of a game (``nimmt-frames/1``): the board after every step."""
+    return frames_file(request, str(match_uuid), game)

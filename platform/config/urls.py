@@ -25,6 +25,11 @@ urlpatterns = [
     path("matches/<uuid:match_uuid>/", match_views.match, name="match"),
     path("matches/<uuid:match_uuid>/games/<int:game>/", match_views.game, name="match-game"),
     path("matches/<uuid:match_uuid>/replays/<int:game>/", match_views.replay, name="match-replay"),
+    path(
+        "matches/<uuid:match_uuid>/replays/<int:game>/frames/",
+        match_views.frames,
+        name="match-frames",
+    ),
     path("matches/<uuid:match_uuid>/logs/<int:seat>/", match_views.bot_log, name="match-log"),
     path("tournaments/", include("tournaments.urls")),
     path("accounts/", include("accounts.urls")),

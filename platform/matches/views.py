@@ -1,22 +1,27 @@
 """The match pages: the list (filters, pages by key), a match, a game's replay viewer, the
-replay downloads, and each bot's log (for that bot's owner only).
+replay downloads, the viewer's frames, and each bot's log (for that bot's owner only).
 
 What is private: a bot's log and the details of its faults (which can quote its output) are
-shown to the bot's owner only. Everything else of a match is public.
+shown to the bot's owner only. Everything else of a match is public; the frames carry no fault
+detail at all, so they are the same for everyone.
 """
 
 import datetime as dt
+import hashlib
 import json
+import os
+import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.db.models.functions import Lower
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -24,6 +29,8 @@ from ladders.models import Ladder, ladder_map
 from submissions.models import Bot
 from tournaments.models import Tournament
 
+from arena.engine.errors import ReplayError
+from arena.engine.frames import frames as engine_frames
 from arena.engine.replay import read as read_replay
 from matches.models import Match, Seat, entrant_names, public_faults
 
@@ -229,6 +236,7 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
             "game": game,
             "games": range(1, len(match.replays) + 1),
             "replay_url": reverse("match-replay", args=[match.uuid, game]),
+            "frames_url": reverse("match-frames", args=[match.uuid, game]),
         },
     )
 
@@ -277,6 +285,45 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def frames_file(replay_path: Path) -> Path:
+    """The viewer's frames of a replay file (``nimmt-frames/1`` JSON), computed by the engine
+    once per replay content: kept under ``DATA_DIR/frames/`` by the replay's SHA-256, so an
+    edited replay gets new frames. Raises :class:`ReplayError` if the replay does not verify.
+    """
+    digest = hashlib.sha256(replay_path.read_bytes()).hexdigest()
+    folder = Path(settings.DATA_DIR) / "frames" / digest[:2]
+    path = folder / f"{digest}.json"
+    if path.is_file():
+        return path
+    text = json.dumps(engine_frames(read_replay(replay_path)).to_json(), separators=(",", ":"))
+    folder.mkdir(parents=True, exist_ok=True)
+    # Written aside and renamed: a reader never sees half a file, two writers one whole one.
+    handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def frames(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase:
+    """A game's frames for the viewer: the board after every step, as the engine plays the
+    replay (:mod:`arena.engine.frames`). Public: no fault detail is in them."""
+    match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
+    if not 1 <= game <= len(match.replays):
+        raise Http404("No such game in this match.")
+    try:
+        path = frames_file(match_file(match, match.replays[game - 1]))
+    except ReplayError as problem:
+        return JsonResponse({"error": f"This replay has no frames: {problem}"}, status=422)
+    response = FileResponse(path.open("rb"), content_type="application/json")
+    response["Cache-Control"] = "public, max-age=86400"  # a finished game never changes
     return response
 
 

@@ -1,6 +1,8 @@
-"""The replay viewer in Chromium: after every turn of a real game of each variant, the board
-drawn on screen (read from the SVG) is the Python engine's board after that many turns; and
-the controls, keys and turn links move it."""
+"""The replay viewer in Chromium: after every turn of a real game of each variant, and at
+every decision the engine asks for inside a turn, the board drawn on screen (read from the SVG)
+is the Python engine's (the Game re-simulated through its public API, not the frames the page
+draws); every step between shows only tiles that are in play; and the controls, keys and turn
+links move it."""
 
 import json
 from pathlib import Path
@@ -14,6 +16,7 @@ from django.urls import reverse
 from nimmt_site_data import VIEWER_GAMES, SiteData, build, features
 from playwright.sync_api import Page, expect
 
+from arena.engine import DecisionKind, Game, PlaceLuck, PlayAction, PlayTile, TakeRow
 from arena.engine.replay import simulate
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,9 +44,14 @@ READ_BOARD = """() => {
     g => [+g.dataset.row, +g.dataset.space, g.dataset.marker]);
   const scores = [...document.querySelectorAll('.players tbody tr .score .value')].map(
     td => +td.textContent);
-  const tray = svg.querySelectorAll('g.tile[data-tray]').length;
+  const hands = [...document.querySelectorAll('.players tbody tr .hand')].map(
+    td => +td.textContent);
+  const trayTiles = [...svg.querySelectorAll('g.tile[data-tray]')].map(
+    g => [+g.dataset.tile, +g.dataset.tray]);
+  const stopRows = [...svg.querySelectorAll('g.stop')].map(g => +g.dataset.row).sort();
   return {turn: +svg.dataset.turn, atTurnEnd: svg.dataset.atTurnEnd, board, markers, scores,
-          doubled, overflow, tray, stops: svg.querySelectorAll('g.stop').length};
+          hands, doubled, overflow, tray: trayTiles.length, trayTiles, stopRows,
+          stops: stopRows.length};
 }"""
 
 
@@ -65,10 +73,69 @@ def engine_after(replay: dict[str, Any], turns: int) -> Any:
     return game
 
 
+def markers_of(game: Game) -> list[list[Any]]:
+    return sorted(
+        [r, s, card] for r, row in enumerate(game.markers) for s, card in enumerate(row) if card
+    )
+
+
+def decisions_inside_turns(replay: dict[str, Any]) -> list[dict[str, Any]]:
+    """The engine's position at every decision it asks for inside a turn, in order (the replay
+    driven decision by decision through Game.apply), as the screen shows it."""
+    setup = replay["setup"]
+    game = Game.from_setup(
+        replay["variant"],
+        setup["rows"],
+        setup["hands"],
+        setup["supply"],
+        setup["luck_deck"],
+        setup["action_deck"],
+    )
+    found = []
+    for turn in replay["turns"]:
+        for seat, tile in enumerate(turn["plays"]):
+            if tile is not None:
+                game.apply(seat, PlayTile(tile))
+        choices = list(turn["choices"])
+        while game.in_turn():
+            pending = game.pending
+            assert pending is not None
+            seat = pending.seats[0]
+            current = [list(game.current)] if game.current is not None else []
+            found.append(
+                {
+                    "kind": pending.kind.value,
+                    "seat": seat,
+                    "board": [list(row) for row in game.spaces],
+                    "markers": markers_of(game),
+                    "scores": list(game.scores),
+                    "hands": [len(h) for h in game.hands],
+                    "tray": current + [list(p) for p in game.to_place()],
+                    "stops": sorted(game.stops),
+                }
+            )
+            nxt = choices[0] if choices else {}
+            if pending.kind is DecisionKind.ACTION:
+                if nxt.get("kind") == "action" and nxt.get("tile") == pending.tile:
+                    choices.pop(0)
+                    game.apply(seat, PlayAction(nxt["card"], nxt.get("row"), nxt.get("new_tile")))
+                else:
+                    game.apply(seat, PlayAction(None))
+            elif pending.kind is DecisionKind.LUCK:
+                choices.pop(0)
+                game.apply(seat, PlaceLuck(nxt["row"], nxt["space"]))
+            else:
+                choices.pop(0)
+                game.apply(seat, TakeRow(nxt["row"]))
+    return found
+
+
 def open_viewer(page: Page, live_server: Any, site: SiteData, variant: str, hash: str = "") -> None:
     match = site.viewer_matches[variant]
     page.goto(live_server.url + reverse("match-game", args=[match.uuid, 1]) + hash)
-    page.wait_for_selector("#viewer[data-ready='1']", timeout=15_000)
+    page.wait_for_selector("#viewer[data-ready]", state="attached", timeout=15_000)
+    status = page.locator(".viewer-status").text_content()
+    assert page.get_attribute("#viewer", "data-ready") == "1", status
 
 
 @pytest.mark.parametrize(("variant", "players"), VIEWER_GAMES, ids=[v for v, _ in VIEWER_GAMES])
@@ -91,13 +158,7 @@ def test_the_board_on_screen_is_the_engines_after_every_turn(
         assert shown["doubled"] == [], where
         assert shown["board"] == game.spaces, where
         assert page.evaluate(f"window.nimmtViewer.boardAt({k})") == game.spaces, where
-        markers = sorted(
-            [r, s, card]
-            for r, row in enumerate(game.markers)
-            for s, card in enumerate(row)
-            if card is not None
-        )
-        assert sorted(shown["markers"]) == markers, where
+        assert sorted(shown["markers"]) == markers_of(game), where
         assert shown["tray"] == 0 and shown["stops"] == 0, where
         expected = replay["result"]["scores"] if k == turns else game.scores
         assert shown["scores"] == list(expected), where
@@ -112,29 +173,60 @@ def test_the_board_on_screen_is_the_engines_after_every_turn(
 
 
 @pytest.mark.parametrize("variant", [v for v, _ in VIEWER_GAMES])
-def test_every_step_inside_a_turn_is_drawn_once_per_tile(
+def test_every_step_inside_a_turn_shows_the_engines_tiles_and_its_position_at_each_decision(
     page: Page, live_server: Any, site: SiteData, variant: str
 ) -> None:
-    """Step through a whole game placement by placement: every frame's board on screen is
-    the simulation's, no tile is drawn twice, revealed tiles wait above the board, and the
-    card game's sixth card shows beyond its row before it takes it."""
+    """Step through a whole game placement by placement. Where the engine stops for a decision
+    inside a turn, the screen is the engine's position there: board, markers, scores, hand
+    sizes, the revealed tiles still waiting above the board, Stop markers. At every step no
+    tile is drawn twice, and every tile on screen is one the engine had on the board after the
+    turn before or one revealed this turn; a card game's sixth card shows beyond its full row."""
+    replay = replay_of(site, variant)
+    decisions = decisions_inside_turns(replay)
     open_viewer(page, live_server, site, variant)
-    frames = page.evaluate("window.nimmtViewer.game.frames")
+    steps = page.evaluate("window.nimmtViewer.steps()")
+    asked = [s for s in steps if s["asks"]]
+    assert [(s["asks"]["kind"], s["asks"]["seat"]) for s in asked] == [
+        (d["kind"], d["seat"]) for d in decisions
+    ]
+    expected = iter(decisions)
+    boards = [engine_after(replay, k).spaces for k in range(len(replay["turns"]) + 1)]
     stops_seen = sixth_cards = 0
-    for frame in frames:
-        page.evaluate(f"window.nimmtViewer.viewer.goTo({frame['index']}, false)")
+    for step in steps:
+        page.evaluate(f"window.nimmtViewer.goToStep({step['index']})")
         shown = page.evaluate(READ_BOARD)
-        where = f"{variant}, frame {frame['index']}"
+        turn = step["turn"]
+        where = f"{variant}, step {step['index']} ({step['kind']}, turn {turn})"
         assert shown["doubled"] == [], where
-        assert shown["board"] == frame["spaces"], where
-        assert shown["tray"] == len(frame["tray"]), where
-        overflow = frame["overflow"]
-        expected = [[overflow["row"], 5, overflow["tile"]]] if overflow else []
-        assert shown["overflow"] == expected, where
-        sixth_cards += bool(overflow)
+        on_screen = [t for row in shown["board"] for t in row if t > 0]
+        on_screen += [t for t, _seat in shown["trayTiles"]] + [t for _r, _s, t in shown["overflow"]]
+        if turn > 0:
+            plays = replay["turns"][turn - 1]
+            revealed = {t for t in plays["plays"] if t is not None} | {
+                c["new_tile"] for c in plays["choices"] if "new_tile" in c
+            }
+            before = {t for row in boards[turn - 1] for t in row if t > 0}
+            assert set(on_screen) <= before | revealed, where
+        if step["asks"]:
+            engine = next(expected)
+            assert shown["board"] == engine["board"], where
+            assert sorted(shown["markers"]) == engine["markers"], where
+            assert shown["scores"] == engine["scores"], where
+            assert shown["hands"] == engine["hands"], where
+            assert shown["trayTiles"] == engine["tray"], where
+            assert shown["stopRows"] == engine["stops"], where
+        if step["kind"] == "end":
+            assert shown["board"] == boards[turn] and shown["tray"] == 0, where
+        if step["kind"] == "sixth":
+            [(row, space, tile)] = shown["overflow"]
+            assert space == 5 and all(t > 0 for t in shown["board"][row]), where
+            assert tile not in [t for r in shown["board"] for t in r], where
+            sixth_cards += 1
+        else:
+            assert shown["overflow"] == [], where
         stops_seen += shown["stops"]
-    if variant.startswith("pro"):
-        assert stops_seen > 0 or variant == "pro"  # pro+luck's game plays a Stop card
+    if variant == "pro+luck":  # this game plays a Stop card
+        assert stops_seen > 0
     if variant == "classic":
         assert sixth_cards > 0
 

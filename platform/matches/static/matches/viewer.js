@@ -1,423 +1,149 @@
-/* The replay viewer of Nimmt Arena: draws a `nimmt-replay/1` game as SVG and plays it back.
+/* The replay viewer of Nimmt Arena: draws a game's frames as SVG and plays them back.
  *
- * The replay holds the deal and every decision, not the board, so the viewer re-simulates the
- * game with a port of the rules (shared/RULES.md; the reference is arena/engine/game.py, and
- * the browser tests compare this port with it after every turn of games of all five variants).
- * The simulation turns the game into *frames*: the deal, then per turn the reveal, each
- * placement (a completed row takes two frames: the tile lands, then the row clears and the tile
- * moves), each luck card and action card, and the end of the turn. Playing animates from frame
- * to frame; tiles are SVG groups keyed by their number, so a tile that moves glides there.
+ * The engine computes the frames (arena/engine/frames.py, format `nimmt-frames/1`, served at the
+ * page's data-frames-url): the position after every step of play, the deal, each turn's reveal,
+ * every action card, every tile landing on its space, every completed or taken row, every luck
+ * card and the end of each turn, with what happened at that step. This script knows no rules:
+ * it only draws a frame, words its caption and animates from frame to frame; tiles are SVG
+ * groups keyed by their number, so a tile that moves glides there.
  *
  * For tests and tools: window.nimmtViewer.boardAt(k) is the board after turn k (0: the deal),
  * as the engine's `Game.spaces`: per row, per space, the tile number, 0 (empty) or -1 (skipped).
- * No dependencies; no network access but the replay's own URL.
+ * No dependencies; no network access but the frames' own URL.
  */
 (function () {
   "use strict";
 
-  // ------------------------------------------------------------------ rules (RULES.md)
+  // ------------------------------------------------------------------ frames (from the engine)
 
-  var EMPTY = 0;
   var SKIPPED = -1;
-  var CLASSIC_ROW_LENGTH = 5;
-  var PRO_TURN_CAP = 200; // arena/engine/variants.py: a pro game that never empties a hand
   var CARD_NAMES = {
     stop: "Stop", swap: "Swap", skip: "Skip", front: "Front", ascending: "Ascending",
     anywhere: "Anywhere", another: "Another", plus5: "Plus five",
   };
+  var SPACE_NAMES = { ".": "", "+": " (+)", "-": " (\u2212)", F: " (final)", D: " (draw)", A: " (action)", C: " (claim)" };
 
-  function bullheads(tile) {
-    if (tile === 55) return 7;
-    if (tile % 11 === 0) return 5;
-    if (tile % 10 === 0) return 3;
-    if (tile % 5 === 0) return 2;
-    return 1;
-  }
+  function LoadProblem(message) { this.message = message; }
 
-  function sum(list) {
-    var total = 0;
-    for (var i = 0; i < list.length; i++) total += list[i];
-    return total;
-  }
+  function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "\u00b10"; }
 
-  function byNumber(a, b) { return a - b; }
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
-  function ReplayProblem(message) { this.message = message; }
-
-  /* Re-play `replay`; returns {frames, turnEnd, problems, players, layout, classic, pro}. */
-  function simulate(replay) {
-    if (!replay || replay.format !== "nimmt-replay/1") {
-      throw new ReplayProblem("This is not a nimmt-replay/1 file.");
+  /* The engine's frames (nimmt-frames/1) as the drawing below reads them: each frame with its
+   * caption, the tile or seat in focus, a card game's sixth card, and the tiles leaving. */
+  function readFrames(data) {
+    if (!data || data.format !== "nimmt-frames/1" || !data.frames || !data.frames.length) {
+      throw new LoadProblem("These are not nimmt-frames/1 frames.");
     }
-    var variant = replay.variant;
-    var classic = variant === "classic";
-    var pro = variant === "pro" || variant === "pro+luck";
-    var setup = replay.setup;
-    var layout = classic ? [] : replay.layout.slice();
-    var nrows = classic ? setup.rows.length : layout.length;
-    var players = setup.hands.length;
-    var handSize = classic ? 10 : 12;
-    var names = [];
-    for (var p = 0; p < players; p++) {
-      var entry = replay.players[p] || {};
-      names.push(String(entry.name || "seat " + p));
-    }
-
-    var S = {
-      spaces: [], fill: [], markers: [], stops: [],
-      hands: setup.hands.map(function (h) { return h.slice().sort(byNumber); }),
-      held: [], scores: [], supply: setup.supply.slice(),
-      luck: setup.luck_deck.slice(), actions: setup.action_deck.slice(), set: 1,
+    var names = data.players.map(function (n, i) { return String(n || "seat " + i); });
+    var layout = data.layout || [];
+    var classic = layout.length === 0;
+    var game = {
+      frames: [], turnEnd: data.turn_ends.slice(), problems: [], players: names.length, names: names,
+      layout: layout, classic: classic, pro: /^pro/.test(data.variant), nrows: data.row_lengths.length,
+      rowLengths: data.row_lengths.slice(), variant: data.variant, turns: data.turns,
+      result: data.result || null, bullheads: data.bullheads, higherIsBetter: data.higher_is_better,
     };
-    for (var r = 0; r < nrows; r++) {
-      var length = classic ? CLASSIC_ROW_LENGTH : layout[r].length;
-      var spaces = [], marks = [];
-      for (var s = 0; s < length; s++) { spaces.push(EMPTY); marks.push(null); }
-      var start = setup.rows[r] || [];
-      for (var t = 0; t < start.length; t++) spaces[t] = start[t];
-      S.spaces.push(spaces);
-      S.markers.push(marks);
-      S.fill.push(start.length);
-    }
-    for (p = 0; p < players; p++) { S.held.push([]); S.scores.push(0); }
-
-    var frames = [];
-    var turnEnd = [0];
-    var problems = [];
-    var tray = []; // revealed {tile, seat} not yet on the board, in placing order
-    var turnNo = 0;
-    var choices = [];
-    var choiceAt = 0;
-    var lastScores = S.scores.slice();
-
-    function snapshot(kind, caption, extra) {
-      var frame = {
-        index: frames.length,
-        turn: turnNo,
-        kind: kind,
-        caption: caption,
-        spaces: S.spaces.map(function (row) { return row.slice(); }),
-        markers: S.markers.map(function (row) { return row.slice(); }),
-        stops: S.stops.slice(),
-        tray: tray.map(function (x) { return { tile: x.tile, seat: x.seat }; }),
-        scores: S.scores.slice(),
-        deltas: S.scores.map(function (v, i) { return v - lastScores[i]; }),
-        hands: S.hands.map(function (h) { return h.length; }),
-        held: S.held.map(function (h) { return h.slice(); }),
-        supply: S.supply.length,
-        focus: null,
-        overflow: null,
-        leaving: [],
-      };
-      lastScores = S.scores.slice();
-      if (extra) for (var key in extra) frame[key] = extra[key];
-      frames.push(frame);
-      return frame;
-    }
-
-    function lastTile(row) {
-      var f = S.fill[row];
-      return f ? S.spaces[row][f - 1] : 0;
-    }
-
-    function targetRow(tile) {
-      var best = -1, bestEnd = 0, high = -1, highEnd = 0;
-      for (var r = 0; r < S.spaces.length; r++) {
-        var end = lastTile(r);
-        if (end === 0 || S.stops.indexOf(r) >= 0) continue;
-        if (bestEnd < end && end < tile) { best = r; bestEnd = end; }
-        if (end > highEnd) { high = r; highEnd = end; }
-      }
-      if (best >= 0) return best;
-      return classic ? null : high;
-    }
-
-    function luckSpaces(card) {
-      var free = [];
-      for (var r = 0; r < S.spaces.length; r++) {
-        var last = S.spaces[r].length - 1;
-        var from = card === "plus5" ? 1 : last;
-        var to = card === "plus5" ? last - 1 : last;
-        for (var s = from; s <= to; s++) {
-          if (S.spaces[r][s] === EMPTY && S.markers[r][s] === null) free.push([r, s]);
-        }
-      }
-      return free;
-    }
-
-    function nextChoice(kind, seat) {
-      var choice = choices[choiceAt];
-      if (!choice || choice.kind !== kind || choice.seat !== seat) {
-        throw new ReplayProblem(
-          "turn " + turnNo + ": the game asks " + names[seat] + " for a " + kind +
-          " decision, the replay records " + (choice ? choice.kind + " by seat " + choice.seat : "none"));
-      }
-      choiceAt += 1;
-      return choice;
-    }
-
-    function fromTray(tile) {
-      for (var i = 0; i < tray.length; i++) {
-        if (tray[i].tile === tile) { tray.splice(i, 1); return; }
-      }
-    }
-
-    function removeFromHand(seat, tile) {
-      var hand = S.hands[seat];
-      var at = hand.indexOf(tile);
-      if (at < 0) {
-        throw new ReplayProblem("turn " + turnNo + ": tile " + tile + " is not in " + names[seat] + "'s hand");
-      }
-      hand.splice(at, 1);
-    }
-
-    function addToHand(seat, tiles) {
-      S.hands[seat] = S.hands[seat].concat(tiles).sort(byNumber);
-    }
-
-    function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "\u00b10"; }
 
     function spaceName(row, space) {
       var kind = classic ? "." : layout[row][space];
-      var what = { ".": "", "+": " (+)", "-": " (\u2212)", F: " (final)", D: " (draw)", A: " (action)", C: " (claim)" }[kind];
-      return "row " + (row + 1) + ", space " + (space + 1) + what;
+      return "row " + (row + 1) + ", space " + (space + 1) + (SPACE_NAMES[kind] || "");
     }
 
-    function land(seat, tile, row, space, bonus) {
-      var spaces = S.spaces[row];
-      var kind = layout[row][space];
-      var marker = S.markers[row][space];
-      spaces[space] = tile;
-      S.fill[row] = space + 1;
-      fromTray(tile);
-      var delta = bonus;
-      var focus = { tile: tile, seat: seat, row: row, space: space };
-      if (space === spaces.length - 1) {
-        var others = spaces.filter(function (x) { return x > 0 && x !== tile; });
-        snapshot("place", names[seat] + "\u2019s " + tile + " fills the last space of row " + (row + 1) + ".", { focus: focus });
-        if (marker === "final10") delta += 10;
-        var heads = sum(others.map(bullheads));
-        var leaving;
-        if (kind === "C") {
-          addToHand(seat, others);
-          leaving = others.map(function (x) { return { tile: x, to: "hand", seat: seat }; });
-        } else {
-          delta -= heads;
-          leaving = others.map(function (x) { return { tile: x, to: "box", seat: seat }; });
-        }
-        var length = spaces.length;
-        S.spaces[row] = []; S.markers[row] = [];
-        for (var i = 0; i < length; i++) { S.spaces[row].push(EMPTY); S.markers[row].push(null); }
-        S.fill[row] = 0;
-        S.stops = S.stops.filter(function (x) { return x !== row; });
-        var dest = -1;
-        for (var r = 0; r < S.spaces.length; r++) {
-          if (r !== row && S.fill[r] === 0) { dest = r; break; }
-        }
-        if (dest < 0) throw new ReplayProblem("turn " + turnNo + ": no empty row to move " + tile + " to");
-        S.spaces[dest][0] = tile;
-        S.fill[dest] = 1;
-        S.scores[seat] += delta;
-        var said = kind === "C"
-          ? names[seat] + " claims " + others.length + " tile" + (others.length === 1 ? "" : "s") + " into hand"
-          : names[seat] + " takes " + heads + " bullhead" + (heads === 1 ? "" : "s");
-        if (marker === "final10") said += ", +10 from the luck marker";
-        snapshot("clear", said + " (" + signed(delta) + "); " + tile + " moves to row " + (dest + 1) + ".",
-          { focus: { tile: tile, seat: seat, row: dest, space: 0 }, leaving: leaving, cleared: row });
-      } else {
-        var effect = "";
-        if (marker === "plus5") { delta += 5; effect = "luck marker +5"; }
-        else if (kind === "+") { delta += bullheads(tile); effect = "plus space"; }
-        else if (kind === "-") { delta -= bullheads(tile); effect = "minus space"; }
-        else if (kind === "D") {
-          if (S.supply.length) { addToHand(seat, [S.supply.shift()]); effect = "draws a tile"; }
-          else effect = "the supply is empty";
-        } else if (kind === "A" && S.actions.length) {
-          S.held[seat].push(S.actions.shift());
-          effect = "draws an action card";
-        }
-        S.scores[seat] += delta;
-        var text = names[seat] + "\u2019s " + tile + " goes to " + spaceName(row, space);
-        if (effect) text += ": " + effect;
-        if (delta) text += " (" + signed(delta) + ")";
-        snapshot("place", text + ".", { focus: focus });
-      }
-      if (delta < 0 && S.luck.length && luckSpaces(S.luck[0]).length) {
-        var card = S.luck.shift();
-        var choice = nextChoice("luck", seat);
-        if (choice.card !== card) {
-          throw new ReplayProblem("turn " + turnNo + ": luck card " + choice.card + " recorded, " + card + " drawn");
-        }
-        var ok = luckSpaces(card).some(function (rs) { return rs[0] === choice.row && rs[1] === choice.space; });
-        if (!ok) throw new ReplayProblem("turn " + turnNo + ": a luck card cannot go on row " + (choice.row + 1) + ", space " + (choice.space + 1));
-        S.markers[choice.row][choice.space] = card;
-        snapshot("luck", names[seat] + " draws a luck card and puts " + (card === "plus5" ? "+5" : "+10 final") +
-          " on " + spaceName(choice.row, choice.space) + ".", { focus: { seat: seat, row: choice.row, space: choice.space, marker: true } });
+    function caption(f, s, delta) {
+      var who = s.seat !== undefined ? names[s.seat] : "";
+      var said;
+      switch (s.kind) {
+        case "setup":
+          return "The deal: " + f.spaces.filter(function (row) { return row.some(function (t) { return t > 0; }); }).length +
+            " rows start with one tile; everyone holds " + f.hands[0] + " tiles.";
+        case "reveal":
+          return "Turn " + f.turn + ": " + f.tray.map(function (p) { return names[p[1]] + " " + p[0]; }).join(" \u00b7 ") +
+            " \u2014 placed in this order.";
+        case "action":
+          said = who + " plays " + (CARD_NAMES[s.card] || s.card) + " on " + s.tile;
+          if (s.card === "stop") return said + ": row " + (s.row + 1) + " is closed for this turn.";
+          if (s.card === "swap") return said + ": takes it back and plays " + s.new_tile + " instead.";
+          if (s.card === "another") return said + ": reveals " + s.new_tile + " too.";
+          if (s.card === "skip") return said + ": it skips a space.";
+          if (s.card === "front") return said + ": it goes in front of row " + (s.row + 1) + ".";
+          if (s.card === "ascending" || s.card === "anywhere") return said + ": it goes to row " + (s.row + 1) + ".";
+          if (s.card === "plus5") return said + ": +5 for this placement.";
+          return said + ".";
+        case "land":
+          if (!classic && s.space === game.rowLengths[s.row] - 1) {
+            return who + "\u2019s " + s.tile + " fills the last space of row " + (s.row + 1) + ".";
+          }
+          said = who + "\u2019s " + s.tile + " goes to " + (classic ? "row " + (s.row + 1) : spaceName(s.row, s.space));
+          var effects = [];
+          if (s.marker === "plus5") effects.push("luck marker +5");
+          if ((s.drew || []).indexOf("tile") >= 0) effects.push("draws a tile");
+          if ((s.drew || []).indexOf("action") >= 0) effects.push("draws an action card");
+          if (effects.length) said += ": " + effects.join(", ");
+          if (delta) said += " (" + signed(delta) + ")";
+          return said + ".";
+        case "complete":
+          said = s.to === "hand"
+            ? who + " claims " + plural((s.tiles || []).length, "tile") + " into hand"
+            : who + " takes " + plural(s.heads || 0, "bullhead");
+          if (s.marker === "final10") said += ", +10 from the luck marker";
+          return said + " (" + signed(delta) + "); " + s.tile + " moves to row " + (s.to_row + 1) + ".";
+        case "sixth":
+          return who + "\u2019s " + s.tile + " is the 6th card of row " + (s.row + 1) + ".";
+        case "take":
+          return (s.chosen ? who + "\u2019s " + s.tile + " is lower than every row: " : "") + who + " takes row " + (s.row + 1) +
+            ": " + plural((s.tiles || []).length, "card") + ", " + plural(s.heads || 0, "bullhead") + " (penalty " + signed(delta) + ").";
+        case "luck":
+          return who + " draws a luck card and puts " + (s.card === "plus5" ? "+5" : "+10 final") + " on " + spaceName(s.row, s.space) + ".";
+        case "end":
+          said = "End of turn " + f.turn + ".";
+          if (s.second_set) said += " Second set: everyone draws a new hand.";
+          if (s.over) {
+            said += " The game is over.";
+            if (game.result && game.result.scores.join() !== f.scores.join()) said += " Tiles left in hand cost their bullheads.";
+          }
+          return said;
+        default:
+          return "";
       }
     }
 
-    function takeRow(seat, tile, row, why) {
-      var taken = S.spaces[row].filter(function (x) { return x > 0; });
-      var heads = sum(taken.map(bullheads));
-      S.scores[seat] += heads;
-      fromTray(tile);
-      S.spaces[row] = [tile];
-      for (var i = 1; i < CLASSIC_ROW_LENGTH; i++) S.spaces[row].push(EMPTY);
-      S.fill[row] = 1;
-      snapshot("clear", why + names[seat] + " takes row " + (row + 1) + ": " + taken.length + " cards, " + heads +
-        " bullhead" + (heads === 1 ? "" : "s") + " (penalty " + signed(heads) + ").",
-        { focus: { tile: tile, seat: seat, row: row, space: 0 },
-          leaving: taken.map(function (x) { return { tile: x, to: "box", seat: seat }; }), cleared: row });
-    }
-
-    function placeNormally(seat, tile, bonus) {
-      var row = targetRow(tile);
-      if (row === null) {
-        var choice = nextChoice("take_row", seat);
-        if (!(choice.row >= 0 && choice.row < S.spaces.length)) throw new ReplayProblem("turn " + turnNo + ": no row " + choice.row);
-        takeRow(seat, tile, choice.row, names[seat] + "\u2019s " + tile + " is lower than every row: ");
-        return;
-      }
-      if (!classic) { land(seat, tile, row, S.fill[row], bonus); return; }
-      if (S.fill[row] === CLASSIC_ROW_LENGTH) {
-        fromTray(tile);
-        snapshot("place", names[seat] + "\u2019s " + tile + " is the 6th card of row " + (row + 1) + ".",
-          { focus: { tile: tile, seat: seat, row: row, space: CLASSIC_ROW_LENGTH }, overflow: { row: row, tile: tile } });
-        takeRow(seat, tile, row, "");
-        return;
-      }
-      S.spaces[row][S.fill[row]] = tile;
-      S.fill[row] += 1;
-      fromTray(tile);
-      snapshot("place", names[seat] + "\u2019s " + tile + " goes to row " + (row + 1) + ".",
-        { focus: { tile: tile, seat: seat, row: row, space: S.fill[row] - 1 } });
-    }
-
-    function playAction(seat, tile, choice, queue) {
-      var card = choice.card;
-      var at = S.held[seat].indexOf(card);
-      if (at < 0) throw new ReplayProblem("turn " + turnNo + ": " + names[seat] + " plays " + card + " without holding it");
-      S.held[seat].splice(at, 1);
-      var said = names[seat] + " plays " + (CARD_NAMES[card] || card) + " on " + tile;
-      if (card === "stop") {
-        S.stops.push(choice.row);
-        snapshot("action", said + ": row " + (choice.row + 1) + " is closed for this turn.", { focus: { seat: seat, row: choice.row } });
-        placeNormally(seat, tile, 0);
-      } else if (card === "swap") {
-        removeFromHand(seat, choice.new_tile);
-        addToHand(seat, [tile]);
-        for (var i = 0; i < tray.length; i++) if (tray[i].tile === tile) tray[i] = { tile: choice.new_tile, seat: seat };
-        snapshot("action", said + ": takes it back and plays " + choice.new_tile + " instead.", { focus: { seat: seat } });
-        placeNormally(seat, choice.new_tile, 0);
-      } else if (card === "another") {
-        removeFromHand(seat, choice.new_tile);
-        queue.unshift({ tile: choice.new_tile, seat: seat });
-        for (var j = 0; j < tray.length; j++) {
-          if (tray[j].tile === tile) { tray.splice(j + 1, 0, { tile: choice.new_tile, seat: seat }); break; }
-        }
-        snapshot("action", said + ": reveals " + choice.new_tile + " too, placed right after.", { focus: { seat: seat } });
-        placeNormally(seat, tile, 0);
-      } else if (card === "skip") {
-        var row = targetRow(tile);
-        snapshot("action", said + ": it skips a space of row " + (row + 1) + ".", { focus: { seat: seat, row: row } });
-        S.spaces[row][S.fill[row]] = SKIPPED;
-        land(seat, tile, row, S.fill[row] + 1, 0);
-      } else if (card === "front") {
-        var spaces = S.spaces[choice.row];
-        var n = S.fill[choice.row];
-        for (var k = n; k > 0; k--) spaces[k] = spaces[k - 1];
-        spaces[0] = tile;
-        S.fill[choice.row] = n + 1;
-        fromTray(tile);
-        snapshot("place", said + ": it goes in front of row " + (choice.row + 1) + ".",
-          { focus: { tile: tile, seat: seat, row: choice.row, space: 0 } });
-      } else if (card === "ascending" || card === "anywhere") {
-        snapshot("action", said + ": it goes to row " + (choice.row + 1) + ".", { focus: { seat: seat, row: choice.row } });
-        land(seat, tile, choice.row, S.fill[choice.row], 0);
-      } else if (card === "plus5") {
-        snapshot("action", said + ": +5 on top of its space.", { focus: { seat: seat } });
-        placeNormally(seat, tile, 5);
-      } else {
-        throw new ReplayProblem("turn " + turnNo + ": unknown action card " + card);
+    function focusOf(s) {
+      switch (s.kind) {
+        case "land": return { tile: s.tile, seat: s.seat, row: s.row, space: s.space };
+        case "complete": return { tile: s.tile, seat: s.seat, row: s.to_row, space: 0 };
+        case "take": return { tile: s.tile, seat: s.seat, row: s.row, space: 0 };
+        case "sixth": return { tile: s.tile, seat: s.seat, row: s.row, space: game.rowLengths[s.row] };
+        case "luck": return { seat: s.seat, row: s.row, space: s.space, marker: true };
+        case "action": return { seat: s.seat, row: s.row };
+        default: return null;
       }
     }
 
-    function playTurn(turn) {
-      var plays = turn.plays;
-      var queue = [];
-      for (var seat = 0; seat < players; seat++) {
-        var tile = plays[seat];
-        if (tile === null || tile === undefined) continue;
-        removeFromHand(seat, tile);
-        queue.push({ tile: tile, seat: seat });
-      }
-      queue.sort(function (a, b) { return a.tile - b.tile; });
-      tray = queue.map(function (x) { return { tile: x.tile, seat: x.seat }; });
-      choices = turn.choices || [];
-      choiceAt = 0;
-      snapshot("reveal", "Turn " + turnNo + ": " + queue.map(function (x) { return names[x.seat] + " " + x.tile; }).join(" \u00b7 ") +
-        " \u2014 placed lowest first.");
-      while (queue.length) {
-        var next = queue.shift();
-        var choice = choices[choiceAt];
-        if (choice && choice.kind === "action" && choice.seat === next.seat && choice.tile === next.tile) {
-          choiceAt += 1;
-          playAction(next.seat, next.tile, choice, queue);
-        } else {
-          placeNormally(next.seat, next.tile, 0);
-        }
-      }
-      if (choiceAt !== choices.length) {
-        problems.push("turn " + turnNo + ": " + (choices.length - choiceAt) + " recorded choice(s) left over");
-      }
-    }
-
-    function endTurn(turn) {
-      S.stops = [];
-      var said = "End of turn " + turnNo + ".";
-      if (turn.scores && turn.scores.join() !== S.scores.join()) {
-        problems.push("turn " + turnNo + ": scores " + S.scores.join(", ") + ", the replay says " + turn.scores.join(", "));
-      }
-      var setOver = pro ? !S.hands.every(function (h) { return h.length; }) : !S.hands.some(function (h) { return h.length; });
-      var over = pro && turnNo >= PRO_TURN_CAP;
-      if (setOver) {
-        if (!classic && players <= 3 && S.set === 1 && S.supply.length >= handSize * players) {
-          S.set = 2;
-          for (var seat = 0; seat < players; seat++) addToHand(seat, S.supply.splice(0, handSize));
-          said += " Second set: everyone draws " + handSize + " tiles from the supply.";
-        } else {
-          over = true;
-        }
-      }
-      if (over) {
-        said += " The game is over.";
-        if (pro) said += " Tiles left in hand cost their bullheads.";
-      }
-      tray = [];
-      snapshot("end", said);
-      turnEnd.push(frames.length - 1);
-      return over;
-    }
-
-    snapshot("setup", "The deal: " + setup.rows.filter(function (row) { return row.length; }).length +
-      " rows start with one tile; everyone holds " + handSize + " tiles.");
-    var over = false;
-    try {
-      for (var i = 0; i < replay.turns.length; i++) {
-        if (over) { problems.push("turns after the end of the game"); break; }
-        turnNo = i + 1;
-        playTurn(replay.turns[i]);
-        over = endTurn(replay.turns[i]);
-      }
-    } catch (error) {
-      if (!(error instanceof ReplayProblem)) throw error;
-      problems.push(error.message);
-    }
-    return {
-      frames: frames, turnEnd: turnEnd, problems: problems, players: players, names: names,
-      layout: layout, classic: classic, pro: pro, nrows: nrows, variant: variant,
-      turns: turnEnd.length - 1, result: replay.result || null,
-    };
+    data.frames.forEach(function (raw, index) {
+      var s = raw.step;
+      var delta = s.seat !== undefined ? raw.deltas[s.seat] : 0;
+      game.frames.push({
+        index: index,
+        turn: raw.turn,
+        kind: s.kind,
+        step: s,
+        caption: caption(raw, s, delta),
+        spaces: raw.spaces,
+        markers: raw.markers,
+        stops: raw.stops,
+        tray: raw.tray.map(function (p) { return { tile: p[0], seat: p[1] }; }),
+        scores: raw.scores,
+        deltas: raw.deltas,
+        hands: raw.hands,
+        held: raw.held,
+        supply: raw.supply,
+        focus: focusOf(s),
+        overflow: s.kind === "sixth" ? { row: s.row, tile: s.tile } : null,
+        leaving: (s.tiles || []).map(function (t) { return { tile: t, to: s.to, seat: s.seat }; }),
+      });
+    });
+    return game;
   }
 
   // ------------------------------------------------------------------ drawing
@@ -474,8 +200,7 @@
     return out;
   }
 
-  function tileInner(tile) {
-    var n = bullheads(tile);
+  function tileInner(tile, n) {
     var y = n > 4 ? TH / 2 - 7 : TH / 2 - 4;
     return '<rect class="face" width="' + TW + '" height="' + TH + '" rx="5"/>' +
       '<text class="num" x="' + TW / 2 + '" y="' + y + '">' + tile + "</text>" + headsSvg(n);
@@ -604,7 +329,8 @@
   Viewer.prototype.tileNode = function (tile) {
     var node = this.tiles.get(tile);
     if (!node) {
-      node = el("g", { class: "tile b" + bullheads(tile), "data-tile": tile }, tileInner(tile));
+      var heads = this.game.bullheads[tile] || 1;
+      node = el("g", { class: "tile b" + heads, "data-tile": tile }, tileInner(tile, heads));
       this.tileLayer.appendChild(node);
       this.tiles.set(tile, node);
       node.isNew = true;
@@ -629,7 +355,10 @@
         }
       }
     }
-    if (f.overflow) place(f.overflow.tile, this.spaceXY(f.overflow.row, CLASSIC_ROW_LENGTH), { row: f.overflow.row, space: CLASSIC_ROW_LENGTH, overflow: true });
+    if (f.overflow) {
+      var beyond = g.rowLengths[f.overflow.row];
+      place(f.overflow.tile, this.spaceXY(f.overflow.row, beyond), { row: f.overflow.row, space: beyond, overflow: true });
+    }
     // Revealed tiles waiting to be placed.
     var labels = "";
     for (var k = 0; k < f.tray.length; k++) {
@@ -890,7 +619,7 @@
     root.querySelectorAll("svg[data-legend]").forEach(function (svg) {
       var what = svg.getAttribute("data-legend");
       svg.setAttribute("viewBox", "0 0 " + TW + " " + TH);
-      if (what === "tile") svg.innerHTML = '<g class="tile b2">' + tileInner(35) + "</g>";
+      if (what === "tile") svg.innerHTML = '<g class="tile b2">' + tileInner(35, 2) + "</g>";
       else if (what === "skipped") svg.innerHTML = '<g class="space k-plain skipped"><rect class="slot" width="' + TW + '" height="' + TH + '" rx="5"/><path class="skip-mark" d="M8 8L' + (TW - 8) + " " + (TH - 8) + "M" + (TW - 8) + " 8L8 " + (TH - 8) + '"/></g>';
       else if (what === "plus5" || what === "final10") svg.innerHTML = '<g class="marker ' + what + '" transform="translate(' + TW / 2 + " " + TH / 2 + ') scale(1.4)">' + markerSvg(what) + "</g>";
       else if (what === "stop") svg.innerHTML = '<g class="stop" transform="translate(' + TW / 2 + " " + TH / 2 + ') scale(1.1)">' + stopSvg() + "</g>";
@@ -907,17 +636,17 @@
     var resolveReady, rejectReady;
     var api = {
       ready: new Promise(function (resolve, reject) { resolveReady = resolve; rejectReady = reject; }),
-      simulate: simulate,
-      bullheads: bullheads,
     };
     window.nimmtViewer = api;
-    fetch(root.getAttribute("data-replay-url"), { credentials: "same-origin" })
+    fetch(root.getAttribute("data-frames-url"), { credentials: "same-origin" })
       .then(function (response) {
-        if (!response.ok) throw new ReplayProblem("The replay could not be loaded (HTTP " + response.status + ").");
-        return response.json();
+        return response.json().catch(function () { return null; }).then(function (body) {
+          if (response.ok && body) return body;
+          throw new LoadProblem(body && body.error ? body.error : "The replay could not be loaded (HTTP " + response.status + ").");
+        });
       })
-      .then(function (replay) {
-        var game = simulate(replay);
+      .then(function (data) {
+        var game = readFrames(data);
         var viewer = new Viewer(root, game);
         api.game = game;
         api.viewer = viewer;
@@ -931,17 +660,17 @@
           var f = game.frames[game.turnEnd[turn]];
           return { spaces: api.boardAt(turn), markers: f.markers.map(function (row) { return row.slice(); }), scores: f.scores.slice(), hands: f.hands.slice() };
         };
+        /* Every step: its frame index, turn, kind, and the decision the engine asks for after it. */
+        api.steps = function () {
+          return data.frames.map(function (f, i) { return { index: i, turn: f.turn, kind: f.step.kind, asks: f.asks }; });
+        };
         api.goToTurn = function (turn) { viewer.pause(); viewer.goToTurn(turn, false); };
+        api.goToStep = function (index) { viewer.pause(); viewer.goTo(index, false); };
         api.turn = function () { return viewer.currentTurn(); };
         var wanted = turnFromHash();
         viewer.goToTurn(wanted === null ? 0 : wanted, false);
-        if (game.problems.length) {
-          status.textContent = "This replay does not re-play cleanly here: " + game.problems.slice(0, 3).join("; ");
-          status.classList.add("bad");
-        } else {
-          status.textContent = "";
-          status.hidden = true;
-        }
+        status.textContent = "";
+        status.hidden = true;
         root.setAttribute("data-ready", "1");
         resolveReady(api);
       })
