@@ -5,10 +5,14 @@ validation output, fault details or pause reason."""
 import datetime as dt
 import json
 import re
+import uuid
+from pathlib import Path
 from typing import Any
 
+import matches.views
 import pytest
 from accounts.models import User
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +23,8 @@ from submissions.models import Bot, BotVersion
 
 from arena.bots.heuristic import HeuristicBot
 from arena.bots.random import RandomBot
+from arena.engine.replay import read as read_replay
+from arena.engine.replay import simulate
 
 pytestmark = pytest.mark.django_db
 
@@ -288,6 +294,92 @@ def test_a_replay_shows_fault_details_to_the_seats_owner_only(client: Client, si
     assert "ALICE-SECRET-LOG" in body(client.get(url))
 
 
+def test_the_viewer_draws_the_engines_frames_of_the_game(client: Client, site: Site) -> None:
+    match = site.matches[5]
+    url = reverse("match-frames", args=[match.uuid, 1])
+    viewer = text(client.get(reverse("match-game", args=[match.uuid, 1])))
+    assert f'data-frames-url="{url}"' in viewer
+    response = client.get(url)
+    assert response["Content-Type"] == "application/json"
+    assert response["Cache-Control"] == "public, max-age=86400"
+    film = json.loads(text(response))
+    assert match.result_path is not None
+    replay = read_replay(match.result_path / match.replays[0])
+    game, problems = simulate(replay)
+    assert problems == [] and film["format"] == "nimmt-frames/1"
+    assert film["turns"] == len(replay["turns"]) == len(film["turn_ends"]) - 1
+    assert film["frames"][film["turn_ends"][-1]]["spaces"] == game.spaces
+    assert film["result"]["scores"] == list(game.result().scores)
+    assert film["players"] == [p["name"] for p in replay["players"]]
+    api = client.get(reverse("api-match-frames", args=[match.uuid, 1]))
+    assert json.loads(text(api)) == film
+    detail = json.loads(text(client.get(reverse("api-match", args=[match.uuid]))))
+    assert detail["match"]["frames"] == [reverse("api-match-frames", args=[match.uuid, 1])]
+
+
+def test_the_frames_name_a_fault_but_never_its_detail_even_to_its_owner(
+    client: Client, site: Site
+) -> None:
+    match = site.matches[3]
+    url = reverse("match-frames", args=[match.uuid, 1])
+    assert match.result_path is not None
+    stored = match.result_path / match.replays[0]
+    replay = json.loads(stored.read_text())
+    ranks = replay["result"]["ranks"]
+    last = ranks.index(max(ranks))  # a fault there changes no rank: the replay still verifies
+    assert ranks.count(max(ranks)) == 1
+    fault = {"seat": last, "kind": "crash", "turn": 4, "detail": "log: ALICE-SECRET-LOG"}
+    replay["result"]["faults"] = [fault]
+    stored.write_text(json.dumps(replay))
+    for who in (None, site.bob, site.alice):
+        if who is not None:
+            client.force_login(who)
+        response = client.get(url)
+        shown = body(response)
+        assert response.status_code == 200, shown
+        assert "ALICE-SECRET" not in shown
+        public = {"seat": fault["seat"], "kind": "crash", "turn": fault["turn"]}
+        assert json.loads(shown)["result"]["faults"] == [public]
+
+
+def test_the_frames_of_a_replay_are_computed_once_and_again_when_it_changes(
+    client: Client, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = site.matches[6]
+    url = reverse("match-frames", args=[match.uuid, 1])
+    first = text(client.get(url))
+    kept = list((Path(settings.DATA_DIR) / "frames").rglob("*.json"))
+    assert [json.loads(p.read_text()) for p in kept] == [json.loads(first)]
+
+    def not_again(replay: Any) -> Any:
+        raise AssertionError("frames computed twice")
+
+    monkeypatch.setattr(matches.views, "engine_frames", not_again)
+    assert text(client.get(url)) == first
+    monkeypatch.undo()
+    # An edited replay is another file: its frames are computed anew, here refused.
+    assert match.result_path is not None
+    stored = match.result_path / match.replays[0]
+    replay = json.loads(stored.read_text())
+    replay["turns"][2]["scores"][0] += 4
+    stored.write_text(json.dumps(replay))
+    refused = client.get(url)
+    assert refused.status_code == 422
+    assert "turn 3: scores after the turn" in refused.json()["error"]
+    api = client.get(reverse("api-match-frames", args=[match.uuid, 1]))
+    assert api.status_code == 422 and "does not verify" in api.json()["error"]
+
+
+def test_there_are_no_frames_of_a_game_that_is_not_there(client: Client, site: Site) -> None:
+    match = site.matches[0]
+    assert client.get(reverse("match-frames", args=[match.uuid, 2])).status_code == 404
+    assert client.get(reverse("match-frames", args=[uuid.uuid4(), 1])).status_code == 404
+    Match.objects.filter(pk=match.pk).update(status=Match.RUNNING)
+    assert client.get(reverse("match-frames", args=[match.uuid, 1])).status_code == 404
+    api = client.get(reverse("api-match-frames", args=[match.uuid, 1]))
+    assert api.status_code == 404 and "error" in api.json()
+
+
 def test_a_seat_owner_sees_their_log_link_and_fault_detail_only(client: Client, site: Site) -> None:
     match = site.matches[3]
     client.force_login(site.bob)
@@ -326,6 +418,7 @@ def _every_page(site: Site) -> list[str]:
         reverse("api-standings", args=[site.ladder.uuid]),
     ]
     pages += [reverse("match-replay", args=[m.uuid, 1]) for m in site.matches]
+    pages += [reverse("match-frames", args=[m.uuid, 1]) for m in site.matches]
     for bot in Bot.objects.all():
         pages.append(bot.get_absolute_url())
         pages += [v.get_absolute_url() for v in bot.versions.filter(status=BotVersion.PASSED)]
