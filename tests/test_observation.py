@@ -2,11 +2,12 @@
 
 import dataclasses
 import json
+import random
 
 import pytest
 from test_rules_basic import play, position
 
-from arena.engine import Game, PlaceLuck, PlayAction, PlayTile
+from arena.engine import Choice, DecisionKind, Game, PlaceLuck, PlayAction, PlayTile
 from arena.engine.observation import Observation, observe
 
 # RULES.md 6, item by item, and the Observation fields that carry it.
@@ -135,8 +136,10 @@ def test_the_view_shows_this_turns_other_decisions_so_far_then_clears_them():
     )
     play(game, 44, 60)  # 44 on row 7's '-', then 60 on row 3's '-': two luck cards
     game.apply(0, PlaceLuck(9, 1))
-    luck = {"seat": 0, "kind": "luck", "card": "plus5", "row": 9, "space": 1}
+    luck = Choice(seat=0, kind=DecisionKind.LUCK, card="plus5", row=9, space=1)
     assert observe(game, 0).choices == observe(game, 1).choices == (luck,)
+    assert observe(game, 1).to_dict()["choices"] == tuple(game.turns[-1].choices)
+    assert luck.to_dict() == {"seat": 0, "kind": "luck", "card": "plus5", "row": 9, "space": 1}
     assert observe(game, 1).pending.card == "final10"
     game.apply(1, PlaceLuck(9, 5))
     assert observe(game, 1).choices == ()
@@ -168,6 +171,39 @@ def test_the_view_is_json_ready():
     assert set(data) == fields()
     assert json.loads(json.dumps(data))["legal"] == []
     assert json.loads(json.dumps(observe(game, 1).to_dict()))["pending"]["kind"] == "tile"
+
+
+def test_views_are_hashable_and_equal_views_hash_alike():
+    rng = random.Random(4)
+    seen: dict[Observation, Observation] = {}
+    with_choices = 0
+    for variant in ("pro+luck", "classic"):
+        game = Game.new(variant, 3, seed=8)
+        while game.pending is not None:
+            for seat in range(game.players):
+                view = observe(game, seat)
+                again = observe(game.clone(), seat)  # equal, built from other objects
+                assert again == view and hash(again) == hash(view)
+                assert seen.setdefault(view, view) == view  # a usable dict key / set member
+                with_choices += bool(view.choices)
+            seat = game.pending.seats[0]
+            game.apply(seat, rng.choice(game.legal(seat)))
+    assert with_choices > 10  # views with this turn's choices in them were hashed too
+
+
+def test_the_json_form_of_the_choices_is_the_replays():
+    rng = random.Random(2)
+    compared = 0
+    for seed in range(6):
+        game = Game.new("pro+luck", 4, seed=seed)
+        while game.pending is not None:
+            if game.in_turn() and game.turns[-1].choices:
+                text = json.dumps(observe(game, 0).to_dict()["choices"])
+                assert text == json.dumps(game.turns[-1].choices)  # keys in the same order
+                compared += 1
+            seat = game.pending.seats[0]
+            game.apply(seat, rng.choice(game.legal(seat)))
+    assert compared > 20
 
 
 def test_a_view_of_a_seat_that_does_not_exist_is_refused():

@@ -36,7 +36,7 @@ def tiles_of(game: Game) -> list[int]:
         + [t for hand in game.hands for t in hand]
         + [t for t in (game.chosen(s) for s in range(game.players)) if t is not None]
         + [t for t, _ in game.to_place()]
-        + ([game._current[0]] if game._current else [])
+        + ([game.current[0]] if game.current else [])
         + game.supply
         + game.box
     )

@@ -51,13 +51,12 @@ from arena.engine.decisions import (
     PlayTile,
     TakeRow,
 )
+from arena.engine.game import SKIPPED, landing_row, next_space, put_first, target_row
 from arena.engine.observation import Observation
 from arena.engine.tiles import BULLHEADS
 from arena.engine.variants import variant as get_variant
 
 from .base import Bot, GameInfo, register
-
-SKIPPED = -1  # a space skipped with the Skip card (as in Observation.spaces)
 
 
 @dataclass(frozen=True)
@@ -123,12 +122,8 @@ class _Board:
         return not self.layout
 
     def fill(self, row: int) -> int:
-        """Index of the row's next empty space (rows fill left to right; skips are -1)."""
-        spaces = self.spaces[row]
-        for i in range(len(spaces) - 1, -1, -1):
-            if spaces[i] != 0:
-                return i + 1
-        return 0
+        """Index of the row's next empty space (a skipped space counts as filled)."""
+        return next_space(self.spaces[row])
 
     def last(self, row: int) -> int:
         f = self.fill(row)
@@ -142,15 +137,10 @@ class _Board:
         return self.targets([tile])[tile]
 
     def targets(self, tiles: Iterable[int]) -> dict[int, int | None]:
-        """:meth:`target` of each tile, reading the row ends once."""
-        ends = sorted((self.last(r), r) for r in range(len(self.spaces)) if r not in self.stops)
-        ends = [(end, r) for end, r in ends if end > 0]
-        highest = None if self.classic else ends[-1][1]
-        found: dict[int, int | None] = {}
-        for tile in tiles:
-            i = bisect_left(ends, (tile, -1))  # ends[:i] are below the tile
-            found[tile] = ends[i - 1][1] if i else highest
-        return found
+        """:meth:`target` of each tile (the engine's rule), reading the row ends once."""
+        spaces, stops, classic = self.spaces, self.stops, self.classic
+        fill = [self.fill(r) for r in range(len(spaces))]
+        return {tile: target_row(tile, spaces, fill, stops, classic) for tile in tiles}
 
 
 @dataclass(frozen=True)
@@ -199,7 +189,7 @@ def _land(board: _Board, ctx: _Context, tile: int, row: int, space: int) -> floa
     board.spaces[row] = [0] * len(spaces)
     board.markers[row] = [None] * len(spaces)
     board.stops.discard(row)
-    dest = next(r for r in range(len(board.spaces)) if r != row and board.fill(r) == 0)
+    dest = landing_row([board.fill(r) for r in range(len(board.spaces))], row)
     board.spaces[dest][0] = tile
     return value
 
@@ -416,9 +406,7 @@ class HeuristicBot(Bot):
             ours = _land(trial, ctx, tile, target, fill + 1)
         elif card == "front":
             assert row is not None
-            spaces = trial.spaces[row]
-            spaces[1:] = spaces[:-1]
-            spaces[0] = tile
+            put_first(trial.spaces[row], trial.fill(row), tile)
         else:  # ascending, anywhere
             assert row is not None
             ours = _land(trial, ctx, tile, row, trial.fill(row))

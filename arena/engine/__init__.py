@@ -6,6 +6,7 @@ Pure Python, importing nothing from Django, gRPC or Celery. Start with :class:`G
 """
 
 from .decisions import (
+    Choice,
     Decision,
     DecisionKind,
     Pending,
@@ -24,12 +25,13 @@ from .errors import (
     UnexpectedDecisionError,
     UnknownVariantError,
 )
-from .game import Game, Result, TurnRecord, competition_ranks
+from .game import Game, Result, Snapshot, TurnRecord, competition_ranks
 from .tiles import bullheads
 from .variants import VARIANT_NAMES, Variant, variant
 
 __all__ = [
     "VARIANT_NAMES",
+    "Choice",
     "Decision",
     "DecisionKind",
     "Game",
@@ -43,6 +45,7 @@ __all__ = [
     "ReplayError",
     "Result",
     "SetupError",
+    "Snapshot",
     "TakeRow",
     "TurnRecord",
     "UnexpectedDecisionError",

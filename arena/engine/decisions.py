@@ -11,8 +11,10 @@ PlayTile(tile=37)
 PlayAction(card='swap', row=None, new_tile=12)
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .errors import IllegalDecisionError
 
@@ -108,6 +110,41 @@ _KIND_OF = {
 def kind_of(decision: Decision) -> DecisionKind:
     """The :class:`DecisionKind` a decision answers."""
     return _KIND_OF[type(decision)]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision taken during a turn, as the turn records it (all public): who took it, what
+    kind, and its fields (``None``: not part of this kind). A replay keeps it as a dict
+    (:meth:`to_dict`, :meth:`from_dict`).
+
+    >>> recorded = {"seat": 2, "kind": "action", "card": "stop", "tile": 41, "row": 3}
+    >>> choice = Choice.from_dict(recorded)
+    >>> choice.kind is DecisionKind.ACTION, choice.to_dict() == recorded, hash(choice) > -1 << 63
+    (True, True, True)
+    """
+
+    seat: int
+    kind: DecisionKind  # LUCK, ACTION or TAKE_ROW
+    card: str | None = None  # the luck card placed, or the action card played
+    tile: int | None = None  # ACTION: the tile the card was played on
+    row: int | None = None
+    space: int | None = None  # LUCK
+    new_tile: int | None = None  # ACTION swap / another: the tile from hand
+
+    def to_dict(self) -> dict[str, Any]:
+        """The replay's form: ``seat``, ``kind`` and the fields this kind has, in that order."""
+        data: dict[str, Any] = {"seat": self.seat, "kind": self.kind.value}
+        for key in ("card", "tile", "row", "space", "new_tile"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Choice":
+        """The choice a replay's dict records (unknown keys raise ``TypeError``)."""
+        return cls(**{**data, "kind": DecisionKind(data["kind"])})
 
 
 def _parse(text: str) -> Decision:

@@ -26,6 +26,7 @@ seat's luck-card placement, or the card game's row choice. Arena policy (deadlin
 lives outside, in the match runner.
 """
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,6 +97,147 @@ def competition_ranks(
     return tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A position as plain parts, as :class:`Game` names them: what :meth:`Game.from_snapshot`
+    rebuilds a game from and the lean path (:class:`~arena.engine.playout.Position`) loads.
+
+    ``turns``: the turns so far (the current one last, with this turn's choices once the tiles
+    are revealed); ``chosen``: per seat, the tile chosen this turn and not yet revealed;
+    ``to_place``: revealed ``(tile, seat)`` still to be placed; ``current``: the play whose
+    action card or row choice is ``pending``; ``final``: the final scores once the game is over.
+    """
+
+    variant: str
+    spaces: Sequence[Sequence[int]]
+    markers: Sequence[Sequence[str | None]]
+    stops: Collection[int]
+    hands: Sequence[Sequence[int]]
+    held: Sequence[Sequence[str]]
+    scores: Sequence[int]
+    supply: Sequence[int]
+    luck_deck: Sequence[str]
+    action_deck: Sequence[str]
+    box: Sequence[int]
+    set_number: int
+    turns: Sequence[TurnRecord]
+    chosen: Sequence[int | None]
+    to_place: Sequence[tuple[int, int]]
+    current: tuple[int, int] | None
+    pending: Pending | None
+    final: Sequence[int] | None = None
+
+
+# ---------------------------------------------------------------------- rules as functions
+#
+# Pure helpers of the rules that the Game and the lean path (arena.engine.playout) share.
+
+
+def deal(
+    v: Variant, players: int, tiles: Sequence[int]
+) -> tuple[list[list[int]], list[list[int]], list[int]]:
+    """Rows, hands and supply from a shuffled order of the tiles (RULES.md 2): a tile on the
+    first space of each starting row, then 12 tiles per seat in seat order, the rest the supply.
+    """
+    nrows = len(v.board.rows) if v.board else v.start_rows
+    rows = [[tiles[r]] if r < v.start_rows else [] for r in range(nrows)]
+    hs = v.hand_size
+    start = v.start_rows
+    hands = [list(tiles[start + s * hs : start + (s + 1) * hs]) for s in range(players)]
+    return rows, hands, list(tiles[start + players * hs :])
+
+
+def target_row(
+    tile: int,
+    spaces: Sequence[Sequence[int]],
+    fill: Sequence[int],
+    stops: Collection[int] = (),
+    classic: bool = False,
+) -> int | None:
+    """The row ``tile`` goes to by the normal rule (RULES.md 3.2), from the rows' ``spaces``,
+    their ``fill`` (:func:`next_space`) and the rows a Stop marker closes: of the rows ending
+    lower, the one ending highest; if there is none, the row ending highest, or in the card
+    game ``None`` (its player takes a row, RULES.md 7).
+
+    >>> rows = [[12, 0], [40, 41], [0, 0], [25, 0]]
+    >>> target_row(30, rows, [1, 2, 0, 1]), target_row(30, rows, [1, 2, 0, 1], stops={3})
+    (3, 0)
+    >>> target_row(5, rows, [1, 2, 0, 1]), target_row(5, rows, [1, 2, 0, 1], classic=True)
+    (1, None)
+    """
+    best, best_end, high, high_end = -1, 0, -1, 0
+    for r, f in enumerate(fill):
+        if not f or r in stops:
+            continue
+        end = spaces[r][f - 1]
+        if best_end < end < tile:
+            best, best_end = r, end
+        if end > high_end:
+            high, high_end = r, end
+    if best >= 0:
+        return best
+    return None if classic else high
+
+
+def next_space(row: Sequence[int]) -> int:
+    """The index of a row's next empty space: after its last tile (a skipped space counts as
+    filled).
+
+    >>> next_space([12, SKIPPED, 40, EMPTY, EMPTY]), next_space([EMPTY, EMPTY])
+    (3, 0)
+    """
+    n = len(row)
+    while n and row[n - 1] == EMPTY:
+        n -= 1
+    return n
+
+
+def landing_row(fill: Sequence[int], cleared: int) -> int:
+    """Where the tile that completed row ``cleared`` moves: the topmost empty row but that one
+    (RULES.md 3.3; with four active rows of ten there always is one)."""
+    dest = 0
+    while dest == cleared or fill[dest]:
+        dest += 1
+    return dest
+
+
+def front_fits(spaces: Sequence[int], fill: int, tile: int) -> bool:
+    """May the Front card put ``tile`` first in this row (RULES.md 5)? Its first tile is higher,
+    it has two empty spaces or more and no skipped space."""
+    return spaces[0] > tile and len(spaces) - fill >= 2 and SKIPPED not in spaces
+
+
+def put_first(spaces: list[int], fill: int, tile: int) -> None:
+    """The Front card (RULES.md 5): ``tile`` goes first in the row, whose ``fill`` tiles move
+    one space right."""
+    spaces[1 : fill + 1] = spaces[:fill]
+    spaces[0] = tile
+
+
+def set_over(v: Variant, hands: Sequence[Sequence[int]]) -> bool:
+    """Does the set end with this turn? Basic and card game: every hand empties at once.
+    Professional: hands differ in size and the first empty hand ends the set (RULES.md 4, 5)."""
+    return not all(hands) if v.actions else not any(hands)
+
+
+def second_set_due(v: Variant, players: int, set_number: int, supply_left: int) -> bool:
+    """After the first set, 2-3 players draw a second hand each if the supply holds them
+    (RULES.md 4, 5)."""
+    return (
+        not v.classic and players <= 3 and set_number == 1 and supply_left >= v.hand_size * players
+    )
+
+
+def final_scores(v: Variant, scores: Sequence[int], hands: Sequence[Sequence[int]]) -> list[int]:
+    """The final result from the last turn's scores: professional, less the bullheads of the
+    tiles still in each hand (RULES.md 5)."""
+    if not v.actions:
+        return list(scores)
+    return [
+        score - sum(BULLHEADS[t] for t in hand) for score, hand in zip(scores, hands, strict=True)
+    ]
+
+
 class Game:
     """One game of any variant: position, pending decision, history."""
 
@@ -144,14 +286,8 @@ class Game:
         rng.shuffle(luck)
         actions = list(v.action_deck)
         rng.shuffle(actions)
-        nrows = len(v.board.rows) if v.board else v.start_rows
-        rows = [[tiles[r]] if r < v.start_rows else [] for r in range(nrows)]
-        pos = v.start_rows
-        hands = []
-        for _ in range(players):
-            hands.append(tiles[pos : pos + v.hand_size])
-            pos += v.hand_size
-        game = cls.from_setup(variant, rows, hands, tiles[pos:], luck, actions)
+        rows, hands, supply = deal(v, players, tiles)
+        game = cls.from_setup(variant, rows, hands, supply, luck, actions)
         game.seed = seed
         return game
 
@@ -246,28 +382,57 @@ class Game:
         other._queue = list(self._queue)
         return other
 
-    def resume(
-        self,
-        *,
-        chosen: list[int | None],
-        to_place: list[tuple[int, int]],
-        current: tuple[int, int] | None,
-        pending: Pending | None,
-        final: tuple[int, ...] | None = None,
-    ) -> None:
-        """Put the game in the middle of a turn, for a position rebuilt from its public
-        parts (board, hands, decks and turns set on the attributes): the tiles ``chosen`` this
-        turn, the revealed ``(tile, seat)`` plays still ``to_place``, the ``current`` play
-        awaiting a decision, the ``pending`` decision, and the ``final`` scores when the game
-        is over. :mod:`arena.engine.sampling` builds its samples this way.
-        """
-        if (pending is None) != (final is not None):
+    @classmethod
+    def from_snapshot(cls, snap: Snapshot) -> "Game":
+        """A game in the position ``snap`` describes, in the middle of a turn or over included
+        (its history is ``snap.turns``): :mod:`arena.engine.sampling` builds its samples so."""
+        if (snap.pending is None) != (snap.final is not None):
             raise SetupError("a game waits for a decision exactly when it is not over")
-        self._chosen = chosen
-        self._queue = to_place
-        self._current = current
-        self._pending = pending
-        self._final = final
+        game = cls(get_variant(snap.variant), len(snap.hands))
+        game.spaces = [list(row) for row in snap.spaces]
+        game.fill = [next_space(row) for row in snap.spaces]
+        game.markers = [list(row) for row in snap.markers]
+        game.stops = set(snap.stops)
+        game.hands = [list(h) for h in snap.hands]
+        game.held = [list(h) for h in snap.held]
+        game.scores = list(snap.scores)
+        game.supply = list(snap.supply)
+        game.luck_deck = list(snap.luck_deck)
+        game.action_deck = list(snap.action_deck)
+        game.box = list(snap.box)
+        game.set_number = snap.set_number
+        game.turns = [
+            TurnRecord(list(t.plays), list(t.choices), list(t.scores)) for t in snap.turns
+        ]
+        game._chosen = list(snap.chosen)
+        game._queue = list(snap.to_place)
+        game._current = snap.current
+        game._pending = snap.pending
+        game._final = None if snap.final is None else tuple(snap.final)
+        return game
+
+    def snapshot(self) -> Snapshot:
+        """This position as plain parts (copies: the game may move on)."""
+        return Snapshot(
+            variant=self.variant.name,
+            spaces=[list(row) for row in self.spaces],
+            markers=[list(row) for row in self.markers],
+            stops=sorted(self.stops),
+            hands=[list(h) for h in self.hands],
+            held=[list(h) for h in self.held],
+            scores=list(self.scores),
+            supply=list(self.supply),
+            luck_deck=list(self.luck_deck),
+            action_deck=list(self.action_deck),
+            box=list(self.box),
+            set_number=self.set_number,
+            turns=[TurnRecord(list(t.plays), list(t.choices), list(t.scores)) for t in self.turns],
+            chosen=list(self._chosen),
+            to_place=list(self._queue),
+            current=self._current,
+            pending=self._pending,
+            final=self._final,
+        )
 
     # ------------------------------------------------------------------ queries
 
@@ -325,18 +490,7 @@ class Game:
 
         Card game: ``None`` when the tile is lower than every row's end (its player takes a row).
         """
-        best, best_end, high, high_end = -1, 0, -1, 0
-        for r in range(len(self.spaces)):
-            end = self.last_tile(r)
-            if end == 0 or r in self.stops:
-                continue
-            if best_end < end < tile:
-                best, best_end = r, end
-            if end > high_end:
-                high, high_end = r, end
-        if best >= 0:
-            return best
-        return None if self.variant.classic else high
+        return target_row(tile, self.spaces, self.fill, self.stops, self.variant.classic)
 
     def legal(self, seat: int) -> list[Decision]:
         """Every decision ``seat`` may take now (empty if nothing is asked of it)."""
@@ -487,7 +641,7 @@ class Game:
             self.markers[row] = [None] * len(spaces)
             self.fill[row] = 0
             self.stops.discard(row)
-            dest = next(r for r in range(len(self.spaces)) if r != row and self.fill[r] == 0)
+            dest = landing_row(self.fill, row)
             self.spaces[dest][0] = tile
             self.fill[dest] = 1
         elif marker == "plus5":
@@ -532,14 +686,11 @@ class Game:
                 if self.fill[target] + 1 < len(self.spaces[target]):
                     options.append(PlayAction(card))
             elif card == "front":
-                for r in active:
-                    spaces = self.spaces[r]
-                    if (
-                        spaces[0] > tile
-                        and len(spaces) - self.fill[r] >= 2
-                        and SKIPPED not in spaces
-                    ):
-                        options.append(PlayAction(card, row=r))
+                options += [
+                    PlayAction(card, row=r)
+                    for r in active
+                    if front_fits(self.spaces[r], self.fill[r], tile)
+                ]
             elif card == "ascending":
                 options += [PlayAction(card, row=r) for r in active if self.last_tile(r) < tile]
             elif card == "anywhere":
@@ -581,11 +732,8 @@ class Game:
             self._land(seat, tile, row, self.fill[row] + 1, 0)
         elif card == "front":
             assert action.row is not None
-            spaces = self.spaces[action.row]
-            n = self.fill[action.row]
-            spaces[1 : n + 1] = spaces[:n]
-            spaces[0] = tile
-            self.fill[action.row] = n + 1
+            put_first(self.spaces[action.row], self.fill[action.row], tile)
+            self.fill[action.row] += 1
         elif card in ("ascending", "anywhere"):
             assert action.row is not None
             self._land(seat, tile, action.row, self.fill[action.row], 0)
@@ -606,17 +754,9 @@ class Game:
         self.stops.clear()
         self.turns[-1].scores = list(self.scores)
         v = self.variant
-        # Basic and card game: every hand empties at once. Professional: hands differ in size
-        # and the first empty hand ends the set (RULES.md 4, 5).
-        set_over = not all(self.hands) if v.actions else not any(self.hands)
         over = v.actions and len(self.turns) >= PRO_TURN_CAP
-        if set_over:
-            if (
-                not v.classic
-                and self.players <= 3
-                and self.set_number == 1
-                and len(self.supply) >= v.hand_size * self.players
-            ):
+        if set_over(v, self.hands):
+            if second_set_due(v, self.players, self.set_number, len(self.supply)):
                 self.set_number = 2
                 for seat in range(self.players):
                     drawn, self.supply = self.supply[: v.hand_size], self.supply[v.hand_size :]
@@ -624,11 +764,7 @@ class Game:
             else:
                 over = True
         if over:
-            final = list(self.scores)
-            if v.actions:
-                for seat in range(self.players):
-                    final[seat] -= sum(BULLHEADS[t] for t in self.hands[seat])
-            self._final = tuple(final)
+            self._final = tuple(final_scores(v, self.scores, self.hands))
             self._pending = None
             return
         self._start_turn()

@@ -13,7 +13,7 @@ order of the supply and the decks, and the tiles other seats have chosen but not
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .decisions import Decision, Pending
+from .decisions import Choice, Decision, Pending
 from .errors import UnexpectedDecisionError
 from .game import Game
 
@@ -28,6 +28,7 @@ class Observation:
     revealed in each turn so far, per seat (``None``: no tile revealed yet or none held);
     the current turn's entry fills in when the tiles are revealed. ``pending`` is the
     decision under way, ``legal`` this seat's options (empty if nothing is asked of it).
+    A view holds only immutable values: it is hashable, and equal views hash alike.
     """
 
     variant: str
@@ -46,7 +47,7 @@ class Observation:
     hand_sizes: tuple[int, ...]
     action_counts: tuple[int, ...]
     history: tuple[tuple[int | None, ...], ...]
-    choices: tuple[dict[str, Any], ...]  # this turn's other decisions so far (all public)
+    choices: tuple[Choice, ...]  # this turn's other decisions so far (all public)
     to_place: tuple[tuple[int, int], ...]  # revealed (tile, seat) not yet placed, in order
     supply_size: int
     luck_deck_size: int
@@ -62,6 +63,7 @@ class Observation:
             if self.pending is None
             else {**asdict(self.pending), "kind": self.pending.kind.value}
         )
+        data["choices"] = tuple(c.to_dict() for c in self.choices)
         data["legal"] = [str(d) for d in self.legal]
         return data
 
@@ -87,7 +89,7 @@ def observe(game: Game, seat: int) -> Observation:
         hand_sizes=tuple(len(h) + (game.chosen(s) is not None) for s, h in enumerate(game.hands)),
         action_counts=tuple(len(h) for h in game.held),
         history=tuple(tuple(t.plays) for t in game.turns),
-        choices=tuple(dict(c) for c in game.turns[-1].choices) if game.in_turn() else (),
+        choices=tuple(map(Choice.from_dict, game.turns[-1].choices)) if game.in_turn() else (),
         to_place=tuple(game.to_place()),
         supply_size=len(game.supply),
         luck_deck_size=len(game.luck_deck),

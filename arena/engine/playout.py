@@ -9,17 +9,17 @@ of integers and makes no object per placement:
 - random play consumes hands shuffled once up front (a sort keyed by C-level ``random()``
   calls), which is the same as a uniform choice from the hand every turn;
 - basic and the card game (no decisions during a turn but the card game's row choice) have
-  loops of their own; the other variants go through one general simulator that handles luck
-  cards, action cards and every point where a game can be resumed.
+  loops of their own; basic + luck and the professional version go through one general
+  simulator that handles luck cards, action cards and every point where a game can be resumed.
 
-Every path can also be driven by a replay's deal and decisions (:func:`replay_scores`), and
-random games can be recorded as replays (:func:`random_game`); the tests use both to check that
-the lean path and the Game API give the same scores after every turn.
+A playout can be recorded in the replay's form (:meth:`Position.trace`, :func:`random_game`):
+that is how the tests show that the lean path plays the Game API's games, decision by decision
+and score by score.
 
 >>> import random
 >>> from arena.engine import Game
 >>> game = Game.new("basic", players=4, seed=7)
->>> scores = playout(game, random.Random(1))
+>>> scores = Position(game).playout(random.Random(1))
 >>> len(scores), game.turn                      # the game itself is left as it was
 (4, 1)
 >>> len(random_game_scores("classic", 5, random.Random(2)))
@@ -46,11 +46,25 @@ from .decisions import (
     PlayTile,
     TakeRow,
 )
-from .game import EMPTY, SKIPPED, Game, competition_ranks
+from .game import (
+    EMPTY,
+    SKIPPED,
+    Game,
+    Snapshot,
+    competition_ranks,
+    deal,
+    final_scores,
+    front_fits,
+    landing_row,
+    next_space,
+    put_first,
+    second_set_due,
+    set_over,
+)
 from .tiles import BULLHEADS
 from .variants import ACTION_CARDS, CLASSIC_ROW_LENGTH, PRO_TURN_CAP, Variant, variant
 
-__all__ = ["Position", "playout", "random_game", "random_game_scores", "replay_scores"]
+__all__ = ["Position", "random_game", "random_game_scores"]
 
 # Space kinds of the general simulator; a Plus five luck marker turns a space into _PLUS5.
 _PLAIN, _PLUS, _MINUS, _PLUS5, _DRAW, _ACTION = 0, 1, 2, 3, 4, 5
@@ -63,7 +77,7 @@ _CLASSIC_INC = tuple(64 + b for b in BULLHEADS)
 _CLASSIC_FULL = CLASSIC_ROW_LENGTH << 6
 _NO_KEYS = [()] * len(BULLHEADS)  # starmap arguments: one random key per tile number
 
-Choice = tuple[str | None, int, int]  # an action: (card or None, row or -1, new tile or -1)
+_Action = tuple[str | None, int, int]  # an action: (card or None, row or -1, new tile or -1)
 Turn = dict[str, Any]  # a replay turn: {"plays", "choices", "scores"}
 
 
@@ -88,6 +102,8 @@ class _Board:
                 kind[r * self.stride + s] = {"+": 1, "-": -1, "F": 2, "C": 2}.get(c, 0)
         self.fast_kind = kind
         self.inc = [(b << self.shift) + 1 for b in BULLHEADS]
+        #: Every space a Plus five luck card may ever go on: neither first nor final.
+        self.middle = tuple((r, s) for r, n in enumerate(self.length) for s in range(1, n - 1))
 
 
 @cache
@@ -97,9 +113,14 @@ def _board(name: str) -> _Board:
     return _Board(board.rows)
 
 
-def _random_keys(rng: Random) -> list[float]:
+def random_keys(rng: Random) -> list[float]:
     """A uniform key per tile number: sorting by it shuffles any set of tiles, at C speed."""
     return list(starmap(rng.random, _NO_KEYS))
+
+
+def shuffled(items: Sequence[str], key: Callable[[int], float]) -> list[str]:
+    """``items`` in the random order that :func:`random_keys` give their positions."""
+    return [items[i] for i in sorted(range(len(items)), key=key)]
 
 
 # -------------------------------------------------------------------------- fast loops
@@ -223,12 +244,9 @@ def _classic_loop(
 # ----------------------------------------------------------------------- general simulator
 
 
-def _no_random() -> float:
-    raise AssertionError("a scripted simulation asked for a random decision")
-
-
 class _Sim:
-    """Any variant from any point, with random, forced or scripted decisions.
+    """Any board-game variant from any point, with random decisions (the first one forced if
+    asked).
 
     The board is kept as the Game keeps it (``spaces``, ``fill``), plus the sorted last tiles
     of the active rows (``ends``, their rows in ``erow``), each row's bullheads and its space
@@ -240,8 +258,6 @@ class _Sim:
         "act_i",
         "actions",
         "board",
-        "choices",
-        "classic",
         "ends",
         "erow",
         "f10",
@@ -263,22 +279,24 @@ class _Sim:
         "record",
         "rsum",
         "scores",
-        "script",
         "set_number",
         "spaces",
         "stops",
         "sup_i",
         "supply",
+        "variant",
     )
 
-    def __init__(self, pos: "Position", rng: Random | None) -> None:
+    def __init__(self, pos: "Position", rng: Random) -> None:
         v = pos.variant
+        board = pos.board
+        assert board is not None, "the card game has loops of its own"
+        self.variant = v
         self.players = pos.players
-        self.classic = v.classic
         self.pro = v.actions
         self.hs = v.hand_size
-        self.board = pos.board
-        self.length = pos.board.length if pos.board else ()
+        self.board = board
+        self.length = board.length
         self.spaces = [list(r) for r in pos.spaces]
         self.fill = list(pos.fill)
         self.kind = list(pos.kind)  # rows copied when a marker changes them
@@ -300,16 +318,10 @@ class _Sim:
         self.queue = list(pos.queue)
         self.final: list[int] | None = None
         self.forced: Decision | None = None
-        self.script: list[Turn] | None = None
-        self.choices: list[dict[str, Any]] = []  # scripted: this turn's choices still to take
         self.record: list[Turn] | None = None
-        if rng is None:
-            self.random: Callable[[], float] = _no_random
-            self.hands = [list(h) for h in pos.hands]
-        else:
-            self.random = rng.random
-            key = _random_keys(rng).__getitem__
-            self.hands = [sorted(h, key=key) for h in pos.hands]
+        self.random = rng.random
+        key = random_keys(rng).__getitem__
+        self.hands = [sorted(h, key=key) for h in pos.hands]
 
     # -------------------------------------------------------------- turns
 
@@ -327,7 +339,7 @@ class _Sim:
             if kind is DecisionKind.LUCK:
                 assert pos.pending_card is not None
                 self._luck(pos.pending_seat, pos.pending_card)
-            else:  # an action or row choice: the Game asks again when the tile comes up
+            else:  # an action card: the Game asks again when the tile comes up
                 assert pos.current is not None
                 tile, seat = pos.current
                 self.queue.append(tile << _SEAT_BITS | seat)
@@ -357,26 +369,16 @@ class _Sim:
     def _turn(self, chosen: Sequence[int | None], to_choose: Sequence[int]) -> None:
         codes = [t << _SEAT_BITS | s for s, t in enumerate(chosen) if t is not None]
         hands = self.hands
-        if self.forced is None and self.script is None:
+        forced = self.forced
+        if forced is None:
             codes += [hands[s].pop() << _SEAT_BITS | s for s in to_choose]
-        else:
-            plays = None
-            if self.script is not None:
-                plays = self.script[self.nturns]["plays"]
-                self.choices = list(self.script[self.nturns]["choices"])
-            for s in to_choose:
-                forced = self.forced
-                if forced is not None:
-                    assert isinstance(forced, PlayTile)
-                    t = forced.tile
-                    self.forced = None
-                elif plays is not None:
-                    t = plays[s]
-                else:
-                    codes.append(hands[s].pop() << _SEAT_BITS | s)
-                    continue
-                hands[s].remove(t)
-                codes.append(t << _SEAT_BITS | s)
+        else:  # the first seat to choose plays the forced tile
+            assert isinstance(forced, PlayTile)
+            self.forced = None
+            first, *rest = to_choose
+            hands[first].remove(forced.tile)
+            codes.append(forced.tile << _SEAT_BITS | first)
+            codes += [hands[s].pop() << _SEAT_BITS | s for s in rest]
         self.nturns += 1
         if self.record is not None:
             recorded: list[int | None] = [None] * self.players
@@ -405,9 +407,6 @@ class _Sim:
             c = queue.pop()
             t = c >> _SEAT_BITS
             seat = c & _SEAT_MASK
-            if self.classic:
-                self._place_classic(seat, t)
-                continue
             if held[seat]:
                 action = self._decide_action(seat, t)
                 if action is not None:
@@ -452,18 +451,10 @@ class _Sim:
             self.stops = []
         if self.record is not None:
             self.record[-1]["scores"] = list(self.scores)
-        hands = self.hands
-        # Basic and card game: every hand empties at once. Professional: hands differ in size
-        # and the first empty hand ends the set (RULES.md 4, 5).
-        set_over = not all(hands) if self.pro else not any(hands)
+        v = self.variant
         over = self.pro and self.nturns >= PRO_TURN_CAP
-        if set_over:
-            if (
-                not self.classic
-                and self.players <= 3
-                and self.set_number == 1
-                and len(self.supply) - self.sup_i >= self.hs * self.players
-            ):
+        if set_over(v, self.hands):
+            if second_set_due(v, self.players, self.set_number, len(self.supply) - self.sup_i):
                 self.set_number = 2
                 for seat in range(self.players):
                     for _ in range(self.hs):
@@ -472,11 +463,7 @@ class _Sim:
             else:
                 over = True
         if over:
-            final = list(self.scores)
-            if self.pro:
-                for seat in range(self.players):
-                    final[seat] -= sum(BULLHEADS[t] for t in hands[seat])
-            self.final = final
+            self.final = final_scores(v, self.scores, self.hands)
 
     # -------------------------------------------------------------- rows
 
@@ -496,30 +483,9 @@ class _Sim:
             self._insert_end(end, row)
 
     def _to_hand(self, seat: int, tile: int) -> None:
+        """A tile joins a hand at a random place, which keeps the hand's order random."""
         hand = self.hands[seat]
-        if self.random is _no_random:
-            hand.append(tile)
-        else:  # a random place keeps the hand's order uniformly random
-            hand.insert(int(self.random() * (len(hand) + 1)), tile)
-
-    def _place_classic(self, seat: int, t: int) -> None:
-        i = bisect(self.ends, t) - 1
-        if i < 0:
-            row = self._choose_row(seat)
-            self.scores[seat] += self.rsum[row]
-            self.rsum[row] = BULLHEADS[t]
-            self.fill[row] = 1
-            self._set_end(self.erow.index(row), t, row)
-            return
-        row = self.erow[i]
-        if self.fill[row] == CLASSIC_ROW_LENGTH:
-            self.scores[seat] += self.rsum[row]
-            self.rsum[row] = BULLHEADS[t]
-            self.fill[row] = 1
-        else:
-            self.rsum[row] += BULLHEADS[t]
-            self.fill[row] += 1
-        self.ends[i] = t
+        hand.insert(int(self.random() * (len(hand) + 1)), tile)
 
     def _target(self, t: int) -> int:
         """Sorted position of the row ``t`` goes to by the normal rule (board game)."""
@@ -538,7 +504,6 @@ class _Sim:
         delta = bonus
         if space == len(spaces) - 1:  # the row is complete
             board = self.board
-            assert board is not None
             if self.f10[row]:
                 delta += 10
                 self.f10[row] = False
@@ -553,9 +518,7 @@ class _Sim:
                 self.kind[row] = list(board.kinds[row])
             fill = self.fill
             fill[row] = 0
-            dest = 0
-            while dest == row or fill[dest]:  # the topmost empty row but this one
-                dest += 1
+            dest = landing_row(fill, row)
             self.spaces[dest][0] = t
             fill[dest] = 1
             self.rsum[row] = 0
@@ -588,7 +551,7 @@ class _Sim:
     def _after_loss(self, seat: int) -> None:
         """A placement lost points: draw the top luck card if it has a free space."""
         card = self.luck[self.luck_i]
-        if self.random is _no_random or self.forced is not None:
+        if self.forced is not None:
             if self._free_spaces(card, first_only=True):
                 self.luck_i += 1
                 self._luck(seat, card)
@@ -627,9 +590,7 @@ class _Sim:
         fill = self.fill
         kind = self.kind
         if card == "plus5":
-            board = self.board
-            assert board is not None
-            middle = _middle_spaces(board)
+            middle = self.board.middle
             n = len(middle)
             for _ in range(8):
                 r, s = middle[int(rnd() * n)]
@@ -651,9 +612,6 @@ class _Sim:
             assert isinstance(forced, PlaceLuck)
             row, space = forced.row, forced.space
             self.forced = None
-        elif self.script is not None:
-            entry = self._next_choice(seat, "luck")
-            row, space = entry["row"], entry["space"]
         else:
             free = self._random_space(card)
             assert free is not None
@@ -673,29 +631,7 @@ class _Sim:
 
     # -------------------------------------------------------------- other decisions
 
-    def _next_choice(self, seat: int, kind: str) -> dict[str, Any]:
-        if not self.choices:
-            raise ValueError(f"seat {seat} owes a {kind} decision; none recorded")
-        entry = self.choices.pop(0)
-        if entry["seat"] != seat or entry["kind"] != kind:
-            raise ValueError(f"recorded {entry}, but the game asks seat {seat} for {kind}")
-        return entry
-
-    def _choose_row(self, seat: int) -> int:
-        forced = self.forced
-        if forced is not None:
-            assert isinstance(forced, TakeRow)
-            row = forced.row
-            self.forced = None
-        elif self.script is not None:
-            row = self._next_choice(seat, "take_row")["row"]
-        else:
-            row = int(self.random() * len(self.fill))
-        if self.record is not None:
-            self.record[-1]["choices"].append({"seat": seat, "kind": "take_row", "row": row})
-        return row
-
-    def _decide_action(self, seat: int, t: int) -> Choice | None:
+    def _decide_action(self, seat: int, t: int) -> _Action | None:
         """The action card ``seat`` plays on ``t`` (``(None, -1, -1)``: declined), or ``None``
         when the Game would not ask (no held card has a legal target)."""
         forced = self.forced
@@ -704,17 +640,9 @@ class _Sim:
             self.forced = None
             row = -1 if forced.row is None else forced.row
             return (forced.card, row, -1 if forced.new_tile is None else forced.new_tile)
-        if self.script is not None:
-            # A declined card leaves no entry in a replay: decline unless the next recorded
-            # choice is this seat's action on this tile.
-            nxt = self.choices[0] if self.choices else None
-            if nxt and nxt["kind"] == "action" and nxt["seat"] == seat and nxt["tile"] == t:
-                self.choices.pop(0)
-                return (nxt["card"], nxt.get("row", -1), nxt.get("new_tile", -1))
-            return None
         return self._random_action(seat, t)
 
-    def _random_action(self, seat: int, t: int) -> Choice | None:
+    def _random_action(self, seat: int, t: int) -> _Action | None:
         """A uniform choice among the Game's options (decline, each card with each target),
         counted rather than listed; ``None`` if declining is the only option."""
         held = self.held[seat]
@@ -766,14 +694,9 @@ class _Sim:
 
     def _front_rows(self, t: int) -> list[int]:
         """Rows the Front card may put ``t`` at the head of."""
-        rows = []
-        for r in self.erow:
-            spaces = self.spaces[r]
-            if spaces[0] > t and len(spaces) - self.fill[r] >= 2 and SKIPPED not in spaces:
-                rows.append(r)
-        return rows
+        return [r for r in self.erow if front_fits(self.spaces[r], self.fill[r], t)]
 
-    def _play_action(self, seat: int, t: int, action: Choice) -> None:
+    def _play_action(self, seat: int, t: int, action: _Action) -> None:
         card, row, new = action
         if card is None:
             self._place_normally(seat, t, 0)
@@ -805,26 +728,13 @@ class _Sim:
             self.spaces[target][self.fill[target]] = SKIPPED
             self._land(seat, t, target, self.fill[target] + 1, 0, i)
         elif card == "front":
-            spaces = self.spaces[row]
-            n = self.fill[row]
-            spaces[1 : n + 1] = spaces[:n]
-            spaces[0] = t
-            self.fill[row] = n + 1
+            put_first(self.spaces[row], self.fill[row], t)
+            self.fill[row] += 1
             self.rsum[row] += BULLHEADS[t]
         elif card in ("ascending", "anywhere"):
             self._land(seat, t, row, self.fill[row], 0, self.erow.index(row))
         else:  # plus5
             self._place_normally(seat, t, 5)
-
-
-@cache
-def _middle_spaces_of(lengths: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    return tuple((r, s) for r, n in enumerate(lengths) for s in range(1, n - 1))
-
-
-def _middle_spaces(board: _Board) -> tuple[tuple[int, int], ...]:
-    """Every space a Plus five luck card may ever go on."""
-    return _middle_spaces_of(board.length)
 
 
 # ------------------------------------------------------------------------------ positions
@@ -833,6 +743,7 @@ def _middle_spaces(board: _Board) -> tuple[tuple[int, int], ...]:
 class Position:
     """A game's position copied once into flat lists, to be played out many times.
 
+    Made from a :class:`Game` or from a :class:`~arena.engine.game.Snapshot` of one.
     ``playout(rng)`` plays uniformly random decisions for every seat to the end and returns
     the final scores (after any hand penalty). ``playout(rng, seat, decision)`` first takes
     ``decision`` (one of ``game.legal(seat)``) for ``seat`` where the game waits for it. The
@@ -846,156 +757,24 @@ class Position:
     [3, 3, 3]
     """
 
-    def __init__(self, game: Game) -> None:
-        self._load(
-            game.variant,
-            spaces=game.spaces,
-            markers=game.markers,
-            stops=game.stops,
-            hands=game.hands,
-            held=game.held,
-            scores=game.scores,
-            supply=game.supply,
-            luck_deck=game.luck_deck,
-            action_deck=game.action_deck,
-            nturns=len(game.turns),
-            set_number=game.set_number,
-            pending=game.pending,
-            chosen=[game.chosen(s) for s in range(game.players)],
-            to_place=game.to_place(),
-            current=game.current,  # the tile an action card or a row choice is asked for
-            made=len(game.turns[-1].choices) if game.in_turn() else 0,
-            over=game.result().scores if game.is_over() else None,
-        )
-
-    @classmethod
-    def from_parts(
-        cls,
-        name: str,
-        *,
-        spaces: Sequence[Sequence[int]],
-        markers: Sequence[Sequence[str | None]],
-        stops: Iterable[int],
-        hands: Sequence[Sequence[int]],
-        held: Sequence[Sequence[str]],
-        scores: Sequence[int],
-        supply: Sequence[int],
-        luck_deck: Sequence[str],
-        action_deck: Sequence[str],
-        nturns: int,
-        set_number: int,
-        pending: Pending | None,
-        chosen: Sequence[int | None],
-        to_place: Sequence[tuple[int, int]],
-        current: tuple[int, int] | None,
-        made: int,
-        over: Sequence[int] | None = None,
-    ) -> "Position":
-        """A position from the parts of a Game (as :class:`Game` names them), without one.
-
-        ``made``: how many choices of the current turn were taken already; ``over``: the final
-        scores if the game is over.
-        """
-        pos = cls.__new__(cls)
-        pos._load(
-            variant(name),
-            spaces=spaces,
-            markers=markers,
-            stops=stops,
-            hands=hands,
-            held=held,
-            scores=scores,
-            supply=supply,
-            luck_deck=luck_deck,
-            action_deck=action_deck,
-            nturns=nturns,
-            set_number=set_number,
-            pending=pending,
-            chosen=chosen,
-            to_place=to_place,
-            current=current,
-            made=made,
-            over=over,
-        )
-        return pos
-
-    @classmethod
-    def deal(
-        cls,
-        name: str,
-        rows: Sequence[Sequence[int]],
-        hands: Sequence[Sequence[int]],
-        supply: Sequence[int],
-        luck_deck: Sequence[str] = (),
-        action_deck: Sequence[str] = (),
-    ) -> "Position":
-        """The start of a game from its deal (a replay's ``setup``), without a Game."""
-        v = variant(name)
-        length = [len(r) for r in v.board.rows] if v.board else [CLASSIC_ROW_LENGTH] * 4
-        spaces = [list(row) + [EMPTY] * (n - len(row)) for row, n in zip(rows, length, strict=True)]
-        players = len(hands)
-        return cls.from_parts(
-            name,
-            spaces=spaces,
-            markers=[[None] * len(r) for r in spaces],
-            stops=(),
-            hands=[sorted(h) for h in hands],
-            held=[[] for _ in hands],
-            scores=[0] * players,
-            supply=supply,
-            luck_deck=luck_deck,
-            action_deck=action_deck,
-            nturns=0,
-            set_number=1,
-            pending=Pending(DecisionKind.TILE, tuple(s for s, h in enumerate(hands) if h)),
-            chosen=[None] * players,
-            to_place=(),
-            current=None,
-            made=0,
-        )
-
-    def _load(
-        self,
-        v: Variant,
-        *,
-        spaces: Sequence[Sequence[int]],
-        markers: Sequence[Sequence[str | None]],
-        stops: Iterable[int],
-        hands: Sequence[Sequence[int]],
-        held: Sequence[Sequence[str]],
-        scores: Sequence[int],
-        supply: Sequence[int],
-        luck_deck: Sequence[str],
-        action_deck: Sequence[str],
-        nturns: int,
-        set_number: int,
-        pending: Pending | None,
-        chosen: Sequence[int | None],
-        to_place: Sequence[tuple[int, int]],
-        current: tuple[int, int] | None,
-        made: int,
-        over: Sequence[int] | None,
-    ) -> None:
+    def __init__(self, source: Game | Snapshot) -> None:
+        snap = source.snapshot() if isinstance(source, Game) else source
+        v = variant(snap.variant)
+        spaces = snap.spaces
+        markers = snap.markers
         self.variant = v
-        self.players = len(hands)
-        self.scores = list(scores)
-        self.hands = [list(h) for h in hands]
-        self.held = [list(h) for h in held]
-        self.supply = list(supply)
-        self.luck_deck = list(luck_deck)
-        self.action_deck = list(action_deck)
-        self.nturns = nturns
-        self.set_number = set_number
+        self.players = len(snap.hands)
+        self.scores = list(snap.scores)
+        self.hands = [list(h) for h in snap.hands]
+        self.held = [list(h) for h in snap.held]
+        self.supply = list(snap.supply)
+        self.luck_deck = list(snap.luck_deck)
+        self.action_deck = list(snap.action_deck)
+        self.nturns = len(snap.turns)
+        self.set_number = snap.set_number
         self.spaces = [list(r) for r in spaces]
-        self.stops = sorted(stops)
-        # The next empty space: after the last tile (a skipped space counts as filled).
-        fill = []
-        for row in spaces:
-            n = len(row)
-            while n and row[n - 1] == EMPTY:
-                n -= 1
-            fill.append(n)
-        self.fill = fill
+        self.stops = sorted(snap.stops)
+        self.fill = fill = [next_space(row) for row in spaces]
         self.board = _board(v.name) if v.board else None
         nrows = len(spaces)
         self.kind: list[list[int]]
@@ -1019,16 +798,16 @@ class Position:
         self.erow = [r for _, r in active]
         self.state = self._rows_state()
         self.empty = sum(1 << r for r, f in enumerate(fill) if f == 0)
-        self.over = list(over) if over is not None else None
+        self.over = None if snap.final is None else list(snap.final)
+        pending = snap.pending
         self.pending_kind = pending.kind if pending else None
         self.pending_seat = pending.seats[0] if pending else -1
         self.pending_card = pending.card if pending else None
         self.to_choose = pending.seats if pending else ()
-        self.chosen = list(chosen)
-        self.current = current
+        self.chosen = list(snap.chosen)
+        self.current = snap.current  # the tile an action card or a row choice is asked for
         # The Game queues revealed tiles in order; here the queue is a stack, lowest last.
-        self.queue = [t << _SEAT_BITS | s for t, s in reversed(to_place)]
-        self.made = made
+        self.queue = [t << _SEAT_BITS | s for t, s in reversed(snap.to_place)]
         self._fast = self._fast_path()
 
     def with_deal(
@@ -1084,7 +863,7 @@ class Position:
             return list(self.over)
         if self._fast == "basic":
             tile = decision.tile if isinstance(decision, PlayTile) else None
-            key = _random_keys(rng).__getitem__
+            key = random_keys(rng).__getitem__
             return self._basic(_codes(self._sequences(key, seat, tile, turns)))
         if self._fast == "classic":
             return self._classic_random(rng, seat, decision, turns)
@@ -1110,7 +889,7 @@ class Position:
         ):
             return self._tile_playouts(rng, seat, decisions, turns)
         if self._fast == "classic":
-            key = _random_keys(rng).__getitem__
+            key = random_keys(rng).__getitem__
             rows = _random_rows(rng, self._left())
             codes = self._head_codes() + _codes(self._later(key, turns), first_turn=1)
             results = []
@@ -1129,7 +908,7 @@ class Position:
         self, rng: Random, seat: int, decisions: Sequence[Decision], turns: int
     ) -> list[list[int]]:
         """Basic and card game, tile choice: the other seats' tiles coded once."""
-        key = _random_keys(rng).__getitem__
+        key = random_keys(rng).__getitem__
         seqs: list[list[int] | None] = list(self._sequences(key, None, None))
         hand = seqs[seat]  # this seat's tiles in a random order
         assert hand is not None
@@ -1165,88 +944,59 @@ class Position:
         decision: Decision | None = None,
         turns: int = 0,
     ) -> tuple[list[Turn], Sequence[float]]:
-        """A random playout with its record (general simulator): the turns from here on in
-        the replay's form, and the scores :meth:`playout` gives. If the position is in the
-        middle of a turn, the first entry finishes that turn and its ``plays`` is ``None``."""
+        """The playout :meth:`playout` plays with the same arguments, recorded: the turns from
+        here on in the replay's form, and the scores. If the position is in the middle of a
+        turn, the first entry finishes that turn and its ``plays`` is ``None``."""
         if self.over is not None:
             return [], list(self.over)
+        if self._fast:
+            return self._trace_fast(rng, seat, decision, turns)
         sim = _Sim(self, rng)
         sim.forced = decision
         sim.record = record = self._record_start()
         scores = sim.run(self, seat if isinstance(decision, PlayTile) else None, turns)
         return record, sim.cut_scores() if turns else scores
 
-    def replay(
-        self,
-        turns: Sequence[Turn],
-        seat: int | None = None,
-        decision: Decision | None = None,
-        engine: str = "auto",
-    ) -> tuple[list[list[int]], list[int]]:
-        """Play on with the decisions recorded in ``turns`` (a replay's turns, from its first
-        turn on), after ``decision`` for ``seat`` if given (it must be the recorded one).
-
-        Returns the scores after each turn from here on (the current turn first if the
-        position is in the middle of it) and the final scores. ``engine``: ``"auto"`` (the
-        fast loop where there is one) or ``"general"``.
-        """
-        if self.over is not None:
-            return [], list(self.over)
-        mid_turn = self.pending_kind is not DecisionKind.TILE
-        # The current turn's recorded choices not taken yet (a forced one is taken already).
-        taken = self.made + (1 if _is_recorded(decision) else 0)
-        left = list(turns[self.nturns - 1]["choices"][taken:]) if mid_turn else []
-        later = turns[self.nturns :]
-        if engine == "auto" and self._fast in ("basic", "classic"):
-            return self._replay_fast(later, left, decision, mid_turn)
-        sim = _Sim(self, None)
-        sim.script = list(turns)
-        sim.choices = left
-        sim.forced = decision
-        sim.record = record = self._record_start()
-        final = sim.run(self, seat if isinstance(decision, PlayTile) else None)
-        return [t["scores"] for t in record], final
-
     def _record_start(self) -> list[Turn]:
         if self.pending_kind is DecisionKind.TILE:
             return []
         return [{"plays": None, "choices": [], "scores": []}]
 
-    def _replay_fast(
-        self,
-        later: Sequence[Turn],
-        left: list[dict[str, Any]],
-        decision: Decision | None,
-        mid_turn: bool,
-    ) -> tuple[list[list[int]], list[int]]:
-        first = 1 if mid_turn else 0
-        codes = sorted(
-            (k + first) << 12 | t << _SEAT_BITS | s
-            for k, turn in enumerate(later)
-            for s, t in enumerate(turn["plays"])
-            if t is not None
-        )
-        if mid_turn:  # the card game's row choice: this turn's tiles are turn 0
-            assert self.current is not None
-            tile, owner = self.current
-            codes = [tile << _SEAT_BITS | owner, *reversed(self.queue), *codes]
+    def _trace_fast(
+        self, rng: Random, seat: int | None, decision: Decision | None, turns: int
+    ) -> tuple[list[Turn], list[int]]:
+        """:meth:`trace` on the fast loops: the randomness drawn as :meth:`playout` draws it,
+        the loops run one turn at a time."""
+        key = random_keys(rng).__getitem__
+        record = self._record_start()
+        if self.pending_kind is DecisionKind.TILE:
+            tile = decision.tile if isinstance(decision, PlayTile) else None
+            seqs = self._sequences(key, seat, tile, turns)
+            codes = _codes(seqs)
+        else:  # the card game's row choice: this turn's tiles are turn 0
+            seqs = self._later(key, turns)
+            codes = self._head_codes() + _codes(seqs, 1)
         scores = list(self.scores)
-        record: list[list[int]] = []
-        if self._fast == "basic":
-            assert self.board is not None
-            ends, state, empty = self._basic_rows()
-            for group in _by_turn(codes):
-                empty = _basic_loop(ends, state, empty, scores, group, self.board)
-                record.append(list(scores))
-            return record, scores
-        rows = [c["row"] for c in left] + [c["row"] for t in later for c in t["choices"]]
-        if isinstance(decision, TakeRow):
-            rows.insert(0, decision.row)
-        picks = iter(rows)
-        ends, state, order = self._classic_rows()
+        ends, state, rows = list(self.ends), list(self.state), list(self.erow)
+        empty = self.empty
+        random_row = iter(_random_rows(rng, self._left())).__next__
+        forced = [decision.row] if isinstance(decision, TakeRow) else []
+
+        def pick(seat: int) -> int:  # the row playout's random sorted position names
+            row = forced.pop() if forced else rows[random_row()]
+            record[-1]["choices"].append({"seat": seat, "kind": "take_row", "row": row})
+            return row
+
+        mid_turn = self.pending_kind is not DecisionKind.TILE
         for group in _by_turn(codes):
-            _classic_loop(ends, state, order, scores, group, lambda seat: next(picks), _no_row)
-            record.append(list(scores))
+            k = (group[0] >> 12) - mid_turn  # the turn's index in ``seqs``
+            if k >= 0:
+                record.append({"plays": [seq[k] for seq in seqs], "choices": [], "scores": []})
+            if self.board is not None:
+                empty = _basic_loop(ends, state, empty, scores, group, self.board)
+            else:
+                _classic_loop(ends, state, rows, scores, group, pick, _no_row)
+            record[-1]["scores"] = list(scores)
         return record, scores
 
     def _sequences(
@@ -1267,12 +1017,7 @@ class Position:
                 seq = sorted(hand, key=key)
             seqs.append(seq)
         hs = self.variant.hand_size
-        if (
-            not self.variant.classic
-            and self.players <= 3
-            and self.set_number == 1
-            and len(self.supply) >= hs * self.players
-        ):
+        if second_set_due(self.variant, self.players, self.set_number, len(self.supply)):
             for s in range(self.players):
                 seqs[s] += sorted(self.supply[s * hs : (s + 1) * hs], key=key)
         return [q[:turns] for q in seqs] if turns else seqs
@@ -1288,14 +1033,6 @@ class Position:
             return [(self.fill[r] << 6) + self.rsum[r] for r in self.erow]
         board = self.board
         return [(self.rsum[r] << board.shift) + r * board.stride + self.fill[r] for r in self.erow]
-
-    def _basic_rows(self) -> tuple[list[int], list[int], int]:
-        """The basic loop's ``ends``, ``state`` and ``empty`` for this position."""
-        return list(self.ends), list(self.state), self.empty
-
-    def _classic_rows(self) -> tuple[list[int], list[int], list[int]]:
-        """The card-game loop's ``ends``, ``state`` and ``rows`` for this position."""
-        return list(self.ends), list(self.state), list(self.erow)
 
     def _basic(self, codes: Iterable[int]) -> list[int]:
         assert self.board is not None
@@ -1320,7 +1057,7 @@ class Position:
     def _classic_random(
         self, rng: Random, seat: int | None, decision: Decision | None, turns: int
     ) -> list[int]:
-        key = _random_keys(rng).__getitem__
+        key = random_keys(rng).__getitem__
         random_row = iter(_random_rows(rng, self._left())).__next__
         if self.pending_kind is DecisionKind.TILE:
             tile = decision.tile if isinstance(decision, PlayTile) else None
@@ -1339,13 +1076,6 @@ def _random_rows(rng: Random, n: int) -> bytes:
     return rng.randbytes(n).translate(_ROW_OF_BYTE)
 
 
-def _is_recorded(decision: Decision | None) -> bool:
-    """Does a replay list ``decision`` among a turn's choices? (Not tiles, not a declined card.)"""
-    if isinstance(decision, PlayAction):
-        return decision.card is not None
-    return isinstance(decision, PlaceLuck | TakeRow)
-
-
 def _once(row: int) -> Callable[[int], int]:
     """A row pick that names ``row`` the first time and leaves the later ones to chance."""
     left = [row]
@@ -1357,36 +1087,53 @@ def _once(row: int) -> Callable[[int], int]:
 
 
 def _no_row() -> int:
-    raise AssertionError("a scripted simulation asked for a random decision")
+    raise AssertionError("a recorded playout names every row it takes")
 
 
 # ------------------------------------------------------------------------- entry points
 
 
-def playout(game: Game, rng: Random) -> list[int]:
-    """Final scores of ``game`` played on to the end with uniformly random decisions."""
-    return [int(score) for score in Position(game).playout(rng)]
-
-
 def _shuffled_deal(v: Variant, rng: Random) -> tuple[list[int], list[str], list[str]]:
     """A uniformly random order of the tiles and of both decks."""
-    key = _random_keys(rng).__getitem__
+    key = random_keys(rng).__getitem__
     tiles = sorted(range(1, v.tiles + 1), key=key)
-    luck = [v.luck_deck[i] for i in sorted(range(len(v.luck_deck)), key=key)]
-    actions = [v.action_deck[i] for i in sorted(range(len(v.action_deck)), key=key)]
-    return tiles, luck, actions
+    return tiles, shuffled(v.luck_deck, key), shuffled(v.action_deck, key)
 
 
-def _split(
-    v: Variant, players: int, tiles: list[int]
-) -> tuple[list[list[int]], list[list[int]], list[int]]:
-    """Rows, hands and supply from an order of the tiles, as :meth:`Game.new` deals them."""
-    nrows = len(v.board.rows) if v.board else v.start_rows
-    rows = [[tiles[r]] if r < v.start_rows else [] for r in range(nrows)]
-    hs = v.hand_size
-    start = v.start_rows
-    hands = [tiles[start + s * hs : start + (s + 1) * hs] for s in range(players)]
-    return rows, hands, tiles[start + players * hs :]
+def _start(
+    name: str,
+    rows: Sequence[Sequence[int]],
+    hands: Sequence[Sequence[int]],
+    supply: Sequence[int],
+    luck_deck: Sequence[str] = (),
+    action_deck: Sequence[str] = (),
+) -> Position:
+    """The start of a game from its deal, without a Game."""
+    v = variant(name)
+    length = [len(r) for r in v.board.rows] if v.board else [CLASSIC_ROW_LENGTH] * len(rows)
+    spaces = [list(row) + [EMPTY] * (n - len(row)) for row, n in zip(rows, length, strict=True)]
+    players = len(hands)
+    return Position(
+        Snapshot(
+            variant=name,
+            spaces=spaces,
+            markers=[[None] * len(r) for r in spaces],
+            stops=(),
+            hands=[sorted(h) for h in hands],
+            held=[[] for _ in hands],
+            scores=[0] * players,
+            supply=supply,
+            luck_deck=luck_deck,
+            action_deck=action_deck,
+            box=(),
+            set_number=1,
+            turns=(),
+            chosen=[None] * players,
+            to_place=(),
+            current=None,
+            pending=Pending(DecisionKind.TILE, tuple(s for s, h in enumerate(hands) if h)),
+        )
+    )
 
 
 @cache
@@ -1396,7 +1143,8 @@ def _deal_plan(name: str, players: int) -> tuple[range, int, tuple[int, ...]]:
     v.check_players(players)
     # The order of the deal doubles as the order of play: entry k of the tiles after the rows
     # is played in turn k // players by seat k % players (then a second set in basic).
-    turns = (2 if name == "basic" and players <= 3 else 1) * v.hand_size
+    supply = v.tiles - v.start_rows - players * v.hand_size
+    turns = (2 if second_set_due(v, players, 1, supply) else 1) * v.hand_size
     return range(1, v.tiles + 1), turns * players, _turn_major_offsets(players)
 
 
@@ -1424,7 +1172,7 @@ def random_game_scores(name: str, players: int, rng: Random) -> list[int]:
     v = variant(name)
     v.check_players(players)
     tiles, luck, actions = _shuffled_deal(v, rng)
-    pos = Position.deal(name, *_split(v, players, tiles), luck, actions)
+    pos = _start(name, *deal(v, players, tiles), luck, actions)
     return _Sim(pos, rng).run(pos, None)
 
 
@@ -1434,45 +1182,18 @@ def _by_turn(codes: list[int]) -> Iterator[list[int]]:
         yield list(group)
 
 
-def random_game(name: str, players: int, rng: Random, engine: str = "auto") -> dict[str, Any]:
+def random_game(name: str, players: int, rng: Random) -> dict[str, Any]:
     """A random game played on the lean path, as a ``nimmt-replay/1`` record.
 
-    ``engine``: ``"auto"`` (the fast loop where there is one) or ``"general"``. The record
-    re-simulates with :func:`arena.engine.replay.verify`: that is how the tests show that the
-    lean path's random games are the Game API's games.
+    The record re-simulates with :func:`arena.engine.replay.verify`: that is how the tests
+    show that the lean path's random games are the Game API's games.
     """
     v = variant(name)
     v.check_players(players)
     tiles, luck, actions = _shuffled_deal(v, rng)
-    rows, hands, supply = _split(v, players, tiles)
-    pos = Position.deal(name, rows, hands, supply, luck, actions)
-    turns: list[Turn] = []
-    if engine == "auto" and name in ("basic", "classic"):
-        seqs = pos._sequences(_random_keys(rng).__getitem__, None, None)
-        scores = list(pos.scores)
-        if name == "basic":
-            ends, state, empty = pos._basic_rows()
-        else:
-            ends, state, rows_ = pos._classic_rows()
-
-        def pick(seat: int) -> int:
-            row = rng.getrandbits(2)
-            turns[-1]["choices"].append({"seat": seat, "kind": "take_row", "row": row})
-            return row
-
-        for k, codes in enumerate(_by_turn(_codes(seqs))):
-            turns.append({"plays": [seq[k] for seq in seqs], "choices": [], "scores": []})
-            if name == "basic":
-                assert pos.board is not None
-                empty = _basic_loop(ends, state, empty, scores, codes, pos.board)
-            else:
-                _classic_loop(ends, state, rows_, scores, codes, pick, _no_row)
-            turns[-1]["scores"] = list(scores)
-        final = scores
-    else:
-        sim = _Sim(pos, rng)
-        sim.record = turns
-        final = sim.run(pos, None)
+    rows, hands, supply = deal(v, players, tiles)
+    turns, scores = _start(name, rows, hands, supply, luck, actions).trace(rng)
+    final = [int(score) for score in scores]
     return {
         "format": "nimmt-replay/1",
         "variant": name,
@@ -1493,21 +1214,3 @@ def random_game(name: str, players: int, rng: Random, engine: str = "auto") -> d
             "faults": [],
         },
     }
-
-
-def replay_scores(
-    replay: dict[str, Any], engine: str = "auto"
-) -> tuple[list[list[int]], list[int]]:
-    """Re-play a replay's deal and decisions on the lean path: the scores after each turn and
-    the final scores. ``engine``: ``"auto"`` (the fast loop where there is one) or
-    ``"general"``."""
-    setup = replay["setup"]
-    pos = Position.deal(
-        replay["variant"],
-        setup["rows"],
-        setup["hands"],
-        setup["supply"],
-        setup["luck_deck"],
-        setup["action_deck"],
-    )
-    return pos.replay(replay["turns"], engine=engine)

@@ -35,15 +35,13 @@ the luck cards that left with cleared rows; and each earlier turn's scores (left
 """
 
 from collections import Counter
-from collections.abc import Callable, Sequence
 from random import Random
 from typing import NamedTuple
 
 from .decisions import DecisionKind
-from .game import EMPTY, Game, TurnRecord
+from .game import Game, Snapshot, TurnRecord, final_scores
 from .observation import Observation
-from .playout import Position, _random_keys
-from .tiles import BULLHEADS
+from .playout import Position, random_keys, shuffled
 from .variants import variant
 
 __all__ = ["Sampler", "determinize"]
@@ -82,9 +80,7 @@ class Sampler:
             for s in range(view.players)
         ]
         revealed = {t for plays in view.history for t in plays if t is not None}
-        for c in view.choices:
-            if c.get("new_tile") is not None:
-                revealed.add(c["new_tile"])
+        revealed.update(c.new_tile for c in view.choices if c.new_tile is not None)
         gone = sorted(revealed - placed_or_held)
         everything = set(range(1, v.tiles + 1))
         in_hands = sum(view.hand_sizes)
@@ -99,11 +95,11 @@ class Sampler:
         # Tiles swapped back this turn are in their owner's hand (the view shows the swap).
         self.returned: list[list[int]] = [[] for _ in range(view.players)]
         for c in view.choices:
-            if c.get("kind") == "action" and c.get("card") == "swap" and c["seat"] != seat:
-                t = c["tile"]
+            if c.kind is DecisionKind.ACTION and c.card == "swap" and c.seat != seat:
+                t = c.tile
                 if t in gone:
                     gone.remove(t)
-                    self.returned[c["seat"]].append(t)
+                    self.returned[c.seat].append(t)
         swapped_back = {t for tiles in self.returned for t in tiles}
         hidden = sorted(everything - placed_or_held - set(gone) - swapped_back)
         self.box_known: list[int] = []
@@ -127,7 +123,9 @@ class Sampler:
         # Action cards: the full deck less the seat's own and the cards played this turn.
         actions = Counter(v.action_deck)
         actions.subtract(view.action_cards)
-        actions.subtract(c["card"] for c in view.choices if c.get("kind") == "action")
+        actions.subtract(
+            c.card for c in view.choices if c.kind is DecisionKind.ACTION and c.card is not None
+        )
         self.action_pool = sorted(actions.elements())
         self._check()
         self._template: Position | None = None
@@ -163,34 +161,13 @@ class Sampler:
         )
 
     def _position(self, deal: "_Deal") -> Position:
-        view = self.view
-        pending = view.pending
-        return Position.from_parts(
-            view.variant,
-            spaces=view.spaces,
-            markers=view.markers,
-            stops=view.stops,
-            hands=deal.hands,
-            held=deal.held,
-            scores=view.scores,
-            supply=deal.supply,
-            luck_deck=deal.luck,
-            action_deck=deal.actions,
-            nturns=len(view.history),
-            set_number=view.set_number,
-            pending=pending,
-            chosen=deal.chosen,
-            to_place=view.to_place,
-            current=self.current,
-            made=len(view.choices),
-            over=self._final(deal.hands) if pending is None else None,
-        )
+        return Position(self._snapshot(deal))
 
     def _deal(self, rng: Random) -> "_Deal":
         """Deal the unseen tiles and cards at random."""
         view = self.view
         seat = view.seat
-        key = _random_keys(rng).__getitem__
+        key = random_keys(rng).__getitem__
         hidden = sorted(self.hidden, key=key)
         gone = sorted(self.gone, key=key)
         # The box: known boxed tiles, then gone tiles, then (set-up tiles) hidden ones.
@@ -216,8 +193,8 @@ class Sampler:
             if self.chose[s]:
                 chosen[s] = hand.pop(int(rng.random() * len(hand)))
             hands.append(sorted(hand))
-        luck = _shuffled(self.luck_pool, key)[: view.luck_deck_size]
-        cards = _shuffled(self.action_pool, key)
+        luck = shuffled(self.luck_pool, key)[: view.luck_deck_size]
+        cards = shuffled(self.action_pool, key)
         held: list[list[str]] = []
         pos = 0
         for s in range(view.players):
@@ -229,42 +206,38 @@ class Sampler:
         actions = cards[pos : pos + view.action_deck_size]
         return _Deal(hands, chosen, held, supply, luck, actions, box)
 
-    def _final(self, hands: list[list[int]]) -> list[int]:
-        final = list(self.view.scores)
-        if self.variant.actions:
-            for s, hand in enumerate(hands):
-                final[s] -= sum(BULLHEADS[t] for t in hand)
-        return final
-
     def _build(self, deal: "_Deal") -> Game:
+        return Game.from_snapshot(self._snapshot(deal))
+
+    def _snapshot(self, deal: "_Deal") -> Snapshot:
+        """The sample: the view's public parts and ``deal``'s hidden ones."""
         view = self.view
-        game = Game(self.variant, view.players)
-        game.spaces = [list(row) for row in view.spaces]
-        game.fill = [
-            max((s + 1 for s, x in enumerate(row) if x != EMPTY), default=0) for row in view.spaces
-        ]
-        game.markers = [list(row) for row in view.markers]
-        game.stops = set(view.stops)
-        game.hands = deal.hands
-        game.held = deal.held
-        game.scores = list(view.scores)
-        game.supply = deal.supply
-        game.luck_deck = deal.luck
-        game.action_deck = deal.actions
-        game.box = deal.box
-        game.set_number = view.set_number
-        game.turns = [TurnRecord(list(plays)) for plays in view.history]
         pending = view.pending
+        turns = [TurnRecord(list(plays)) for plays in view.history]
         if pending is not None and pending.kind is not DecisionKind.TILE:
-            game.turns[-1].choices = [dict(c) for c in view.choices]
-        game.resume(
+            turns[-1].choices = [c.to_dict() for c in view.choices]
+        return Snapshot(
+            variant=view.variant,
+            spaces=view.spaces,
+            markers=view.markers,
+            stops=view.stops,
+            hands=deal.hands,
+            held=deal.held,
+            scores=view.scores,
+            supply=deal.supply,
+            luck_deck=deal.luck,
+            action_deck=deal.actions,
+            box=deal.box,
+            set_number=view.set_number,
+            turns=turns,
             chosen=deal.chosen,
-            to_place=list(view.to_place),
+            to_place=view.to_place,
             current=self.current,
             pending=pending,
-            final=tuple(self._final(deal.hands)) if pending is None else None,
+            final=None
+            if pending is not None
+            else final_scores(self.variant, view.scores, deal.hands),
         )
-        return game
 
 
 class _Deal(NamedTuple):
@@ -277,11 +250,6 @@ class _Deal(NamedTuple):
     luck: list[str]
     actions: list[str]
     box: list[int]
-
-
-def _shuffled(items: Sequence[str], key: Callable[[int], float]) -> list[str]:
-    """``items`` in the random order the tile keys give their positions."""
-    return [items[i] for i in sorted(range(len(items)), key=key)]
 
 
 def determinize(view: Observation, rng: Random) -> Game:

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.engine.decisions import (
+    Choice,
     Decision,
     DecisionKind,
     Pending,
@@ -158,33 +159,35 @@ def pending_from_proto(message: pb.Pending) -> Pending:
     )
 
 
-def put_choice(message: pb.Choice, choice: Mapping[str, Any]) -> None:
-    """Fill an empty ``message`` with a recorded choice (a replay's ``turns[i].choices`` entry)."""
-    kind = DecisionKind(choice["kind"])
-    message.seat = choice["seat"]
+def put_choice(message: pb.Choice, choice: Choice) -> None:
+    """Fill an empty ``message`` with a choice taken this turn (``Observation.choices``)."""
+    kind = choice.kind
+    message.seat = choice.seat
     message.kind = KIND_TO_PROTO[kind]
     if kind is DecisionKind.LUCK:
-        message.luck_card = LUCK_TO_PROTO[choice["card"]]
+        assert choice.card is not None, choice
+        message.luck_card = LUCK_TO_PROTO[choice.card]
     elif kind is DecisionKind.ACTION:
-        message.action_card = ACTION_TO_PROTO[choice["card"]]
+        assert choice.card is not None, choice
+        message.action_card = ACTION_TO_PROTO[choice.card]
     for key in ("tile", "row", "space", "new_tile"):
-        value = choice.get(key)
+        value = getattr(choice, key)
         if value is not None:
             setattr(message, key, value)
 
 
-def choice_from_proto(message: pb.Choice) -> dict[str, Any]:
-    """The recorded-choice dict of a protocol message (keys as in the replay format)."""
+def choice_from_proto(message: pb.Choice) -> Choice:
+    """The :class:`Choice` a protocol message carries."""
     kind = KIND_FROM_PROTO[message.kind]
-    choice: dict[str, Any] = {"seat": message.seat, "kind": kind.value}
+    card = None
     if kind is DecisionKind.LUCK:
-        choice["card"] = LUCK_FROM_PROTO[message.luck_card]
+        card = LUCK_FROM_PROTO[message.luck_card]
     elif kind is DecisionKind.ACTION:
-        choice["card"] = ACTION_FROM_PROTO[message.action_card]
-    for key in ("tile", "row", "space", "new_tile"):
-        if message.HasField(key):
-            choice[key] = getattr(message, key)
-    return choice
+        card = ACTION_FROM_PROTO[message.action_card]
+    fields = {
+        k: getattr(message, k) for k in ("tile", "row", "space", "new_tile") if message.HasField(k)
+    }
+    return Choice(message.seat, kind, card, **fields)
 
 
 def put_public(message: pb.Observation, view: Observation) -> None:
