@@ -71,6 +71,8 @@ def _bot_env(
     }
     if spec.sandbox:
         env["TMPDIR"] = "/tmp"
+    # The JVM sizes its heap from the machine's memory; it cannot see the bot's cgroup.
+    env["JAVA_TOOL_OPTIONS"] = f"-XX:MaxRAM={spec.limits.memory_mb}m"
     env.update(spec.env)
     env["NIMMT_ENGINE"] = engine
     env[TOKEN_FILE_ENV] = token_file

@@ -38,10 +38,12 @@ class Limits:
     the kernel's OOM killer (a crash; :attr:`BotProcess.limit_exceeded` says ``memory_mb``).
     Address space is not memory: runtimes reserve far more than they use (a Python gRPC client
     about 560 MB, the JVM and V8 gigabytes), so RLIMIT_AS is then only a backstop of
-    ``AS_BACKSTOP_FACTOR`` times ``memory_mb``. Measured with the default 1024 MB, a Python bot
-    with gRPC loaded allocates and touches about 970 MB before the OOM killer ends it. Without a
+    ``AS_BACKSTOP_FACTOR`` times ``memory_mb``, which still refuses one absurd allocation at
+    once (a 4 GB ``bytes`` raises MemoryError). Measured with the default 1024 MB, a Python bot
+    with gRPC loaded allocates and touches about 990 MB before the OOM killer ends it. Without a
     memory cgroup, RLIMIT_AS = ``memory_mb`` of each process is all there is, and the same bot
-    gets only about 460 MB (gRPC's reservations count).
+    gets only about 540 MB (gRPC's reservations count). A JVM is told its share
+    (``JAVA_TOOL_OPTIONS=-XX:MaxRAM=<memory_mb>m``): it cannot see the cgroup from inside.
     ``cpus`` is how many cores' worth of CPU time the bot's processes together get (the cpu
     cgroup's CFS quota, per 100 ms period), so a bot spinning many processes slows no other
     seat; without a cpu cgroup the bot runs at a lower priority (nice ``FALLBACK_NICE``).
@@ -79,8 +81,9 @@ class Limits:
             raise ValueError(f"Limits.cpus must be a positive number of cores, got {cpus!r}")
 
 
-#: RLIMIT_AS is this many times ``Limits.memory_mb`` when the memory cgroup bounds the bot.
-AS_BACKSTOP_FACTOR = 16
+#: RLIMIT_AS is this many times ``Limits.memory_mb`` when the memory cgroup bounds the bot
+#: (a JVM with the default 1024 MB needs about 3 GB of address space, V8 about 2 GB).
+AS_BACKSTOP_FACTOR = 4
 #: The nice value of a bot where no cpu cgroup can bound its share.
 FALLBACK_NICE = 10
 
@@ -104,12 +107,16 @@ class LaunchSpec:
     ``token`` is the bot's secret for this match. It never appears in a command line or an
     environment (both are readable by every local user in ``/proc``): the bot reads it from the
     file named by ``NIMMT_TOKEN_FILE`` (``/run/nimmt/token`` in the sandbox, a private 0600 file
-    without). A ``NIMMT_TOKEN`` in ``env`` (where the token used to travel) is taken out of the
-    environment and handed over as ``token``:
+    without). A ``NIMMT_TOKEN`` in ``env`` (where the token used to travel) never reaches the
+    bot's environment; it is handed over as the token unless ``token`` is given:
 
     >>> spec = LaunchSpec(["bot"], Path("."), Path("s"), Path("l"), env={"NIMMT_TOKEN": "x"})
     >>> spec.token, dict(spec.env)
     ('x', {})
+    >>> spec = LaunchSpec(["bot"], Path("."), Path("s"), Path("l"), env={"NIMMT_TOKEN": "x"},
+    ...                   token="y")
+    >>> spec.token, dict(spec.env)
+    ('y', {})
     """
 
     command: list[str]
@@ -126,11 +133,10 @@ class LaunchSpec:
             raise ValueError(f"LaunchSpec.command must be non-empty strings, got {self.command!r}")
         legacy = self.env.get(LEGACY_TOKEN_ENV)
         if legacy is not None:
-            if self.token and self.token != legacy:
-                raise ValueError("LaunchSpec.env[NIMMT_TOKEN] differs from LaunchSpec.token")
             rest = {name: value for name, value in self.env.items() if name != LEGACY_TOKEN_ENV}
-            object.__setattr__(self, "token", legacy)  # frozen: fixing up our own fields
-            object.__setattr__(self, "env", MappingProxyType(rest))
+            object.__setattr__(self, "env", MappingProxyType(rest))  # frozen: our own fields
+            if not self.token:
+                object.__setattr__(self, "token", legacy)
         if not isinstance(self.token, str) or "\0" in self.token:
             raise ValueError("LaunchSpec.token must be a str without NUL")
         for name, value in self.env.items():

@@ -23,7 +23,7 @@ from .support import Engine, run_to_end, wait_for
 BOT_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "NIMMT_ENGINE", "PYTHONUNBUFFERED"]
 BOT_ENV += ["PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"]
 BOT_ENV += ["GRPC_EXPERIMENTS"]  # gRPC's transport engine, as the runner's
-BOT_ENV += ["NIMMT_TOKEN_FILE"]
+BOT_ENV += ["NIMMT_TOKEN_FILE", "JAVA_TOOL_OPTIONS"]
 
 
 def test_it_runs_the_bot_as_a_uid_of_its_own(make_bot: MakeBot) -> None:
@@ -43,6 +43,7 @@ def test_it_gives_the_bot_a_clean_environment(make_bot: MakeBot) -> None:
 
     assert env["NIMMT_ENGINE"] == "unix:///run/nimmt/engine.sock"
     assert env["NIMMT_TOKEN_FILE"] == "/run/nimmt/token"
+    assert env["JAVA_TOOL_OPTIONS"] == "-XX:MaxRAM=1024m"  # the JVM cannot see the cgroup
     assert env["COLOUR"] == "red"
     assert env["HOME"] == "/tmp"
     assert env["PATH"].startswith("/opt/nimmt/runtime/bin:")

@@ -40,16 +40,11 @@ def test_it_kills_an_endless_loop_on_demand(make_bot: MakeBot) -> None:
 
 
 def test_it_refuses_a_4_gb_allocation(make_bot: MakeBot) -> None:
-    done = run_to_end(make_bot("big_alloc"), timeout=30)
+    done = run_to_end(make_bot("big_alloc"))
 
+    assert done.status == 3, done.log
+    assert "MemoryError" in done.log
     assert "ALLOCATED" not in done.log
-    if layers()["cgroup_memory"]:  # the cgroup is the bound: touching the pages gets it killed
-        assert done.status == 128 + signal.SIGKILL, done.log
-        assert done.limit_exceeded == "memory_mb"
-    else:  # RLIMIT_AS is: the allocation fails
-        assert done.status == 3, done.log
-        assert "MemoryError" in done.log
-    assert done.left_behind == []
 
 
 @pytest.mark.skipif(not layers()["cgroup_memory"], reason="no usable memory cgroup here")

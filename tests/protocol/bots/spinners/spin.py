@@ -1,0 +1,4 @@
+"""Spins on the CPU forever (started by bot.py, several times)."""
+
+while True:
+    pass
