@@ -127,13 +127,13 @@ def matches_per_minute(
 ) -> dict[str, Any]:
     """Start ``workers`` workers, then time ``count`` matches from creation to all finished."""
     from matches.models import Match
-    from matches.scheduler import create_match
+    from matches.tasks import queue_match
 
     Match.objects.all().delete()
     processes = [_worker(env, logs / f"worker-{workers}-{n}.log", f"w{n}") for n in range(workers)]
     try:
         started = time.monotonic()
-        made = [create_match(ladder, bots, seed=n) for n in range(count)]
+        made = [queue_match(ladder, bots, seed=n) for n in range(count)]
         ids = [m.pk for m in made]
         while Match.objects.filter(pk__in=ids, status__in=["queued", "running"]).exists():
             if time.monotonic() - started > 30 * 60:

@@ -225,6 +225,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SWEEP_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
     },
+    "requeue-stale-versions": {
+        "task": "submissions.tasks.requeue_stale_versions",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
 }
 
 # ---------------------------------------------------------------------------- logging

@@ -7,16 +7,26 @@
   objects, and must be idempotent: they claim their row before doing anything.
 * :func:`enqueue` sends a task once the current transaction commits, so a worker never looks
   for a row that is not there yet. A broker that is down does not fail the request: the row
-  stays queued and the sweeper (``matches.tasks.requeue_stale_work``) sends it again.
+  stays queued and a sweeper (:func:`resend_stale`, from each app's beat task) sends it again.
+* A task enqueues its own follow-ups: the functions it calls say what happened and it sends
+  what comes next, so no service module imports a tasks module that imports it back.
 """
 
 import inspect
+import logging
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import Q
+from django.utils import timezone
 
+if TYPE_CHECKING:  # a model module: not imported where settings may still be loading
+    from core.leases import Claimable
+
+log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -77,3 +87,35 @@ def enqueue(task: "Task[..., Any]", **kwargs: Any) -> None:
         task.apply_async(kwargs=kwargs)
 
     transaction.on_commit(send, robust=True)
+
+
+def resend_stale(
+    model: "type[Claimable]",
+    task: "Task[..., Any]",
+    *,
+    waiting: str,
+    working: str,
+    key: str,
+    after_seconds: float,
+) -> int:
+    """Send ``task(key=pk)`` again for every row of ``model`` whose message was lost or whose
+    worker died; the number of rows sent.
+
+    A waiting row whose message was sent longer than ``after_seconds`` ago (a broker restart lost
+    it) and a working row whose lease ran out (its worker was killed) are both sent again, at
+    most once every ``after_seconds``; the task claims the row first, so a message that was not
+    lost after all (a long queue) costs one no-op run.
+    """
+    now = timezone.now()
+    stale = Q(queued_at__lt=now - timedelta(seconds=after_seconds))
+    rows = model._default_manager.filter(
+        stale & (Q(status=waiting) | Q(status=working, lease_expires_at__lt=now))
+    ).values_list("pk", flat=True)
+    sent = 0
+    for pk in rows:
+        # Only one sweeper sends a row again: the one whose update moved queued_at.
+        if model._default_manager.filter(pk=pk, queued_at__lt=now).update(queued_at=now):
+            log.info("sending %s %s again", model.__name__, pk)
+            enqueue(task, **{key: pk})
+            sent += 1
+    return sent

@@ -4,13 +4,16 @@ The runner writes into a staging folder of its own attempt (``tmp/match-<uuid>-<
 :func:`store` keeps it only if the attempt's claim still holds the match: in one transaction it
 moves the folder to ``matches/<uuid>``, fills in the seats and marks the match finished. Any
 other attempt's folder is thrown away.
+
+Nothing here sends a task: each function says what happened (stored, to be tried again, failed)
+and the caller, :func:`matches.tasks.run_match`, enqueues what follows.
 """
 
 import shutil
 from pathlib import Path
+from typing import Literal
 
 from core import leases
-from core.celery import enqueue
 from core.files import public_dir
 from django.conf import settings
 from django.db import transaction
@@ -32,7 +35,11 @@ def result_dir(match: Match) -> str:
 
 
 def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) -> bool:
-    """Keep ``outcome`` if ``claim`` still holds its match; ``False`` (and nothing kept) if not."""
+    """Keep ``outcome`` if ``claim`` still holds its match; ``False`` (and nothing kept) if not.
+
+    Returns once the result is committed; the caller then enqueues the rating and the match's
+    end (:func:`matches.tasks.match_is_over`).
+    """
     final: Path | None = None
     try:
         with transaction.atomic():
@@ -67,11 +74,6 @@ def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) ->
                 # A tournament's bots are versions fixed by its organiser; only the ladder
                 # pipeline pauses a bot that keeps faulting.
                 pause_faulty_bots([s.bot_id for s in seats.values() if s.faults])
-            if match.ladder_id is not None:
-                from matches.tasks import rate_match  # the tasks module imports this one
-
-                enqueue(rate_match, match_pk=match.pk)
-            notify_tournament(match)
         return True
     except BaseException:
         if final is not None:
@@ -96,15 +98,20 @@ def cap_logs(folder: Path, names: list[str]) -> None:
                 log.write(b"\n[log cut by the site]\n")
 
 
-def release(claim: leases.Claim, error: str) -> None:
-    """The arena could not play the match: let another attempt try, or give up after the last."""
+Released = Literal["again", "failed", "lost"]
+
+
+def release(claim: leases.Claim, error: str) -> Released:
+    """The arena could not play the match: queue it for another attempt (``"again"``: the caller
+    sends it), or fail it after the last (``"failed"``); ``"lost"`` if the claim no longer holds.
+    """
     with transaction.atomic():
         match = leases.holds(claim).filter(status=Match.RUNNING).select_for_update().first()
         if match is None:
-            return
+            return "lost"
         if match.attempts >= Match.MAX_ATTEMPTS:
             _fail(match, error)
-            return
+            return "failed"
         match.status = Match.QUEUED
         match.claim_token = None
         match.lease_expires_at = None
@@ -113,16 +120,17 @@ def release(claim: leases.Claim, error: str) -> None:
         match.save(
             update_fields=["status", "claim_token", "lease_expires_at", "error", "queued_at"]
         )
-        from matches.tasks import run_match
-
-        enqueue(run_match, match_pk=match.pk)
+        return "again"
 
 
-def give_up(claim: leases.Claim, error: str) -> None:
+def give_up(claim: leases.Claim, error: str) -> bool:
+    """Fail the match for good if ``claim`` still holds it (``False`` if it does not)."""
     with transaction.atomic():
         match = leases.holds(claim).select_for_update().first()
-        if match is not None:
-            _fail(match, error)
+        if match is None:
+            return False
+        _fail(match, error)
+        return True
 
 
 def _fail(match: Match, error: str) -> None:
@@ -131,15 +139,6 @@ def _fail(match: Match, error: str) -> None:
     match.claim_token = None
     match.finished_at = timezone.now()
     match.save(update_fields=["status", "error", "claim_token", "finished_at"])
-    notify_tournament(match)
-
-
-def notify_tournament(match: Match) -> None:
-    """A tournament's game is done: let the tournament move on (once this commits)."""
-    if match.tournament_id is not None:
-        from tournaments.tasks import advance_tournament
-
-        enqueue(advance_tournament, tournament_pk=match.tournament_id)
 
 
 def pause_faulty_bots(bot_ids: list[int]) -> list[int]:

@@ -4,6 +4,9 @@ Each run tops a ladder up to ``SCHEDULE_IN_FLIGHT`` queued or running matches. F
 match the bot with the fewest games in the last 24 hours goes first (ties broken at random); its
 opponents are drawn from the ``RATING_NEIGHBOURS`` bots nearest to it in Elo, and no two bots
 meet more than ``PAIR_DAILY_CAP`` times a day. Seats are shuffled.
+
+The scheduler only creates queued match rows; the beat task that runs it
+(:func:`matches.tasks.schedule_matches`) sends them to the workers.
 """
 
 import itertools
@@ -13,7 +16,6 @@ from collections import Counter
 from collections.abc import Iterable
 from datetime import timedelta
 
-from core.celery import enqueue
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -65,7 +67,7 @@ def pick_lineup(
 
 
 def schedule_ladder(ladder_pk: int, rng: random.Random | None = None) -> list[Match]:
-    """Create the matches ladder ``ladder_pk`` needs now (sent to the workers on commit)."""
+    """Create the queued matches ladder ``ladder_pk`` needs now (the caller sends them)."""
     rng = rng or random.Random(secrets.randbits(64))
     now = timezone.now()
     with transaction.atomic():
@@ -126,9 +128,8 @@ def schedule_ladder(ladder_pk: int, rng: random.Random | None = None) -> list[Ma
 def create_match(
     ladder: Ladder, bots: list[Bot], *, seed: int | None = None, rng: random.Random | None = None
 ) -> Match:
-    """A queued match of ``bots`` (in seat order, active versions) sent to a worker on commit."""
-    from matches.tasks import run_match  # the tasks module imports this one
-
+    """A queued match of ``bots`` (in seat order, active versions), not yet sent to a worker
+    (:func:`matches.tasks.queue_match` creates and sends one)."""
     if len(bots) != ladder.players:
         raise ValueError(f"{ladder} is played by {ladder.players} bots, not {len(bots)}")
     if seed is None:
@@ -147,13 +148,13 @@ def create_match(
                 raise ValueError(f"{bot} has no active version")
             seats.append(Seat(match=match, seat=number, bot=bot, version_id=bot.active_version_id))
         Seat.objects.bulk_create(seats)
-        enqueue(run_match, match_pk=match.pk)
     return match
 
 
-def schedule_all() -> int:
-    """Top up every active ladder; the number of matches created."""
-    return sum(
-        len(schedule_ladder(pk))
+def schedule_all() -> list[Match]:
+    """Top up every active ladder; the matches created (queued, not yet sent)."""
+    return [
+        match
         for pk in Ladder.objects.filter(is_active=True).values_list("pk", flat=True)
-    )
+        for match in schedule_ladder(pk)
+    ]

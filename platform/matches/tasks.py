@@ -1,30 +1,38 @@
-"""The match pipeline's Celery tasks.
+"""The match pipeline's Celery tasks, and the one place that sends its follow-ups.
 
 * ``run_match`` (queue ``matches``): claim the match, play it in the sandbox through
-  :mod:`matches.bridge`, keep the result if the claim still holds.
+  :mod:`matches.bridge`, keep the result if the claim still holds (:mod:`matches.results`),
+  then send what follows: the rating of a ladder match, another attempt, and the news that the
+  match ended (:data:`matches.signals.match_ended`, which a tournament hears).
 * ``rate_match`` (queue ``maintenance``): apply finished matches to their ladder, in order.
-* ``schedule_matches`` (beat): keep every playing bot busy (:mod:`matches.scheduler`).
-* ``requeue_stale_work`` (beat): send again what lost its message or its worker.
+* ``schedule_matches`` (beat): keep every playing bot busy (:mod:`matches.scheduler`) and send
+  the matches it created.
+* ``requeue_stale_work`` (beat): send again the matches that lost their message or their
+  worker; remove what killed workers left in the staging folder.
+
+The modules this one calls never send a task: they return what happened, so none of them
+imports this module back.
 """
 
 import logging
+import random
 import shutil
 import time
 from datetime import timedelta
 from pathlib import Path
 
 from core import leases
-from core.celery import enqueue, house_task
+from core.celery import enqueue, house_task, resend_stale
 from django.conf import settings
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
+from ladders.models import Ladder
 from ladders.services import rate_ladder
-from submissions.models import BotVersion
-from submissions.tasks import validate_version
+from submissions.models import Bot
 
-from matches import bridge, results
+from matches import bridge, results, scheduler
 from matches.models import Match, entrant_names
-from matches.scheduler import schedule_all
+from matches.signals import match_ended
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +52,9 @@ def run_match(*, match_pk: int) -> None:
         return  # finished, gone, or being played by a live worker
     match = Match.objects.get(pk=match_pk)
     if match.attempts > Match.MAX_ATTEMPTS:
-        results.give_up(claim, f"gave up after {Match.MAX_ATTEMPTS} attempts: workers kept dying")
+        why = f"gave up after {Match.MAX_ATTEMPTS} attempts: workers kept dying"
+        if results.give_up(claim, why):
+            match_is_over(match, stored=False)
         return
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
     names = entrant_names(seats)
@@ -64,12 +74,36 @@ def run_match(*, match_pk: int) -> None:
     except bridge.ArenaError as error:
         shutil.rmtree(out_dir, ignore_errors=True)
         log.warning("match %s could not be played: %s", match.uuid, error)
-        results.release(claim, str(error))
+        released = results.release(claim, str(error))
+        if released == "again":
+            enqueue(run_match, match_pk=match_pk)
+        elif released == "failed":
+            match_is_over(match, stored=False)
         return
     except BaseException:
         shutil.rmtree(out_dir, ignore_errors=True)
         raise
-    results.store(claim, outcome, out_dir)
+    if results.store(claim, outcome, out_dir):
+        match_is_over(match, stored=True)
+
+
+def match_is_over(match: Match, *, stored: bool) -> None:
+    """Send what follows the end of ``match`` (committed by now): its rating, if it was played
+    (``stored``) on a ladder, and :data:`~matches.signals.match_ended` to whoever listens."""
+    if stored and match.ladder_id is not None:
+        enqueue(rate_match, match_pk=match.pk)
+    match_ended.send(sender=Match, match=match)
+
+
+def queue_match(
+    ladder: Ladder, bots: list[Bot], *, seed: int | None = None, rng: random.Random | None = None
+) -> Match:
+    """A new match of ``bots`` on ``ladder`` (:func:`matches.scheduler.create_match`), sent to a
+    worker once the current transaction commits."""
+    with transaction.atomic():
+        match = scheduler.create_match(ladder, bots, seed=seed, rng=rng)
+        enqueue(run_match, match_pk=match.pk)
+    return match
 
 
 def _look_again_later(match_pk: int) -> None:
@@ -100,34 +134,27 @@ def rate_match(*, match_pk: int) -> None:
 
 @house_task(queue="maintenance")
 def schedule_matches() -> None:
-    created = schedule_all()
+    created = scheduler.schedule_all()
+    for match in created:
+        enqueue(run_match, match_pk=match.pk)
     if created:
-        log.info("scheduled %d matches", created)
+        log.info("scheduled %d matches", len(created))
 
 
 @house_task(queue="maintenance")
 def requeue_stale_work() -> None:
-    """Send again every match and version whose message was lost or whose worker died.
-
-    A queued row whose message was sent long ago (a broker restart lost it) and a working row
-    whose lease ran out (its worker was killed) are both sent again, at most once every
-    ``REQUEUE_AFTER_SECONDS``; the task claims the row first, so a message that was not lost
-    after all (a long queue) costs one no-op run.
+    """Send again every match whose message was lost or whose worker died (at most once every
+    ``REQUEUE_AFTER_SECONDS``, :func:`core.celery.resend_stale`), and remove what killed workers
+    left in the staging folder. (Versions have their own sweeper in :mod:`submissions.tasks`.)
     """
-    now = timezone.now()
-    stale = Q(queued_at__lt=now - timedelta(seconds=settings.REQUEUE_AFTER_SECONDS))
-    for model, task, waiting, working, key in (
-        (Match, run_match, Match.QUEUED, Match.RUNNING, "match_pk"),
-        (BotVersion, validate_version, BotVersion.PENDING, BotVersion.VALIDATING, "version_pk"),
-    ):
-        rows = model._default_manager.filter(
-            stale & (Q(status=waiting) | Q(status=working, lease_expires_at__lt=now))
-        ).values_list("pk", flat=True)
-        for pk in rows:
-            # Only one sweeper sends a row again: the one whose update moved queued_at.
-            if model._default_manager.filter(pk=pk, queued_at__lt=now).update(queued_at=now):
-                log.info("sending %s %s again", model.__name__, pk)
-                enqueue(task, **{key: pk})
+    resend_stale(
+        Match,
+        run_match,
+        waiting=Match.QUEUED,
+        working=Match.RUNNING,
+        key="match_pk",
+        after_seconds=settings.REQUEUE_AFTER_SECONDS,
+    )
     remove_stale_staging()
 
 

@@ -3,7 +3,8 @@
 The upload was unpacked and its manifest read when it arrived; here the worker reads the
 manifest again from the stored folder and plays a smoke match against a house bot in the
 sandbox. A version that passes may become the bot's active version; one that fails keeps its log
-(what went wrong, for its owner) and loses its files.
+(what went wrong, for its owner) and loses its files. ``requeue_stale_versions`` (beat) sends
+again a version whose message was lost or whose worker died.
 """
 
 import logging
@@ -12,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from core import leases
-from core.celery import house_task
+from core.celery import house_task, resend_stale
 from core.files import public_dir
 from django.conf import settings
 from django.db import transaction
@@ -55,6 +56,20 @@ def validate_version(*, version_pk: int) -> None:
             )
         return
     finish_validation(claim, passed=check.passed, log_text=check.log)
+
+
+@house_task(queue="maintenance")
+def requeue_stale_versions() -> None:
+    """Send again every version whose message was lost or whose worker died (at most once every
+    ``REQUEUE_AFTER_SECONDS``, :func:`core.celery.resend_stale`)."""
+    resend_stale(
+        BotVersion,
+        validate_version,
+        waiting=BotVersion.PENDING,
+        working=BotVersion.VALIDATING,
+        key="version_pk",
+        after_seconds=settings.REQUEUE_AFTER_SECONDS,
+    )
 
 
 def finish_validation(claim: leases.Claim, *, passed: bool, log_text: str) -> bool:

@@ -2,10 +2,10 @@
 
 Matches are queued through the ordinary match pipeline (``matches.tasks.run_match``), one game
 each, so a match row is one game of the table. When a match of a tournament is done (finished
-or given up) the pipeline calls :func:`advance` through the task
-``tournaments.tasks.advance_tournament``; beat calls it too for every running tournament, in
-case a message was lost. :func:`advance` locks the tournament row, so two calls never schedule
-a round twice.
+or given up) the pipeline says so (``matches.signals.match_ended``) and
+:mod:`tournaments.tasks` sends the task ``advance_tournament``, which calls :func:`advance`;
+beat calls it too for every running tournament, in case a message was lost. :func:`advance`
+locks the tournament row, so two calls never schedule a round twice.
 """
 
 import hashlib
@@ -24,6 +24,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 from matches.models import Match, Seat
+from matches.tasks import run_match
 from submissions.models import BotVersion
 
 from arena.engine.errors import PlayerCountError
@@ -188,8 +189,6 @@ def advance(tournament_pk: int) -> str:
 
 def _queue_round(tournament: Tournament, round_number: int) -> None:
     """Create and queue the games of ``round_number`` (inside the caller's transaction)."""
-    from matches.tasks import run_match  # the tasks module imports the whole pipeline
-
     entrants = list(tournament.entrants.order_by("number"))
     n = len(entrants)
     games_per = tournament.games_per_pairing

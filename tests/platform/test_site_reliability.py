@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 from ladders.models import Ladder, Rating, RatingChange
 from matches.models import Match
-from matches.scheduler import create_match
-from matches.tasks import rate_match, run_match
+from matches.tasks import queue_match, rate_match, run_match
 from nimmt_site_testing import (
     CeleryProcess,
     basic_ladder,
@@ -57,7 +56,7 @@ def test_a_task_delivered_twice_keeps_one_result(
     celery_worker: CeleryProcess, data_dir: Path
 ) -> None:
     ladder, bots = _lineup()
-    match = create_match(ladder, bots)  # sends run_match once
+    match = queue_match(ladder, bots)  # sends run_match once
     for _ in range(2):  # and the broker delivers it twice more
         run_match.apply_async(kwargs={"match_pk": match.pk})
     done = wait_for("the match to be played and rated", lambda: _finished_and_rated(match.pk), 60)
@@ -77,7 +76,7 @@ def test_a_match_whose_worker_is_killed_is_played_again_and_finishes_once(
     celery_worker: CeleryProcess, worker_env: dict[str, str], tmp_path: Path, data_dir: Path
 ) -> None:
     ladder, bots = _lineup("sleepy")
-    with_two_games = create_match(ladder, bots)
+    with_two_games = queue_match(ladder, bots)
     Match.objects.filter(pk=with_two_games.pk).update(games=2)  # about 7 s of play
     match = wait_for(
         "the first worker to be half-way through the match",
@@ -129,7 +128,7 @@ def test_no_match_is_lost_when_redis_restarts(
 ) -> None:
     ladder, bots = _lineup()
     Ladder.objects.filter(pk=ladder.pk).update(is_active=False)  # only the matches made here
-    matches = [create_match(ladder, bots) for _ in range(6)]
+    matches = [queue_match(ladder, bots) for _ in range(6)]
     wait_for(
         "the first match to finish",
         lambda: Match.objects.filter(status=Match.FINISHED).exists(),

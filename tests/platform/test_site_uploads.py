@@ -4,6 +4,8 @@ import io
 import stat
 import zipfile
 from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
 
 import pytest
 from accounts.models import User
@@ -11,6 +13,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from nimmt_site_testing import (
     TEST_BOTS,
     bot_files,
@@ -23,6 +26,7 @@ from nimmt_site_testing import (
     zip_upload,
 )
 from submissions.models import Bot, BotVersion
+from submissions.tasks import requeue_stale_versions
 
 from arena.runner.manifest import load
 
@@ -315,3 +319,19 @@ def test_the_owner_picks_the_active_version_and_retires(client: Client, alice: U
     )
     assert response.status_code == 400
     assert bot.versions.count() == 2
+
+
+def test_the_sweeper_sends_a_version_whose_message_was_lost_again_once(
+    alice_client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    for name in ("fresh", "lost"):
+        alice_client.post(reverse("new-bot"), {"name": name, "file": random_bot_upload(name)})
+    long_ago = timezone.now() - timedelta(hours=1)
+    BotVersion.objects.filter(bot__name="lost").update(queued_at=long_ago)
+    with django_capture_on_commit_callbacks() as sent:
+        requeue_stale_versions.run()
+    assert len(sent) == 1
+    with django_capture_on_commit_callbacks() as again:
+        requeue_stale_versions.run()
+    assert again == []
+    assert BotVersion.objects.get(bot__name="lost").queued_at > long_ago
