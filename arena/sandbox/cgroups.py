@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-CONTROLLERS = ("memory", "pids", "cpu", "cpuacct")
+CONTROLLERS: tuple[str, ...] = ("memory", "pids", "cpu", "cpuacct")
 #: The CFS period of a bot's CPU quota, in microseconds (the kernel's default).
 CFS_PERIOD_US = 100_000
 
