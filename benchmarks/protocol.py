@@ -34,7 +34,7 @@ from arena.engine import Game
 from arena.engine.observation import observe
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION, put_private, put_public
-from arena.protocol.server import ArenaServer
+from arena.protocol.server import SeatServer
 from arena.runner.manifest import house_program
 from arena.runner.match import Entrant, MatchConfig, run_match
 
@@ -121,11 +121,9 @@ async def round_trips(count: int, folder: Path) -> tuple[list[float], float]:
     socket_dir = Path(tempfile.mkdtemp(prefix="nimmt-bench-"))
     socket_dir.chmod(0o711)
 
-    def welcome(name: str) -> pb.Welcome:
-        return pb.Welcome(protocol_version=PROTOCOL_VERSION, bot_name=name, games=1)
-
-    server = ArenaServer(socket_dir / "engine.sock", welcome)
-    connected = server.expect("t", "first-legal")
+    welcome = pb.Welcome(protocol_version=PROTOCOL_VERSION, bot_name="first-legal", games=1)
+    server = SeatServer(socket_dir / "engine.sock", "first-legal", "t", welcome)
+    connected = server.connected
     await server.start()
     spec = sandbox.LaunchSpec(
         command=["python3", "bot.py"],
@@ -187,7 +185,7 @@ def match_rate(games: int, sandboxed: bool) -> tuple[float, dict[str, float], di
     cpu = time.process_time()
     result = run_match(config, entrants, progress=progress)
     used = {"runner": time.process_time() - cpu, "bots": bots_cpu[0] if bots_cpu else 0.0}
-    starts = {b["name"]: b.get("start_ms") or 0.0 for b in result.summary["bots"]}
+    starts = {b.name: (b.program.start_ms if b.program else None) or 0.0 for b in result.bots}
     return (games - 1) / (stamps[-1] - stamps[0]), starts, used
 
 

@@ -1,10 +1,16 @@
-"""The arena's side of the bot protocol: a gRPC server on a Unix socket, one :class:`Connection`
-per bot.
+"""The arena's side of the bot protocol: a gRPC server on a Unix socket of one seat's own, and
+the :class:`Connection` its bot plays on.
 
-The server is thin. It checks each bot's Hello (protocol version, token), answers with Welcome,
-and then hands the stream to the match runner as a :class:`Connection`: the runner writes
-requests and notices, a reader task per connection reads answers and resolves the runner's
-futures. Everything runs on one asyncio event loop (``grpc.aio``): no thread hop per message.
+The server is thin. Each seat gets a :class:`SeatServer` listening on a socket of its own (the
+sandbox mounts only that one), expecting one token. It checks the bot's Hello (protocol
+version, token), answers with Welcome, and then hands the stream to the match runner as a
+:class:`Connection`: the runner writes requests and notices, a reader task reads answers and
+resolves the runner's futures. Everything runs on one asyncio event loop (``grpc.aio``).
+
+What one bot may open is capped, so that a bot flooding its socket hurts nobody else: at most
+:data:`MAX_CONNECTIONS` connections (gRPC closes further ones as they are accepted), at most
+:data:`MAX_STREAMS` streams on each, at most :data:`MAX_WAITING` streams at once that have not
+said a valid Hello (more are refused at once), and none after the bot's Hello was accepted.
 
 Messages from bots are read as raw bytes and parsed here, so that garbage on the stream is a
 protocol fault the match survives rather than an error that ends the stream.
@@ -13,8 +19,8 @@ protocol fault the match survives rather than an error that ends the stream.
 import asyncio
 import collections
 import contextlib
+import hmac
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +36,12 @@ SERVICE = "nimmt.v1.Arena"
 MAX_BOT_MESSAGE = 64 * 1024
 #: Problems kept between two looks of the runner (each is a fault; a few drop the bot).
 MAX_PROBLEMS = 64
+#: Connections one seat's socket accepts at once.
+MAX_CONNECTIONS = 4
+#: Concurrent streams on one connection (HTTP/2 ``SETTINGS_MAX_CONCURRENT_STREAMS``).
+MAX_STREAMS = 4
+#: Streams of one seat at once that have not (yet) said a valid Hello.
+MAX_WAITING = 4
 
 
 class BotLost(Exception):
@@ -85,10 +97,19 @@ class Connection:
             self.lose(f"the stream closed while the arena was writing to it ({exc!r})")
             raise BotLost(self.lost) from None
 
+    def expect(self, request_id: int) -> asyncio.Future[Reply]:
+        """The future of the answer to ``request_id`` (register it before sending the request;
+        it fails with :class:`BotLost` if the stream ends first)."""
+        future: asyncio.Future[Reply] = self._loop.create_future()
+        if self.lost is not None:
+            future.set_exception(BotLost(self.lost))
+        else:
+            self._open[request_id] = future
+        return future
+
     async def ask(self, message: pb.EngineMessage, request_id: int) -> asyncio.Future[Reply]:
         """Send a request and return the future of its answer (fails with :class:`BotLost`)."""
-        future: asyncio.Future[Reply] = self._loop.create_future()
-        self._open[request_id] = future
+        future = self.expect(request_id)
         try:
             await self.send(message)
         except BotLost:
@@ -169,43 +190,44 @@ class Connection:
             self.closing.set_result((grpc.StatusCode.OK, ""))
 
 
-class ArenaServer:
-    """The gRPC server of one match, on a Unix socket.
-
-    ``expect(token, name)`` before the bots start; each returns a future resolved with the
-    bot's :class:`Connection` once it says a valid Hello. ``welcome(name)`` builds the Welcome
-    message for a bot. Refused hellos are kept in :attr:`rejections` (for diagnostics).
+class SeatServer:
+    """The gRPC server of one seat, on its own Unix socket, expecting one bot: the one that
+    sends ``token`` in its Hello. :attr:`connected` is resolved with its :class:`Connection`.
+    ``welcome`` is the Welcome message it gets. Refused streams are counted and the first few
+    reasons kept in :attr:`rejections` (for diagnostics).
     """
 
     def __init__(
         self,
         socket_path: Path,
-        welcome: Callable[[str], pb.Welcome],
+        name: str,
+        token: str,
+        welcome: pb.Welcome,
         hello_timeout: float = 10.0,
     ) -> None:
         self.socket_path = socket_path
         self.address = f"unix://{socket_path}"
+        self.name = name
+        self._token = token
         self._welcome = welcome
         self._hello_timeout = hello_timeout
-        self._expected: dict[str, tuple[str, asyncio.Future[Connection]]] = {}
-        self._connected: set[str] = set()
+        self._waiting = 0
+        self._taken = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self.connected: asyncio.Future[Connection] = asyncio.get_running_loop().create_future()
         self.rejections: list[str] = []
+        self.refused = 0
         self._server: Any = None
 
-    def expect(self, token: str, name: str) -> "asyncio.Future[Connection]":
-        """Accept one connection with ``token``, for the bot called ``name``."""
-        future: asyncio.Future[Connection] = asyncio.get_running_loop().create_future()
-        self._expected[token] = (name, future)
-        return future
-
     async def start(self) -> None:
-        """Listen on the socket (readable and writable by the bots' uids; keep its folder
+        """Listen on the socket (readable and writable by the bot's uid; keep its folder
         private)."""
         server = grpc.aio.server(
             options=[
                 ("grpc.max_receive_message_length", MAX_BOT_MESSAGE),
                 ("grpc.so_reuseport", 0),
+                ("grpc.max_allowed_incoming_connections", MAX_CONNECTIONS),
+                ("grpc.max_concurrent_streams", MAX_STREAMS),
             ]
         )
         handler = grpc.stream_stream_rpc_method_handler(
@@ -218,7 +240,7 @@ class ArenaServer:
         )
         server.add_insecure_port(self.address)
         await server.start()
-        os.chmod(self.socket_path, 0o666)  # the bots run as other uids
+        os.chmod(self.socket_path, 0o666)  # the bot runs as another uid
         self._server = server
 
     async def stop(self, grace: float = 0.5) -> None:
@@ -230,54 +252,35 @@ class ArenaServer:
             task.cancel()
 
     async def _refuse(self, context: Any, code: grpc.StatusCode, details: str) -> None:
-        self.rejections.append(f"{code.name}: {details}")
+        self.refused += 1
+        if len(self.rejections) < 8:
+            self.rejections.append(f"{code.name}: {details}")
         await context.abort(code, details)
 
     async def _play(self, request_iterator: Any, context: Any) -> None:
+        if self._taken:
+            await self._refuse(
+                context,
+                grpc.StatusCode.ALREADY_EXISTS,
+                "this seat's bot already said hello; a bot plays the whole match on one stream",
+            )
+            return
+        if self._waiting >= MAX_WAITING:
+            await self._refuse(
+                context,
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{MAX_WAITING} streams of this seat are already waiting to say hello; open one "
+                "stream and send Hello first",
+            )
+            return
+        self._waiting += 1
         try:
-            raw = await asyncio.wait_for(context.read(), self._hello_timeout)
-        except TimeoutError:
-            await self._refuse(
-                context,
-                grpc.StatusCode.DEADLINE_EXCEEDED,
-                f"no Hello within {self._hello_timeout:g} s of connecting; send "
-                "BotMessage{hello: {protocol_version, bot_name, token}} first",
-            )
+            hello = await self._read_hello(context)
+        finally:
+            self._waiting -= 1
+        if hello is None:
             return
-        if raw is grpc.aio.EOF:
-            return
-        try:
-            first = pb.BotMessage.FromString(raw)
-        except DecodeError:
-            first = pb.BotMessage()
-        if first.WhichOneof("body") != "hello":
-            await self._refuse(
-                context,
-                grpc.StatusCode.INVALID_ARGUMENT,
-                "the first message must be a nimmt.v1.BotMessage with `hello` set "
-                "(protocol_version, bot_name, token)",
-            )
-            return
-        hello = first.hello
-        if hello.protocol_version != PROTOCOL_VERSION:
-            await self._refuse(
-                context,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"this arena speaks nimmt.v1 protocol version {PROTOCOL_VERSION}, the bot "
-                f"said {hello.protocol_version}; build the bot against protos/nimmt/v1/"
-                f"arena.proto and send protocol_version={PROTOCOL_VERSION}",
-            )
-            return
-        expected = self._expected.get(hello.token)
-        if expected is None:
-            await self._refuse(
-                context,
-                grpc.StatusCode.UNAUTHENTICATED,
-                "missing or unknown token: send the value of the NIMMT_TOKEN environment "
-                "variable in Hello.token" + (" (it was empty)" if not hello.token else ""),
-            )
-            return
-        if hello.token in self._connected:
+        if self._taken:  # another stream said hello meanwhile
             await self._refuse(
                 context,
                 grpc.StatusCode.ALREADY_EXISTS,
@@ -285,18 +288,17 @@ class ArenaServer:
                 "on one stream",
             )
             return
-        self._connected.add(hello.token)
-        name, future = expected
-        connection = Connection(name, hello, context)
+        self._taken = True
+        connection = Connection(self.name, hello, context)
         try:
-            await connection.send(pb.EngineMessage(welcome=self._welcome(name)))
+            await connection.send(pb.EngineMessage(welcome=self._welcome))
         except BotLost:
             return
         reader = asyncio.create_task(connection.read_loop())
         self._tasks.add(reader)
         reader.add_done_callback(self._tasks.discard)
-        if not future.done():
-            future.set_result(connection)
+        if not self.connected.done():
+            self.connected.set_result(connection)
         try:
             code, details = await connection.closing
         except asyncio.CancelledError:  # gRPC cancels the handler when the bot goes away
@@ -308,3 +310,50 @@ class ArenaServer:
                 await reader
         if code != grpc.StatusCode.OK:
             await context.abort(code, details)
+
+    async def _read_hello(self, context: Any) -> pb.Hello | None:
+        """The stream's valid Hello, or ``None`` after refusing it."""
+        try:
+            raw = await asyncio.wait_for(context.read(), self._hello_timeout)
+        except TimeoutError:
+            await self._refuse(
+                context,
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no Hello within {self._hello_timeout:g} s of connecting; send "
+                "BotMessage{hello: {protocol_version, bot_name, token}} first",
+            )
+            return None
+        if raw is grpc.aio.EOF:
+            return None
+        try:
+            first = pb.BotMessage.FromString(raw)
+        except DecodeError:
+            first = pb.BotMessage()
+        if first.WhichOneof("body") != "hello":
+            await self._refuse(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "the first message must be a nimmt.v1.BotMessage with `hello` set "
+                "(protocol_version, bot_name, token)",
+            )
+            return None
+        hello = first.hello
+        if hello.protocol_version != PROTOCOL_VERSION:
+            await self._refuse(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"this arena speaks nimmt.v1 protocol version {PROTOCOL_VERSION}, the bot "
+                f"said {hello.protocol_version}; build the bot against protos/nimmt/v1/"
+                f"arena.proto and send protocol_version={PROTOCOL_VERSION}",
+            )
+            return None
+        if not hmac.compare_digest(hello.token.encode(), self._token.encode()):
+            await self._refuse(
+                context,
+                grpc.StatusCode.UNAUTHENTICATED,
+                "missing or unknown token: send the token the arena gave the bot (the file "
+                "named by $NIMMT_TOKEN_FILE, or --token) in Hello.token"
+                + (" (it was empty)" if not hello.token else ""),
+            )
+            return None
+        return hello

@@ -3,10 +3,12 @@
 Everything the site needs from the runner goes through two functions, so a change of the
 runner's interface is a change of this file only:
 
-* :func:`play_match` plays a match between bot folders in the sandbox and sums up, per bot,
-  what the site stores (score, rank, faults, log file) and which replay files were written;
-* :func:`check_bot` is the validation of an upload: read its manifest and play a smoke match
-  against house bots; it passes when the bot played without a single fault.
+* :func:`play_match` plays a match between bot folders in the sandbox and returns, per bot,
+  what the site stores (score, rank, faults, log file) and which replay files were written, as
+  the runner's :class:`~arena.runner.results.MatchResult` reports them;
+* :func:`check_bot` is the validation of an upload: the arena's bot check
+  (:func:`arena.runner.check.check_bot`, the one ``nimmt bot check`` prints), which passes when
+  the bot played every variant at every table size of the plan without a single fault.
 
 The runner writes ``game-00001.json``... (``nimmt-replay/1``), ``logs/<bot>.log`` and
 ``match.json`` into the folder it is given. Problems of the arena itself (no sandbox on this
@@ -14,16 +16,19 @@ machine, a broken runtime) raise :class:`ArenaError`; a bot's misbehaviour is ne
 it is a fault in the result.
 """
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 
+from arena.runner import check
 from arena.runner import manifest as manifests
-from arena.runner.match import Entrant as RunnerEntrant
-from arena.runner.match import MatchConfig, MatchError, MatchResult, run_match
+from arena.runner.lineup import Entrant as RunnerEntrant
+from arena.runner.lineup import MatchError
+from arena.runner.match import run_match
+from arena.runner.results import MatchResult
+from arena.runner.rules import MatchConfig
 from arena.sandbox import SandboxUnavailable
 
 
@@ -45,7 +50,8 @@ class Entrant:
 
 @dataclass(frozen=True)
 class SeatOutcome:
-    """One entrant's match: summed score, rank among the entrants, faults, log file."""
+    """One entrant's match: summed score, rank among the entrants, faults (as the site stores
+    them: the replay's record plus the game number), log file."""
 
     score: int
     rank: int
@@ -59,7 +65,7 @@ class MatchOutcome:
 
     seats: list[SeatOutcome]
     replays: list[str]  # file names in the match's folder, one per game
-    summary: dict[str, Any]
+    result: MatchResult
 
 
 @dataclass(frozen=True)
@@ -68,17 +74,6 @@ class BotCheck:
 
     passed: bool
     log: str
-
-
-def _config(variant: str, seed: int, games: int, out_dir: Path) -> MatchConfig:
-    return MatchConfig(
-        variant=variant,
-        games=games,
-        seed=seed,
-        out=out_dir,
-        decision_ms=settings.DECISION_MS,
-        bank_ms=settings.BANK_MS,
-    )
 
 
 def _programs(entrants: list[Entrant]) -> list[RunnerEntrant]:
@@ -92,114 +87,55 @@ def _programs(entrants: list[Entrant]) -> list[RunnerEntrant]:
     return programs
 
 
-def _run(config: MatchConfig, programs: list[RunnerEntrant]) -> MatchResult:
-    try:
-        return run_match(config, programs)
-    except (MatchError, SandboxUnavailable) as error:
-        raise ArenaError(str(error)) from None
-
-
 def play_match(
     *, variant: str, seed: int, games: int, entrants: list[Entrant], out_dir: Path
 ) -> MatchOutcome:
     """Play ``games`` games between ``entrants`` in the sandbox; files go to ``out_dir``."""
-    result = _run(_config(variant, seed, games, out_dir), _programs(entrants))
-    return _outcome(entrants, result, variant)
-
-
-def _outcome(entrants: list[Entrant], result: MatchResult, variant: str) -> MatchOutcome:
-    index = {entrant.name: k for k, entrant in enumerate(entrants)}
-    scores = [0] * len(entrants)
-    game_ranks: list[list[int]] = [[] for _ in entrants]
-    faults: list[list[dict[str, Any]]] = [[] for _ in entrants]
-    for number, replay in enumerate(result.replays, start=1):
-        # The runner names a seat after its entrant up to any "#" (as `nimmt play` does) and
-        # records the entrant's place in the lineup as "entry"; names alone can repeat.
-        seat_entry = [
-            player["entry"] if isinstance(player.get("entry"), int) else index[player["name"]]
-            for player in replay["players"]
-        ]
-        for seat, entry in enumerate(seat_entry):
-            scores[entry] += replay["result"]["scores"][seat]
-            game_ranks[entry].append(replay["result"]["ranks"][seat])
-        for fault in replay["result"]["faults"]:
-            faults[seat_entry[fault["seat"]]].append({**fault, "game": number})
-    if len(result.replays) == 1:
-        ranks = [ranks[0] for ranks in game_ranks]
-    else:  # a longer match: the better mean rank wins (faults already rank a seat last)
-        means = [sum(r) / len(r) for r in game_ranks]
-        ranks = [1 + sum(other < mine for other in means) for mine in means]
-    logs = {bot["name"]: bot.get("log") or "" for bot in result.summary.get("bots", [])}
+    config = MatchConfig(
+        variant=variant,
+        games=games,
+        seed=seed,
+        out=out_dir,
+        decision_ms=settings.DECISION_MS,
+        bank_ms=settings.BANK_MS,
+    )
+    try:
+        result = run_match(config, _programs(entrants))
+    except (MatchError, SandboxUnavailable) as error:
+        raise ArenaError(str(error)) from None
     return MatchOutcome(
         seats=[
-            SeatOutcome(scores[k], ranks[k], faults[k], logs.get(entrant.name, ""))
-            for k, entrant in enumerate(entrants)
+            SeatOutcome(
+                bot.score,
+                bot.rank,
+                [fault.to_dict() for fault in bot.faults],
+                (bot.program.log if bot.program is not None else None) or "",
+            )
+            for bot in result.bots
         ],
-        replays=list(result.summary.get("replays", [])),
-        summary=result.summary,
+        replays=result.replay_files,
+        result=result,
     )
-
-
-def manifest_problem(code_dir: Path) -> str:
-    """What is wrong with the bot folder's manifest as the runner reads it ("" if nothing)."""
-    try:
-        manifests.load(code_dir)
-    except manifests.ManifestError as error:
-        return str(error).replace(str(code_dir) + "/", "").replace(str(code_dir), "the upload")
-    return ""
 
 
 def check_bot(code_dir: Path, out_dir: Path) -> BotCheck:
-    """Read the bot's manifest and play one smoke game against house bots, in the sandbox."""
-    lines: list[str] = []
+    """The arena's bot check of an uploaded bot, in the sandbox; its verdict as text with
+    host paths taken out (the owner sees "the upload", not where the site keeps it)."""
     try:
-        program = manifests.load(code_dir)
-    except manifests.ManifestError as error:
-        return BotCheck(False, f"FAILED: the manifest is wrong.\n{error}")
-    lines.append(f"Manifest: name {program.name!r}, command {' '.join(program.command)!r}.")
-    house = Path(settings.HOUSE_BOTS_DIR) / settings.SMOKE_OPPONENT
-    candidate = Entrant("candidate", code_dir)
-    opponents = [
-        Entrant(f"house-{settings.SMOKE_OPPONENT}-{n}", house, trusted=True)
-        for n in range(1, settings.SMOKE_PLAYERS)
-    ]
-    entrants = [candidate, *opponents]
-    lines.append(
-        f"Smoke match: one game of {settings.SMOKE_VARIANT} against "
-        f"{len(opponents)} house bot(s) {settings.SMOKE_OPPONENT!r}, in the sandbox."
-    )
-    try:
-        outcome = play_match(
-            variant=settings.SMOKE_VARIANT, seed=1, games=1, entrants=entrants, out_dir=out_dir
+        report = check.check_bot(
+            code_dir,
+            out=out_dir,
+            decision_ms=settings.DECISION_MS,
+            bank_ms=settings.BANK_MS,
         )
-    except ArenaError as error:
-        raise ArenaError(f"the smoke match could not be played: {error}") from None
-    mine = outcome.seats[0]
-    if mine.faults:
-        lines.append(f"FAILED: the bot broke the arena's rules {len(mine.faults)} time(s):")
-        for fault in mine.faults[:10]:
-            lines.append(
-                f"  - {fault['kind']} at turn {fault['turn'] + 1}: {str(fault['detail'])[:500]}"
-            )
+    except (MatchError, SandboxUnavailable) as error:
+        raise ArenaError(f"the bot check could not be played: {error}") from None
+    lines = report.lines()
+    if report.passed:
+        lines.append("PASSED: the bot played every game of the check without a fault.")
     else:
-        lines.append(
-            f"PASSED: the bot played the whole game; score {mine.score}, rank {mine.rank}."
-        )
-    if mine.log_file and (out_dir / mine.log_file).is_file():
-        text = (out_dir / mine.log_file).read_text("utf-8", errors="replace")
-        lines.append("")
-        lines.append(f"The bot's output (last {LOG_TAIL_CHARS} characters at most):")
-        lines.append(text[-LOG_TAIL_CHARS:] if text.strip() else "(nothing)")
-    return BotCheck(not mine.faults, "\n".join(lines))
-
-
-LOG_TAIL_CHARS = 4000
-
-
-def read_summary(match_dir: Path) -> dict[str, Any]:
-    """The runner's ``match.json`` of a stored match (empty if missing)."""
-    try:
-        data: dict[str, Any] = json.loads((match_dir / "match.json").read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data
+        lines.append("FAILED: fix what is listed above and upload a new version.")
+    text = "\n".join(lines)
+    for folder, words in ((out_dir, "the check's folder"), (code_dir, "the upload")):
+        text = text.replace(str(folder) + "/", "").replace(str(folder), words)
+    return BotCheck(report.passed, text)

@@ -15,6 +15,7 @@ import pytest
 
 from arena.runner.manifest import load
 from arena.runner.match import Entrant, MatchConfig, MatchResult, run_match
+from arena.runner.results import BotReport
 
 collect_ignore_glob = ["bots/*"]
 
@@ -83,25 +84,25 @@ def play(entrants: list[Entrant], tmp_path: Path, **settings: Any) -> MatchResul
     )
     result = run_match(config, entrants)
     assert len(result.replays) == config.games
-    for bot in result.summary["bots"]:
+    for bot in result.bots:
         assert_gone(bot)
     return result
 
 
-def assert_gone(bot: dict[str, Any]) -> None:
+def assert_gone(bot: BotReport) -> None:
     """No process of the bot is left: its pid is gone, and its sandbox uid runs nothing that
     started before the bot was killed."""
-    pid = bot.get("pid")
+    pid = bot.program.pid if bot.program is not None else None
     if pid is None:
         return
-    assert _started(pid) is None, f"{bot['name']}: process {pid} is still running"
-    uid = bot.get("uid")
+    assert _started(pid) is None, f"{bot.name}: process {pid} is still running"
+    uid = bot.program.uid if bot.program is not None else None
     if uid is not None:
         from arena.sandbox.uids import processes_of
 
         killed = KILLS[pid] * os.sysconf("SC_CLK_TCK")
         left = [p for p in processes_of(uid) if (_started(p) or killed + 1) <= killed]
-        assert left == [], f"{bot['name']}: uid {uid} still runs processes {left}"
+        assert left == [], f"{bot.name}: uid {uid} still runs processes {left}"
 
 
 def _started(pid: int) -> int | None:
@@ -125,7 +126,7 @@ def faults_of(result: MatchResult, name: str) -> list[dict[str, Any]]:
 
 def others_clean(result: MatchResult, name: str) -> None:
     """Every other bot played every game without a fault."""
-    for bot in result.summary["bots"]:
-        if bot["name"] != name:
-            assert sum(bot["faults"].values()) == 0, bot
-            assert bot["dropped"] is None, bot
+    for bot in result.bots:
+        if bot.name != name:
+            assert bot.faults == (), bot
+            assert bot.dropped is None, bot

@@ -1,13 +1,10 @@
-"""`nimmt match` and `nimmt bot check`, through their argparse entry points."""
+"""`nimmt match` and `nimmt bot check` as a user types them (``arena.cli.main``)."""
 
-import argparse
-import io
 import json
 from pathlib import Path
 
-import pytest
-
-from arena.runner.commands import add_commands, check_bot
+from arena.cli import main
+from arena.cli.match import entrants_for
 
 from .conftest import BOTS, needs_bwrap
 
@@ -15,12 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "bots" / "starter-python"
 
 
-def nimmt(*argv):
-    parser = argparse.ArgumentParser(prog="nimmt")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args([str(a) for a in argv])
-    assert args.handler is args.func
-    return args.func(args)
+def nimmt(*argv: object) -> int:
+    return main([str(a) for a in argv])
 
 
 @needs_bwrap
@@ -39,11 +32,24 @@ def test_it_plays_a_sandboxed_match_and_writes_replays_logs_and_summary(tmp_path
         "game-00003.json",
     ]
     summary = json.loads((tmp_path / "match.json").read_text())
+    assert summary["format"] == "nimmt-match/2"
     assert [b["name"] for b in summary["bots"]] == ["plain-random", "starter", "random"]
     assert summary["bots"][2]["trusted"] is True  # a house bot, as its bots/random program
     for bot in summary["bots"]:
         assert (tmp_path / bot["log"]).is_file()
         assert bot["peak_memory_mb"] is None or bot["peak_memory_mb"] > 0
+    assert sum(b["score"] for b in summary["bots"]) == sum(
+        sum(json.loads((tmp_path / f).read_text())["result"]["scores"]) for f in summary["replays"]
+    )
+
+
+@needs_bwrap
+def test_replay_verify_accepts_a_match_folder_and_skips_its_match_json(tmp_path, capsys):
+    assert nimmt("match", "random", "random", "--games", "2", "--out", tmp_path) == 0
+    capsys.readouterr()
+    assert nimmt("replay", "verify", tmp_path) == 0
+    out = capsys.readouterr().out
+    assert "2 replays: 2 ok, 0 mismatched, 0 unreadable (1 other files skipped)" in out
 
 
 def test_it_refuses_an_unknown_bot_with_a_usage_error(tmp_path, capsys):
@@ -52,80 +58,33 @@ def test_it_refuses_an_unknown_bot_with_a_usage_error(tmp_path, capsys):
 
 
 @needs_bwrap
-def test_it_passes_the_starter_bot():
-    out = io.StringIO()
-    assert check_bot(STARTER, stream=out, matches=(("basic", 3, 1), ("classic", 3, 1)))
-    text = out.getvalue()
-    assert "ok   manifest: 'starter'" in text
-    assert "PASS starter is ready" in text
+def test_bot_check_passes_the_starter_bot_in_every_variant_and_table_size(tmp_path, capsys):
+    assert nimmt("bot", "check", STARTER, "--out", tmp_path) == 0
+    out = capsys.readouterr().out
+    assert "ok   manifest: 'starter'" in out
+    for variant in ("basic", "basic+luck", "pro", "pro+luck", "classic"):
+        assert f"ok   {variant}, 4 players" in out
+    assert "ok   classic, 10 players" in out
+    assert "PASS starter is ready" in out
 
 
 @needs_bwrap
-@pytest.mark.parametrize(
-    ("bot", "words"),
-    [
-        ("crash-at-start", ["crashed at start", "status 7", "model.bin is missing"]),
-        ("illegal", ["illegal move(s); the first in game 1, turn 2", "not in seat"]),
-        ("endless-loop", ["answer(s) too late", "dropped from the match in game 1"]),
-    ],
-)
-def test_it_explains_why_a_bot_fails_the_check(bot, words):
-    out = io.StringIO()
-    ok = check_bot(BOTS / bot, stream=out, matches=(("basic", 3, 2),), decision_ms=200, bank_ms=300)
-    text = out.getvalue()
-    assert not ok
-    assert "FAIL basic" in text
-    for word in words:
-        assert word in text
-    assert "the bot's log:" in text
+def test_bot_check_fails_a_bot_that_breaks_only_at_a_table_of_four(tmp_path, capsys):
+    assert nimmt("bot", "check", BOTS / "four-players-break-it", "--out", tmp_path) == 1
+    out = capsys.readouterr().out
+    assert "ok   basic, 2 players" in out
+    assert "FAIL basic, 4 players" in out
+    assert "IndexError: seat table sized for 2, 3, 5 or 6 players" in out
+    assert "PASS" not in out
 
 
-@needs_bwrap
-def test_it_explains_that_a_bot_never_said_hello():
-    out = io.StringIO()
-    assert not check_bot(BOTS / "mute", stream=out, matches=(("basic", 2, 1),), start_ms=1500)
-    text = out.getvalue()
-    assert "never said hello within 1500 ms" in text
-    assert "$NIMMT_ENGINE" in text and "mute: thinking about it" in text
-
-
-def test_it_fails_the_check_of_a_folder_without_manifest(tmp_path):
-    out = io.StringIO()
-    assert not check_bot(tmp_path, stream=out)
-    assert "FAIL manifest" in out.getvalue() and "no manifest" in out.getvalue()
-
-
-def test_it_plays_with_a_bot_started_by_hand(tmp_path):
-    import threading
-
-    from arena.botkit import play
-    from arena.bots.random import RandomBot
-    from arena.runner.match import Entrant, MatchConfig, run_match
-
-    from .conftest import in_process_random
-
-    threads = []
-
-    def start_it_by_hand(name, address, token):
-        thread = threading.Thread(target=play, args=(RandomBot(), address, token), daemon=True)
-        thread.start()
-        threads.append(thread)
-
-    config = MatchConfig("basic", 2, 3, out=tmp_path, decision_ms=2000)
-    result = run_match(
-        config,
-        [Entrant("mine", external=True), in_process_random("random")],
-        announce=start_it_by_hand,
-    )
-    threads[0].join(5)
-    assert not threads[0].is_alive()  # the kit returned at the end of the match
-    bot = result.summary["bots"][0]
-    assert bot["kind"] == "external" and bot["answers"] == 48 and bot["dropped"] is None
+def test_bot_check_fails_a_folder_without_manifest(tmp_path, capsys):
+    assert nimmt("bot", "check", tmp_path) == 1
+    out = capsys.readouterr().out
+    assert "FAIL manifest" in out and "no manifest" in out
 
 
 def test_it_names_the_lineup_as_nimmt_play_does():
-    from arena.runner.commands import entrants_for
-
     lineup = entrants_for(["random", str(STARTER), "mcs:playouts=20", "random", "connect:mine"])
     assert [e.name for e in lineup] == [
         "random",

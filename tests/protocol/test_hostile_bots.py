@@ -35,7 +35,7 @@ def test_it_records_a_timeout_and_plays_on_when_a_bot_sleeps_past_its_deadline(t
     first = faults[0]
     assert (first["game"], first["turn"]) == (0, 2)  # game 1, turn 3
     assert "no answer within 500 ms" in first["detail"]
-    assert result.summary["bots"][0]["dropped"] is None  # one slow answer is not the end
+    assert result.bots[0].dropped is None  # one slow answer is not the end
     others_clean(result, "sleeper")
     assert all(verify(r) == [] for r in result.replays)
     log = (tmp_path / "logs" / "sleeper.log").read_text()
@@ -67,8 +67,8 @@ def test_it_records_an_illegal_tile_and_drops_a_bot_at_the_fault_limit(tmp_path)
     # Dropped at the third fault: game 4 plays defaults for it and records why.
     assert faults[3]["game"] == 3 and faults[3]["turn"] == 0
     assert "dropped from the match in game 3" in faults[3]["detail"]
-    bot = result.summary["bots"][0]
-    assert bot["dropped"]["game"] == 2
+    bot = result.bots[0]
+    assert bot.dropped is not None and bot.dropped.game == 3
     others_clean(result, "illegal")
     # The faulted seat ranks last in its games.
     for game in range(4):
@@ -83,7 +83,8 @@ def test_it_records_a_crash_and_drops_a_bot_that_disconnects_mid_game(tmp_path):
     assert faults[0]["kind"] == "crash"
     assert faults[0]["game"] == 0 and faults[0]["turn"] == 4
     assert [f["game"] for f in faults] == [0, 1]  # game 2: dropped, recorded once
-    assert result.summary["bots"][0]["dropped"]["kind"] == "crash"
+    dropped = result.bots[0].dropped
+    assert dropped is not None and dropped.kind == "crash"
     others_clean(result, "disconnect")
 
 
@@ -91,9 +92,11 @@ def test_it_records_a_crash_with_the_last_log_lines_when_a_bot_dies_at_start(tmp
     result = play(lineup("crash-at-start"), tmp_path)
     faults = faults_of(result, "crash-at-start")
     assert [(f["game"], f["kind"]) for f in faults] == [(0, "crash"), (1, "crash")]
-    dropped = result.summary["bots"][0]["dropped"]
-    assert "exited with status 7 before saying hello" in dropped["detail"]
-    assert "model.bin is missing" in dropped["detail"]
+    dropped = result.bots[0].dropped
+    assert dropped is not None and dropped.before_start
+    assert "exited with status 7 before saying hello" in dropped.detail
+    assert "model.bin is missing" in dropped.detail
+    assert "dropped from the match before the first game" in faults[0]["detail"]
     others_clean(result, "crash-at-start")
 
 
@@ -102,9 +105,9 @@ def test_it_times_out_then_drops_and_kills_a_bot_in_an_endless_loop(tmp_path):
     faults = faults_of(result, "endless-loop")
     assert [f["kind"] for f in faults] == ["timeout"] * 4  # 3 in game 1, then dropped
     assert faults[0]["turn"] == 1
-    bot = result.summary["bots"][0]
-    assert bot["dropped"]["game"] == 0
-    assert "3 faults" in bot["dropped"]["detail"]
+    dropped = result.bots[0].dropped
+    assert dropped is not None and dropped.game == 1
+    assert "3 faults" in dropped.detail
     others_clean(result, "endless-loop")
 
 
@@ -120,9 +123,9 @@ def test_it_refuses_an_untrusted_bot_without_isolation_unless_told_it_is_unsafe(
         run_match(config, lineup("sleeper"))
     unsafe = MatchConfig("basic", 1, 1, out=tmp_path, decision_ms=2000, unsafe_no_sandbox=True)
     result = run_match(unsafe, [fixture_bot("plain-random"), in_process_random("random")])
-    assert result.summary["sandbox"]["enabled"] is False
-    assert "unsafe" in result.summary["sandbox"]["note"]
-    assert set(result.summary["sandbox"]["layers"]) >= {"bubblewrap", "network_cutoff"}
+    assert result.sandbox.enabled is False
+    assert "unsafe" in result.sandbox.note
+    assert set(result.sandbox.layers) >= {"bubblewrap", "network_cutoff"}
 
 
 def test_it_records_a_crash_with_the_traceback_when_the_bots_code_raises(tmp_path):

@@ -89,13 +89,13 @@ def hostile_match(
 
     result = play(lineup, tmp_path, **settings)
 
-    assert result.summary["duration_s"] < MATCH_SECONDS
-    assert result.summary["sandbox"]["enabled"] is True
+    assert result.duration_s < MATCH_SECONDS
+    assert result.sandbox.enabled is True
     for index, replay in enumerate(result.replays):
         assert verify(replay) == [], f"game {index + 1} does not verify"
-    for bot in result.summary["bots"][1:]:  # the others played on, unharmed
-        assert bot["faults"] == dict.fromkeys(bot["faults"], 0), bot
-        assert bot["dropped"] is None, bot
+    for bot in result.bots[1:]:  # the others played on, unharmed
+        assert bot.faults == (), bot
+        assert bot.dropped is None, bot
     assert files_under(*untouched) == before
     games = {f"game-{i + 1:05d}.json" for i in range(len(result.replays))}
     assert {p.name for p in tmp_path.iterdir()} == {*games, "match.json", "logs"}
@@ -149,11 +149,11 @@ def test_it_refuses_4_gb_and_records_a_crash_only_when_the_bot_lets_the_error_es
     assert "exited with status 3" in faults[0]["detail"]
     assert "MemoryError" in faults[0]["detail"]
     assert "the bot's decide() raised MemoryError" in log
-    bot = result.summary["bots"][0]
-    assert bot["dropped"]["kind"] == "crash" and bot["dropped"]["game"] == 1
-    assert bot["exit_code"] == 3
-    if bot["peak_memory_mb"] is not None:  # a memory cgroup saw it: nothing was ever touched
-        assert bot["peak_memory_mb"] < 256
+    bot = result.bots[0]
+    assert bot.dropped is not None and bot.dropped.kind == "crash" and bot.dropped.game == 2
+    assert bot.program is not None and bot.program.exit_code == 3
+    if bot.program.peak_memory_mb is not None:  # a memory cgroup saw it: nothing was touched
+        assert bot.program.peak_memory_mb < 256
 
 
 def test_it_bounds_a_fork_bomb_then_drops_the_bot_and_kills_every_process(tmp_path, launched):
@@ -174,11 +174,11 @@ def test_it_bounds_a_fork_bomb_then_drops_the_bot_and_kills_every_process(tmp_pa
         (0, "timeout", 3),
         (1, "timeout", 0),
     ]
-    bot = result.summary["bots"][0]
-    assert bot["dropped"]["game"] == 0 and "3 faults" in bot["dropped"]["detail"]
-    assert bot["exit_code"] == 128 + signal.SIGKILL
+    bot = result.bots[0]
+    assert bot.dropped is not None and bot.dropped.game == 1 and "3 faults" in bot.dropped.detail
+    assert bot.program is not None and bot.program.exit_code == 128 + signal.SIGKILL
     # Beyond play()'s check of the uid: not one piece of the bomb is left.
-    assert not any("bomb.py" in line for line in command_lines(bot["uid"]))
+    assert not any("bomb.py" in line for line in command_lines(bot.program.uid))
 
 
 def test_it_keeps_the_bot_off_the_hosts_loopback(tmp_path):
@@ -201,7 +201,7 @@ def test_it_keeps_the_bot_off_the_hosts_loopback(tmp_path):
     assert "tcp-escape: interfaces: lo\n" in log  # loopback only, its own
     assert f"connect to 127.0.0.1:{tcp_port} failed: ConnectionRefusedError" in log
     assert "CONNECTED" not in log
-    assert result.summary["sandbox"]["layers"]["network_cutoff"] is True
+    assert result.sandbox.layers["network_cutoff"] is True
     assert faults_of(result, "tcp-escape") == []  # the attempt costs the bot nothing
 
 
@@ -263,8 +263,8 @@ def test_it_caps_a_flood_of_output_and_times_the_others_as_usual(tmp_path):
     assert tail.rstrip().endswith("0 faults")  # the kit's last words: "match over: ..."
     assert faults_of(result, "flood") == []
     # The runner drained hundreds of MB and still timed the other program's answers as usual.
-    other = result.summary["bots"][1]
-    assert other["think_ms"]["max"] < settings["decision_ms"], other
+    other = result.bots[1]
+    assert other.think_max_ms < settings["decision_ms"], other
 
 
 def test_it_ends_a_daemon_the_bot_leaves_in_a_session_of_its_own(tmp_path, launched):
@@ -277,4 +277,5 @@ def test_it_ends_a_daemon_the_bot_leaves_in_a_session_of_its_own(tmp_path, launc
     # Mid-match the sleeper ran beside the bot; it outlived none of it.
     assert any("sleeper.py" in line for sample in samples for line in sample)
     assert faults_of(result, "daemon") == []
-    assert not any("sleeper.py" in line for line in command_lines(result.summary["bots"][0]["uid"]))
+    uid = result.bots[0].program.uid if result.bots[0].program else None
+    assert not any("sleeper.py" in line for line in command_lines(uid))

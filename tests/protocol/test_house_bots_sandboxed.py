@@ -42,7 +42,7 @@ def test_it_plays_the_same_games_sandboxed_in_process_and_in_nimmt_play(variant,
     in_process = play(
         [house(s, in_process=True, copy=c) for s, c in lineup], tmp_path / "local", **settings
     )
-    assert sandboxed.summary["sandbox"]["enabled"]
+    assert sandboxed.sandbox.enabled
     assert sandboxed.replays == in_process.replays
-    assert sandboxed.replays == local_replays(variant, specs, seed=4, games=3)
-    assert all(sum(b["faults"].values()) == 0 for b in sandboxed.summary["bots"])
+    assert list(sandboxed.replays) == local_replays(variant, specs, seed=4, games=3)
+    assert all(b.faults == () for b in sandboxed.bots)

@@ -1,0 +1,159 @@
+"""Seats played over the bot protocol: a bot program the arena started (:class:`ProgramSeat`,
+sandboxed or not) and a bot somebody started by hand (:class:`ExternalSeat`).
+
+Both speak to their bot through a :class:`~arena.protocol.server.Connection`, turning the
+referee's messages into protocol messages (:mod:`arena.protocol.convert`) and back. A seat
+keeps track of the request it is writing: a request the bot never took (it stopped reading its
+stream) is how the referee tells a stalled bot from a slow one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+
+import grpc
+
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import convert
+from arena.protocol.convert import ProtocolError, decision_from_proto
+from arena.protocol.server import BotLost, Connection
+from arena.sandbox import BotProcess
+
+from .quote import quote
+from .seat import GameEnd, GameStart, Notice, Problem, Reply, Request, Seat, SeatLost
+
+#: Last lines of a bot's log quoted in a crash fault's detail.
+LOG_LINES_IN_DETAIL = 3
+#: How long a lost seat's process gets to exit, to report its status (seconds).
+EXIT_WAIT = 0.5
+#: How long a dropped bot gets to log the arena's ABORTED status before it is killed (seconds).
+DROP_GRACE = 0.3
+
+
+class SharedViews:
+    """The public part of the views asked at one moment, serialized once for all the seats
+    asked then (it is the same for each)."""
+
+    def __init__(self) -> None:
+        self._views: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+
+    def public(self, request: Request) -> bytes:
+        key = (request.game_id, request.moment)
+        data = self._views.get(key)
+        if data is None:
+            data = self._views[key] = convert.public_view(request.view)
+            while len(self._views) > 4:
+                self._views.popitem(last=False)
+        return data
+
+
+class ConnectedSeat(Seat):
+    """A bot on the other end of a protocol stream."""
+
+    def __init__(self, name: str, connection: Connection, views: SharedViews) -> None:
+        super().__init__(name)
+        self.connection = connection
+        self._views = views
+        self._writing: int | None = None  # the request being written, until gRPC takes it
+
+    async def _send(self, message: pb.EngineMessage) -> None:
+        try:
+            await self.connection.send(message)
+        except BotLost as lost:
+            raise SeatLost(str(lost)) from None
+
+    async def start_game(self, start: GameStart) -> None:
+        await self._send(convert.game_start_message(start))
+
+    async def decide(self, request: Request) -> Reply:
+        message = convert.request_message(request, self._views.public(request))
+        answer = self.connection.expect(request.request_id)
+        self._writing = request.request_id
+        await self._send(message)
+        self._writing = None
+        try:
+            reply = await answer
+        except BotLost as lost:
+            raise SeatLost(str(lost)) from None
+        try:
+            decision = decision_from_proto(reply.answer.decision)
+        except ProtocolError as exc:
+            return Reply(None, reply.received, quote(str(exc)))
+        return Reply(decision, reply.received)
+
+    def expire(self, request_id: int) -> bool:
+        self.connection.expire(request_id)
+        return self._writing == request_id
+
+    async def notify(self, notice: Notice) -> None:
+        await self._send(convert.notice_message(notice))
+
+    async def end_game(self, end: GameEnd) -> None:
+        await self._send(convert.game_end_message(end))
+
+    def take_problems(self) -> list[Problem]:
+        problems, self.connection.problems = self.connection.problems, []
+        return [Problem(p.kind, p.request_id, p.detail) for p in problems]
+
+    def drop(self, kind: str, detail: str) -> None:
+        self.connection.close(
+            grpc.StatusCode.ABORTED, f"dropped from the match: {kind}: {detail}"[:1000]
+        )
+
+    async def end_match(self, games: int, faults: int) -> None:
+        if self.connection.lost is None:
+            await self._send(convert.match_end_message(games, faults))
+        self.connection.close()
+
+
+class ProgramSeat(ConnectedSeat):
+    """A bot program the arena launched (:func:`arena.sandbox.launch`) and that said hello."""
+
+    def __init__(
+        self, name: str, connection: Connection, views: SharedViews, process: BotProcess
+    ) -> None:
+        super().__init__(name, connection, views)
+        self.process = process
+
+    async def lost_detail(self, reason: str) -> str:
+        """The exit status if the process ends within a moment (the stream usually closes just
+        before it exits), the limit it ran into, and the last lines of its log."""
+        return await program_lost_detail(self.process, reason)
+
+    def drop(self, kind: str, detail: str) -> None:
+        super().drop(kind, detail)
+        if kind == "crash":
+            self.process.kill()
+        else:  # a moment to log the ABORTED status before the kill
+            asyncio.get_running_loop().call_later(DROP_GRACE, self.process.kill)
+
+
+class ExternalSeat(ConnectedSeat):
+    """A bot somebody started by hand (in a debugger) that connected with its token."""
+
+
+async def program_lost_detail(process: BotProcess, reason: str) -> str:
+    """Why a program's seat was lost, in words for its author."""
+    status = None
+    loop = asyncio.get_running_loop()
+    until = loop.time() + EXIT_WAIT
+    while (status := process.poll()) is None and loop.time() < until:
+        await asyncio.sleep(0.01)
+    if status is not None:
+        await asyncio.sleep(0.02)  # let the log reader drain the last lines
+    what = f"the process exited with status {status}" if status is not None else reason
+    limit = process.limit_exceeded
+    if limit is not None:
+        what += f" (it ran into its {limit} limit)"
+    return what + log_tail(process)
+
+
+def log_tail(process: BotProcess) -> str:
+    """The last few non-blank lines of the bot's log, quoted, for a fault's detail."""
+    # Without the ^^^ markers under a traceback's source line.
+    lines = [line for line in process.log_text().splitlines() if line.strip() and line.strip(" ~^")]
+    if not lines:
+        return "; its log is empty"
+    tail = " | ".join(quote(line.strip(), 200) for line in lines[-LOG_LINES_IN_DETAIL:])
+    return f"; last log lines: {tail}"

@@ -1,0 +1,331 @@
+"""The line-up: bringing a match's entrants to the table and clearing it afterwards.
+
+:class:`Lineup` checks the sandbox, starts each bot program in its own sandbox with a socket
+and a token of its own (:func:`arena.sandbox.launch`, :class:`~arena.protocol.server.SeatServer`),
+announces where a bot started by hand should connect, waits for every hello, and gives the
+referee one :class:`~arena.runner.referee.Player` per entrant. A bot that does not start or
+never says hello sits as a dropped seat from the first game on. When the match is over it tells
+the bots still playing, gives them a moment to exit, then ends every process, stops the servers
+and removes the private folder, whatever happened before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import secrets
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from arena import sandbox
+from arena.bots.base import Bot
+from arena.protocol import convert
+from arena.protocol.server import SeatServer
+
+from .connected import ExternalSeat, ProgramSeat, SharedViews, log_tail
+from .manifest import BotProgram
+from .quote import quote
+from .referee import Player
+from .results import Drop, FaultKind, ProgramInfo, SandboxReport
+from .rules import EXTERNAL_WAIT_MS, MatchConfig
+from .seat import DroppedSeat, HouseSeat, Seat, SeatLost
+
+#: How long the bots still playing get to exit after the match end (seconds).
+EXIT_GRACE = 2.0
+#: How long the match end may take to write to one bot (seconds).
+MATCH_END_WRITE = 1.0
+
+
+class MatchError(RuntimeError):
+    """A match that cannot be run as asked (no sandbox, bad settings); the message says why."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One lineup entry: a bot program (run sandboxed), a house bot in process, or an
+    ``external`` bot that somebody starts by hand (to debug it): the runner announces where to
+    connect and waits up to :data:`~arena.runner.rules.EXTERNAL_WAIT_MS` for it.
+
+    ``trusted`` programs (the house bots' own) may run with whatever sandbox layers the machine
+    has; any other program needs full isolation unless the match is ``unsafe_no_sandbox``.
+    ``env`` is added to the program's environment (e.g. ``NIMMT_BOT_OPTIONS``).
+    """
+
+    name: str
+    program: BotProgram | None = None
+    in_process: Callable[[], Bot] | None = None
+    external: bool = False
+    trusted: bool = False
+    env: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if (self.program is not None) + (self.in_process is not None) + self.external != 1:
+            raise ValueError(
+                f"entrant {self.name!r}: give exactly one of program, in_process, external"
+            )
+
+    @property
+    def remote(self) -> bool:
+        """Whether it plays over the protocol (a program or an external bot)."""
+        return self.in_process is None
+
+    @property
+    def kind(self) -> str:
+        """How it sits at the table: ``program``, ``external`` or ``in-process``."""
+        return "program" if self.program else "external" if self.external else "in-process"
+
+
+@dataclass
+class _Slot:
+    """One remote entrant while it is brought to the table."""
+
+    player: Player
+    entrant: Entrant
+    server: SeatServer
+    started: float
+    process: sandbox.BotProcess | None = None
+    log_path: Path | None = None
+    start_ms: float | None = None
+
+
+class Lineup:
+    """The entrants of one match at the table (``async with Lineup(...) as players``)."""
+
+    def __init__(
+        self,
+        config: MatchConfig,
+        entrants: Sequence[Entrant],
+        match_id: str,
+        announce: Callable[[str, str, str], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.entrants = list(entrants)
+        self.match_id = match_id
+        self.announce = announce
+        self.sandbox = SandboxReport()
+        self.players: list[Player] = []
+        self._slots: dict[int, _Slot] = {}
+        self._private_dir: Path | None = None
+        self._closed = False
+        self._views = SharedViews()
+
+    # -- bringing the bots in
+
+    async def __aenter__(self) -> list[Player]:
+        sandboxed = self._check_sandbox()
+        remote = any(e.remote for e in self.entrants)
+        for entry, entrant in enumerate(self.entrants):
+            seat: Seat
+            if entrant.in_process is not None:
+                seat = HouseSeat(entrant.name, entrant.in_process(), threaded=remote)
+            else:  # replaced once it said hello
+                seat = DroppedSeat(entrant.name, Drop(0, FaultKind.CRASH, "not started yet"))
+            self.players.append(Player(entry, entrant.name, seat))
+        if remote:
+            try:
+                await self._bring_in(sandboxed)
+            except BaseException:
+                await self._clear()
+                raise
+        return self.players
+
+    def _check_sandbox(self) -> bool:
+        """Whether bot programs run sandboxed; refuse untrusted bots without isolation."""
+        programs = [e for e in self.entrants if e.program is not None]
+        if not programs:
+            return False
+        layers = dict(sandbox.layers())
+        if self.config.unsafe_no_sandbox:
+            note = "--unsafe-no-sandbox: bots run as plain processes"
+            self.sandbox = SandboxReport(False, layers, note)
+            return False
+        try:
+            sandbox.require_isolation()
+        except sandbox.SandboxUnavailable as exc:
+            untrusted = [e.name for e in programs if not e.trusted]
+            if untrusted:
+                raise MatchError(
+                    f"cannot isolate bots on this machine: {exc}\nRefusing to run "
+                    f"{', '.join(untrusted)} without the sandbox. Pass --unsafe-no-sandbox "
+                    "(unsafe_no_sandbox=True) to run them as plain processes, only for code you "
+                    "trust."
+                ) from None
+            note = f"house bots only, run without a sandbox: {exc}"
+            self.sandbox = SandboxReport(False, layers, note)
+            return False
+        self.sandbox = SandboxReport(True, layers)
+        return True
+
+    async def _bring_in(self, sandboxed: bool) -> None:
+        config = self.config
+        loop = asyncio.get_running_loop()
+        if sandboxed:
+            # Builds the bot runtime the first time (minutes); later a quick check.
+            await loop.run_in_executor(None, sandbox.ensure_runtime)
+        # A folder with a random name that others may traverse but not list (0711): the
+        # sandbox resolves each socket's bind mount as the bot's uid. Tokens do the rest.
+        self._private_dir = Path(tempfile.mkdtemp(prefix="nimmt-match-"))
+        self._private_dir.chmod(0o711)
+        logs = (config.out / "logs") if config.out else (self._private_dir / "logs")
+        limits = config.limits or sandbox.Limits()
+        for entry, entrant in enumerate(self.entrants):
+            if not entrant.remote:
+                continue
+            token = secrets.token_urlsafe(24)
+            welcome = convert.welcome(
+                match_id=self.match_id,
+                bot_name=entrant.name,
+                games=config.games,
+                decision_ms=config.decision_ms,
+                bank_ms=config.bank_ms,
+                max_faults=config.max_faults,
+            )
+            server = SeatServer(
+                self._private_dir / f"seat-{entry}.sock",
+                entrant.name,
+                token,
+                welcome,
+                hello_timeout=config.start_ms / 1000,
+            )
+            await server.start()
+            slot = _Slot(self.players[entry], entrant, server, loop.time())
+            self._slots[entry] = slot
+            if entrant.program is not None:
+                slot.log_path = logs / f"{_file_name(entrant.name)}.log"
+                spec = sandbox.LaunchSpec(
+                    command=list(entrant.program.command),
+                    bot_dir=entrant.program.directory,
+                    socket_path=server.socket_path,
+                    log_path=slot.log_path,
+                    env=dict(entrant.env),
+                    token=token,
+                    limits=limits,
+                    sandbox=sandboxed,
+                )
+                try:
+                    slot.process = sandbox.launch(spec)  # from this thread: see launch()
+                except (OSError, sandbox.SandboxUnavailable) as exc:
+                    self._refuse(slot, f"could not be started: {exc}")
+            elif self.announce is not None:
+                self.announce(entrant.name, server.address, token)
+        waiting = [slot for slot in self._slots.values() if slot.player.dropped is None]
+        await asyncio.gather(*(self._await_hello(slot) for slot in waiting))
+
+    async def _await_hello(self, slot: _Slot) -> None:
+        loop = asyncio.get_running_loop()
+        external = slot.process is None
+        wait_ms = EXTERNAL_WAIT_MS if external else self.config.start_ms
+        limit = slot.started + wait_ms / 1000
+        connected = slot.server.connected
+        while not connected.done():
+            if slot.process is not None and (status := slot.process.poll()) is not None:
+                self._refuse(
+                    slot, f"exited with status {status} before saying hello{self._tail(slot)}"
+                )
+                return
+            if loop.time() > limit:
+                if external:
+                    self._refuse(slot, f"nobody connected within {wait_ms} ms")
+                    return
+                refused = slot.server.rejections
+                why = f" (the arena refused: {'; '.join(refused)})" if refused else ""
+                self._refuse(
+                    slot,
+                    f"never said hello within {wait_ms} ms of its start{why}{self._tail(slot)}",
+                )
+                return
+            await asyncio.wait([connected], timeout=0.02)
+        slot.start_ms = (loop.time() - slot.started) * 1000
+        connection = connected.result()
+        views = self._views
+        if slot.process is not None:
+            slot.player.seat = ProgramSeat(slot.entrant.name, connection, views, slot.process)
+        else:
+            slot.player.seat = ExternalSeat(slot.entrant.name, connection, views)
+
+    def _tail(self, slot: _Slot) -> str:
+        return "" if slot.process is None else log_tail(slot.process)
+
+    def _refuse(self, slot: _Slot, detail: str) -> None:
+        """The entrant never takes its seat: it is dropped before the first game."""
+        slot.player.drop(Drop(0, FaultKind.CRASH, detail))
+        if slot.process is not None:
+            slot.process.kill()
+
+    # -- clearing the table
+
+    async def finish(self, games: int) -> None:
+        """The match is over: tell the bots still playing, and give them a moment to exit."""
+        ends = [
+            asyncio.wait_for(player.seat.end_match(games, len(player.faults)), MATCH_END_WRITE)
+            for player in self.players
+            if player.dropped is None
+        ]
+        for outcome in await asyncio.gather(*ends, return_exceptions=True):
+            if isinstance(outcome, BaseException) and not isinstance(
+                outcome, SeatLost | TimeoutError
+            ):
+                raise outcome
+        loop = asyncio.get_running_loop()
+        limit = loop.time() + EXIT_GRACE
+        processes = [s.process for s in self._slots.values() if s.process is not None]
+        while any(p.poll() is None for p in processes) and loop.time() < limit:
+            await asyncio.sleep(0.01)
+        await self._clear(grace=0.2)
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self._clear()
+
+    async def _clear(self, grace: float = 0.0) -> None:
+        """End every process, stop the servers, remove the private folder (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        for slot in self._slots.values():
+            if slot.process is not None:
+                slot.process.kill()
+        for slot in self._slots.values():
+            with contextlib.suppress(Exception):
+                await slot.server.stop(grace)
+        if self._private_dir is not None:
+            shutil.rmtree(self._private_dir, ignore_errors=True)
+            self._private_dir = None
+
+    # -- what the match reports of each entrant
+
+    def program_info(self, entry: int) -> ProgramInfo | None:
+        """How entrant ``entry``'s program ran (``None`` unless it is a program)."""
+        entrant = self.entrants[entry]
+        if entrant.program is None:
+            return None
+        slot = self._slots.get(entry)
+        process = slot.process if slot is not None else None
+        log = None
+        if slot is not None and slot.log_path is not None and self.config.out is not None:
+            log = str(slot.log_path.relative_to(self.config.out))
+        return ProgramInfo(
+            directory=str(entrant.program.directory),
+            command=tuple(entrant.program.command),
+            language=entrant.program.language,
+            trusted=entrant.trusted,
+            start_ms=None if slot is None else slot.start_ms,
+            peak_memory_mb=None if process is None else process.peak_memory_mb,
+            exit_code=None if process is None else process.poll(),
+            pid=None if process is None else process.pid,
+            uid=None if process is None else process.uid,
+            log=log,
+        )
+
+
+def _file_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.\-#]", "_", quote(name))

@@ -1,0 +1,320 @@
+"""What a match produces, as typed values: faults, drops, per-bot reports, the match result.
+
+These values cross every boundary out of the runner: the referee records :class:`Fault` and
+:class:`Drop` values, :class:`MatchResult` writes ``match.json`` (``nimmt-match/2``) and is what
+``nimmt match``, ``nimmt bot check`` and the site read (never ``match.json``'s keys). The replay
+keeps its own record of each fault (``{"seat", "kind", "turn", "detail"}``, see the replay
+format), which :meth:`Fault.replay_record` writes.
+
+>>> fault = Fault(game=2, seat=1, kind=FaultKind.TIMEOUT, turn=4, detail="no answer\\x1b[2J")
+>>> fault.replay_record()
+{'seat': 1, 'kind': 'timeout', 'turn': 4, 'detail': 'no answer\\\\x1b[2J'}
+>>> FaultKind("illegal").words
+'illegal move(s)'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from arena.stats import BotSummary
+
+from .quote import quote
+
+#: ``format`` of ``match.json``.
+MATCH_FORMAT = "nimmt-match/2"
+#: The longest fault detail kept (a bot's text in it is cut before).
+DETAIL_LIMIT = 2000
+
+
+class FaultKind(StrEnum):
+    """Why the arena played a seat's decision for it (the replay's ``faults[].kind``)."""
+
+    TIMEOUT = "timeout"  # no answer within the deadline, or the bot stopped reading its stream
+    CRASH = "crash"  # the process ended, or its stream did: the seat is dropped at once
+    ILLEGAL = "illegal"  # a decision the rules do not allow
+    PROTOCOL = "protocol"  # a message the arena could not use
+
+    @property
+    def words(self) -> str:
+        """How a report to the bot's author counts faults of this kind."""
+        return _WORDS[self]
+
+
+_WORDS = {
+    FaultKind.TIMEOUT: "answer(s) too late",
+    FaultKind.CRASH: "crash(es)",
+    FaultKind.ILLEGAL: "illegal move(s)",
+    FaultKind.PROTOCOL: "message(s) the arena could not use",
+}
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One fault: in game number ``game`` (1-based), at ``seat`` and ``turn`` (0-based, as in
+    the replay). ``detail`` is quoted (:func:`~arena.runner.quote.quote`) when the fault is made,
+    so whatever of the bot's text it holds is safe to print anywhere."""
+
+    game: int
+    seat: int
+    kind: FaultKind
+    turn: int
+    detail: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", FaultKind(self.kind))
+        object.__setattr__(self, "detail", quote(self.detail, DETAIL_LIMIT))
+
+    def replay_record(self) -> dict[str, Any]:
+        """The replay's record of this fault."""
+        return {
+            "seat": self.seat,
+            "kind": self.kind.value,
+            "turn": self.turn,
+            "detail": self.detail,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The replay's record plus the game number (how the site stores a seat's faults)."""
+        return {**self.replay_record(), "game": self.game}
+
+
+@dataclass(frozen=True)
+class Drop:
+    """A bot's removal from the rest of a match: in game number ``game`` (1-based; 0 before
+    the first game, when it never started), because of a fault of ``kind``."""
+
+    game: int
+    kind: FaultKind
+    detail: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", FaultKind(self.kind))
+        object.__setattr__(self, "detail", quote(self.detail, DETAIL_LIMIT))
+
+    @property
+    def before_start(self) -> bool:
+        """Whether the bot never took its seat (it did not start or never said hello)."""
+        return self.game == 0
+
+    def describe(self) -> str:
+        """One line for a report."""
+        when = "before the first game" if self.before_start else f"in game {self.game}"
+        return f"dropped {when} ({self.kind.value}): {self.detail}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "kind": self.kind.value, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class ProgramInfo:
+    """What ran for a bot program: its folder and command, and how its process fared."""
+
+    directory: str
+    command: tuple[str, ...]
+    language: str
+    trusted: bool
+    start_ms: float | None = None  # from launch to its Hello
+    peak_memory_mb: float | None = None
+    exit_code: int | None = None
+    pid: int | None = None
+    uid: int | None = None
+    log: str | None = None  # its log file, relative to the match's folder
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "directory": self.directory,
+            "command": list(self.command),
+            "language": self.language,
+            "trusted": self.trusted,
+            "start_ms": _rounded(self.start_ms, 1),
+            "peak_memory_mb": _rounded(self.peak_memory_mb, 1),
+            "exit_code": self.exit_code,
+            "pid": self.pid,
+            "uid": self.uid,
+            "log": self.log,
+        }
+
+
+@dataclass(frozen=True)
+class BotReport:
+    """One entrant's match: its faults, its answers and their times, its total score and rank.
+
+    ``kind`` is how it sat at the table (``program``, ``external``, ``in-process``);
+    ``program`` is set for a bot program. ``rank`` is the entrant's place in the match: its
+    game's rank for a one-game match, else by mean rank (1 best; a fault ranks a seat last in
+    its game, so faults weigh in here too).
+    """
+
+    name: str
+    kind: str
+    faults: tuple[Fault, ...]
+    dropped: Drop | None
+    answers: int
+    think_mean_ms: float | None
+    think_max_ms: float
+    score: int
+    rank: int
+    program: ProgramInfo | None = None
+
+    @property
+    def fault_counts(self) -> dict[FaultKind, int]:
+        """Faults by kind, every kind present."""
+        counts = dict.fromkeys(FaultKind, 0)
+        for fault in self.faults:
+            counts[fault.kind] += 1
+        return counts
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "score": self.score,
+            "rank": self.rank,
+            "faults": {kind.value: n for kind, n in self.fault_counts.items()},
+            "fault_list": [f.to_dict() for f in self.faults],
+            "dropped": None if self.dropped is None else self.dropped.to_dict(),
+            "answers": self.answers,
+            "think_ms": {
+                "mean": _rounded(self.think_mean_ms, 3),
+                "max": round(self.think_max_ms, 3),
+            },
+        }
+        if self.program is not None:
+            data |= self.program.to_dict()
+        return data
+
+
+@dataclass(frozen=True)
+class SandboxReport:
+    """Whether bot programs ran sandboxed, which layers this machine gave, and why not."""
+
+    enabled: bool = False
+    layers: Mapping[str, bool] = field(default_factory=dict)
+    note: str = ""
+
+    @property
+    def active(self) -> list[str]:
+        return [name for name, on in self.layers.items() if on]
+
+    @property
+    def missing(self) -> list[str]:
+        return [name for name, on in self.layers.items() if not on]
+
+    def describe(self) -> str:
+        """One line for a report ("" when no program played)."""
+        if not self.layers:
+            return ""
+        text = f"sandbox {'on' if self.enabled else 'OFF'}: {', '.join(self.active) or 'no layers'}"
+        if self.missing:
+            text += f" (missing: {', '.join(self.missing)})"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"enabled": self.enabled, "layers": dict(self.layers)}
+        if self.note:
+            data["note"] = self.note
+        return data
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """The rules a match was played under (see :mod:`arena.runner.rules`)."""
+
+    variant: str
+    games: int
+    seed: int
+    decision_ms: int
+    bank_ms: int
+    max_faults: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "games": self.games,
+            "seed": self.seed,
+            "decision_ms": self.decision_ms,
+            "bank_ms": self.bank_ms,
+            "max_faults": self.max_faults,
+        }
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A played match: its replays (``nimmt-replay/1`` dicts, the replay format's own shape),
+    one :class:`BotReport` per entrant in lineup order, the results table (as ``nimmt play``
+    prints it) and what ``match.json`` says besides."""
+
+    match_id: str
+    protocol: str
+    started: str  # ISO 8601, UTC
+    duration_s: float
+    settings: MatchSettings
+    sandbox: SandboxReport
+    bots: tuple[BotReport, ...]
+    table: tuple[BotSummary, ...]
+    replays: tuple[dict[str, Any], ...]
+
+    @property
+    def replay_files(self) -> list[str]:
+        """The replays' file names in the match's folder, one per game."""
+        return [replay_file(i) for i in range(len(self.replays))]
+
+    def bot(self, name: str) -> BotReport:
+        """The report of the entrant called ``name`` (KeyError if none)."""
+        for bot in self.bots:
+            if bot.name == name:
+                return bot
+        raise KeyError(name)
+
+    def to_json(self) -> dict[str, Any]:
+        """``match.json``'s content."""
+        return {
+            "format": MATCH_FORMAT,
+            "protocol": self.protocol,
+            "match_id": self.match_id,
+            "started": self.started,
+            "duration_s": round(self.duration_s, 3),
+            **self.settings.to_dict(),
+            "games": len(self.replays),
+            "sandbox": self.sandbox.to_dict(),
+            "bots": [bot.to_dict() for bot in self.bots],
+            "results": [row.to_dict() for row in self.table],
+            "replays": self.replay_files,
+        }
+
+    def write(self, out: Path) -> Path:
+        """Write ``match.json`` into ``out``; its path."""
+        path = out / "match.json"
+        path.write_text(json.dumps(self.to_json(), indent=2) + "\n", "utf-8")
+        return path
+
+
+def replay_file(index: int) -> str:
+    """The file name of game ``index`` (0-based) of a match or series."""
+    return f"game-{index + 1:05d}.json"
+
+
+def match_ranks(game_ranks: Sequence[Sequence[int]]) -> list[int]:
+    """Each entrant's place in a match from its rank in every game it played: a one-game
+    match keeps the game's ranks; a longer one ranks by mean rank (equal means share a place).
+
+    >>> match_ranks([[1], [3], [2]])
+    [1, 3, 2]
+    >>> match_ranks([[1, 2], [2, 1], [3, 3]])
+    [1, 1, 3]
+    """
+    if all(len(ranks) == 1 for ranks in game_ranks):
+        return [ranks[0] for ranks in game_ranks]
+    means = [sum(r) / len(r) if r else math.inf for r in game_ranks]
+    return [1 + sum(other < mine for other in means) for mine in means]
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
