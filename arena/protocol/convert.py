@@ -28,6 +28,8 @@ from arena.engine.decisions import (
     TakeRow,
 )
 from arena.engine.observation import Observation
+from arena.runner.results import Fault, FaultKind
+from arena.runner.seat import GameEnd, GameStart, Notice, NoticeKind, Request
 
 from . import arena_pb2 as pb
 
@@ -65,13 +67,13 @@ ACTION_TO_PROTO: Mapping[str, pb.ActionCard] = {
 }
 ACTION_FROM_PROTO: Mapping[pb.ActionCard, str] = {v: k for k, v in ACTION_TO_PROTO.items()}
 
-FAULT_TO_PROTO: Mapping[str, pb.FaultKind] = {
-    "timeout": pb.FAULT_KIND_TIMEOUT,
-    "crash": pb.FAULT_KIND_CRASH,
-    "illegal": pb.FAULT_KIND_ILLEGAL,
-    "protocol": pb.FAULT_KIND_PROTOCOL,
+FAULT_TO_PROTO: Mapping[FaultKind, pb.FaultKind] = {
+    FaultKind.TIMEOUT: pb.FAULT_KIND_TIMEOUT,
+    FaultKind.CRASH: pb.FAULT_KIND_CRASH,
+    FaultKind.ILLEGAL: pb.FAULT_KIND_ILLEGAL,
+    FaultKind.PROTOCOL: pb.FAULT_KIND_PROTOCOL,
 }
-FAULT_FROM_PROTO: Mapping[pb.FaultKind, str] = {v: k for k, v in FAULT_TO_PROTO.items()}
+FAULT_FROM_PROTO: Mapping[pb.FaultKind, str] = {v: k.value for k, v in FAULT_TO_PROTO.items()}
 
 
 # ----------------------------------------------------------------------------- decisions
@@ -293,21 +295,117 @@ def observation_from_proto(message: pb.Observation) -> Observation:
 # ----------------------------------------------------------------------------- faults
 
 
-def fault_to_proto(fault: Mapping[str, Any]) -> pb.Fault:
-    """A replay fault record (``{"seat", "kind", "turn", "detail"}``) as a protocol message."""
+def fault_to_proto(fault: Fault) -> pb.Fault:
+    """A fault as a protocol message."""
     return pb.Fault(
-        seat=fault["seat"],
-        kind=FAULT_TO_PROTO[fault["kind"]],
-        turn=fault["turn"],
-        detail=fault.get("detail", ""),
+        seat=fault.seat, kind=FAULT_TO_PROTO[fault.kind], turn=fault.turn, detail=fault.detail
     )
 
 
 def fault_from_proto(message: pb.Fault) -> dict[str, Any]:
-    """The replay fault record of a protocol message."""
+    """The replay's record of a fault (``{"seat", "kind", "turn", "detail"}``) from a protocol
+    message: what a bot learns of the faults in a game."""
     return {
         "seat": message.seat,
         "kind": FAULT_FROM_PROTO[message.kind],
         "turn": message.turn,
         "detail": message.detail,
     }
+
+
+# ----------------------------------------------------------------------------- the arena's messages
+#
+# Every message the arena sends a bot is built here, from the runner's typed values.
+
+NOTICE_TO_PROTO: Mapping[NoticeKind, pb.NoticeKind] = {
+    NoticeKind.TIMEOUT: pb.NOTICE_KIND_TIMEOUT,
+    NoticeKind.ILLEGAL: pb.NOTICE_KIND_ILLEGAL,
+    NoticeKind.PROTOCOL: pb.NOTICE_KIND_PROTOCOL,
+    NoticeKind.LATE: pb.NOTICE_KIND_LATE,
+}
+
+
+def welcome(
+    *, match_id: str, bot_name: str, games: int, decision_ms: int, bank_ms: int, max_faults: int
+) -> pb.Welcome:
+    """The arena's answer to a bot's valid Hello: the match's rules."""
+    return pb.Welcome(
+        protocol_version=PROTOCOL_VERSION,
+        match_id=match_id,
+        bot_name=bot_name,
+        games=games,
+        decision_ms=decision_ms,
+        bank_ms=bank_ms,
+        max_faults=max_faults,
+    )
+
+
+def game_start_message(start: GameStart) -> pb.EngineMessage:
+    message = pb.EngineMessage()
+    s = message.game_start
+    s.game_id = start.game_id
+    s.game_index = start.index
+    s.variant = start.variant
+    s.players = start.players
+    s.seat = start.seat
+    s.seed = start.seed
+    s.player_names.extend(start.names)
+    s.layout.extend(start.layout)
+    s.bank_ms = start.bank_ms
+    return message
+
+
+def public_view(view: Observation) -> bytes:
+    """The public part of ``view``, serialized: the same for every seat asked at one moment,
+    so :func:`request_message` can take it ready-made."""
+    shared = pb.Observation()
+    put_public(shared, view)
+    return shared.SerializeToString()
+
+
+def request_message(request: Request, public: bytes | None = None) -> pb.EngineMessage:
+    """A decision request; ``public`` is :func:`public_view` of its view, if already made."""
+    message = pb.EngineMessage()
+    r = message.request
+    r.request_id = request.request_id
+    r.game_id = request.game_id
+    r.seat = request.seat
+    r.kind = KIND_TO_PROTO[request.kind]
+    r.view.MergeFromString(public if public is not None else public_view(request.view))
+    put_private(r.view, request.view)
+    r.deadline_ms = request.deadline_ms
+    r.bank_ms = request.bank_ms
+    r.allowance_ms = request.allowance_ms
+    return message
+
+
+def notice_message(notice: Notice) -> pb.EngineMessage:
+    message = pb.EngineMessage()
+    n = message.notice
+    n.kind = NOTICE_TO_PROTO[notice.kind]
+    n.request_id = notice.request_id
+    n.game_id = notice.game_id
+    n.message = notice.message
+    n.fault = notice.fault
+    if notice.played is not None:
+        put_decision(n.played, notice.played)
+    return message
+
+
+def game_end_message(end: GameEnd) -> pb.EngineMessage:
+    message = pb.EngineMessage()
+    e = message.game_end
+    e.game_id = end.game_id
+    put_public(e.view, end.view)
+    put_private(e.view, end.view)
+    e.scores.extend(end.scores)
+    e.ranks.extend(end.ranks)
+    e.faults.extend(fault_to_proto(f) for f in end.faults)
+    return message
+
+
+def match_end_message(games: int, faults: int) -> pb.EngineMessage:
+    message = pb.EngineMessage()
+    message.match_end.games = games
+    message.match_end.faults = faults
+    return message

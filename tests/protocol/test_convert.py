@@ -116,8 +116,10 @@ def test_it_refuses_an_unknown_action_card_number():
 
 
 def test_it_round_trips_fault_records():
-    fault = {"seat": 2, "kind": "timeout", "turn": 7, "detail": "no answer within 1000 ms"}
-    assert fault_from_proto(fault_to_proto(fault)) == fault
+    from arena.runner.results import Fault, FaultKind
+
+    fault = Fault(3, 2, FaultKind.TIMEOUT, 7, "no answer within 1000 ms")
+    assert fault_from_proto(fault_to_proto(fault)) == fault.replay_record()
 
 
 def reference_observation(view):
