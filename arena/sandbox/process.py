@@ -93,6 +93,10 @@ def _rlimits(
         resource.RLIMIT_NOFILE: (limits.open_files, limits.open_files),
         resource.RLIMIT_FSIZE: (limits.file_size_mb * MIB, limits.file_size_mb * MIB),
         resource.RLIMIT_CORE: (0, 0),
+        # No raising its own priority and no real-time scheduling (SCHED_FIFO would starve
+        # every other seat), whatever the runner was given.
+        resource.RLIMIT_NICE: (0, 0),
+        resource.RLIMIT_RTPRIO: (0, 0),
     }
     if nproc is not None:
         wanted[resource.RLIMIT_NPROC] = (nproc, nproc)

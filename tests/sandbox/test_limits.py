@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 
@@ -214,3 +215,11 @@ def test_without_a_cpu_cgroup_the_bot_runs_at_a_lower_priority(make_bot: MakeBot
         assert bot.cpu_seconds is None
     finally:
         bot.kill()
+
+
+def test_a_bot_can_neither_raise_its_priority_nor_run_in_real_time(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("priority"))
+
+    report = json.loads(done.log)
+    assert report["raise"] == "PermissionError"
+    assert report["fifo"] == "PermissionError"
