@@ -56,8 +56,10 @@ _KEYS = ("name", "command", "language", "description")
 _EXAMPLE = '["python3", "bot.py"]'
 # Arguments that look like source files must exist in the bot's folder (a typo caught early).
 _SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".jar", ".rb", ".pl", ".sh", ".lua", ".php")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # newlines and tabs allowed
+# Control characters (C0, DEL, C1) and the bidirectional overrides that make text read other
+# than it is; newlines and tabs are allowed in a description only.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _TOML_TYPES = {
     bool: "a boolean",
     int: "an integer",
@@ -105,8 +107,12 @@ def load(directory: str | os.PathLike[str]) -> BotProgram:
     text = _read(path, folder)
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or an integer of thousands of digits
         raise ManifestError(f"is not valid TOML: {exc}.", path) from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise ManifestError(
+            "is not valid TOML: arrays or tables nested too deeply.", path
+        ) from None
     return _program(data, folder.resolve(), path)
 
 

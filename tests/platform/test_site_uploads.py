@@ -112,6 +112,14 @@ MALFORMED: dict[str, tuple[Callable[[], SimpleUploadedFile], str]] = {
         lambda: _with_manifest(b'name = "x\\u001b[2J"\ncommand = ["python3", "bot.py"]\n'),
         "'name' must be 1 to 40 letters",
     ),
+    "deeply nested manifest": (
+        lambda: _with_manifest(b"name = " + b"[" * 20_000 + b"]" * 20_000),
+        "nested too deeply",
+    ),
+    "manifest with a huge number": (
+        lambda: _with_manifest(b'command = ["python3", "bot.py"]\nname = ' + b"7" * 50_000),
+        "Exceeds the limit",
+    ),
     "manifest that is a link": (
         lambda: SimpleUploadedFile("bot.zip", _with_symlink("nimmt-bot.toml")),
         "'nimmt-bot.toml' is a symbolic link",
@@ -335,3 +343,17 @@ def test_the_sweeper_sends_a_version_whose_message_was_lost_again_once(
         requeue_stale_versions.run()
     assert again == []
     assert BotVersion.objects.get(bot__name="lost").queued_at > long_ago
+
+
+def test_a_description_with_html_is_kept_as_text_and_shown_escaped(alice_client: Client) -> None:
+    upload = _with_manifest(
+        b'name = "x"\ncommand = ["python3", "bot.py"]\n'
+        b'description = "<script>alert(1)</script>\\nsecond line"\n'
+    )
+    response = alice_client.post(reverse("new-bot"), {"name": "showy", "file": upload})
+    assert response.status_code == 302, response.content
+    version = BotVersion.objects.get()
+    assert version.manifest["description"] == "<script>alert(1)</script>\nsecond line"
+    page = alice_client.get(version.get_absolute_url()).content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script>alert(1)" not in page

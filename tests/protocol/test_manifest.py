@@ -117,9 +117,17 @@ def test_it_accepts_commands_that_run_the_bots_own_files(tmp_path, command, file
          "'language' must be a string, not an integer."),
         ('name = "x"\ncommand = ["python3", "bot.py"]\nlanguage = "py\\u001b[31m"\n',
          "'language' contains a control character."),
+        ('name = "x"\ncommand = ["python3", "bot.py"]\ndescription = "safe\\u202eexe.py"\n',
+         "'description' contains a control character."),
+        ('name = "x"\ncommand = ["python3", "bot\\u0085.py"]',
+         "'command' item 2 ('bot\\x85.py') contains a control character."),
         (f'name = "x"\ncommand = ["python3", "bot.py"]\ndescription = "{"d" * 1001}"\n',
          "'description' must be at most 1000 characters long."),
         (" " * (MAX_MANIFEST_BYTES + 1), "is larger than 64 KiB."),
+        ("name = " + "[" * 5000 + "]" * 5000, "arrays or tables nested too deeply."),
+        ('name = "x"\ncommand = ["bot.py"]\nlanguage = {a = ' + "{b = " * 600 + "1" + "}" * 601,
+         "arrays or tables nested too deeply."),
+        ("name = " + "9" * 5000, "is not valid TOML: Exceeds the limit (4300 digits)"),
     ],
 )  # fmt: skip
 def test_it_explains_what_is_wrong(tmp_path, manifest, words):
