@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from arena.sandbox.spec import FALLBACK_NICE
 from arena.sandbox.uids import processes_of
 
 from .conftest import MakeBot
-from .support import run_to_end, wait_for
+from .support import cgroup_dirs_of, run_to_end, wait_for
 
 
 def test_it_stops_an_endless_loop_at_the_cpu_limit(make_bot: MakeBot) -> None:
@@ -173,7 +174,7 @@ def _cpu_used_over(bot: BotProcess, wall: float) -> float:
 
 
 @pytest.mark.skipif(not layers()["cpu"], reason="no usable cpu cgroup here")
-@pytest.mark.parametrize("cpus", [0.5, 1.0])
+@pytest.mark.parametrize("cpus", [0.25, 0.5])  # below what 4 spinners get on a busy 2-core box
 def test_a_bot_spinning_many_processes_gets_only_its_cpus(make_bot: MakeBot, cpus: float) -> None:
     bot = launch(make_bot("spinners", "4", limits=Limits(cpus=cpus)))
     try:
@@ -187,6 +188,27 @@ def test_a_bot_spinning_many_processes_gets_only_its_cpus(make_bot: MakeBot, cpu
     finally:
         bot.kill()
     assert bot.uid is not None and processes_of(bot.uid) == []
+
+
+@pytest.mark.skipif(not layers()["cpu"], reason="no usable cpu cgroup here")
+def test_a_bot_gets_one_core_by_default(make_bot: MakeBot) -> None:
+    bot = launch(make_bot("sleeper"))
+    try:
+        assert wait_for(lambda: "hello" in bot.log_text())
+        hierarchy = cgroups.find_hierarchy("cpu")
+        assert hierarchy is not None
+        dirs = cgroup_dirs_of(bot.pid)
+        where = hierarchy.parent / Path(dirs["cpu" if hierarchy.version == 1 else ""]).name
+
+        if hierarchy.version == 1:
+            quota = int((where / "cpu.cfs_quota_us").read_text())
+            period = int((where / "cpu.cfs_period_us").read_text())
+        else:
+            quota, period = map(int, (where / "cpu.max").read_text().split())
+
+        assert quota / period == Limits().cpus == 1.0
+    finally:
+        bot.kill()
 
 
 @pytest.fixture
