@@ -239,6 +239,10 @@ def test_the_golden_replays_of_real_matches_have_frames_that_agree_with_the_engi
                 if value is not None and value is not False and value != ()
             }
             assert shown["spaces"] == [list(row) for row in frame.spaces]
+            grid: list[list[str | None]] = [[None] * len(row) for row in frame.spaces]
+            for r, s, card in shown["markers"]:
+                grid[r][s] = card
+            assert grid == [list(row) for row in frame.markers]
         assert len(data["result"]["faults"]) == len(replay["result"]["faults"])
 
 

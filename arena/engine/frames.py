@@ -45,7 +45,7 @@ JSON (:meth:`Frames.to_json`), every index 0-based as in the replay::
           "turn": 3,                                    # 0: the deal; k: during/ending turn k
           "step": {"kind": "land", "seat": 1, ...},     # what happened (below)
           "spaces": [[12, 0, ...], ...],                # tile, 0 empty, -1 skipped (Game.spaces)
-          "markers": [[null, "plus5", ...], ...],       # luck markers (Game.markers)
+          "markers": [[2, 3, "plus5"], ...],            # luck markers: row, space, card
           "stops": [4],                                 # rows closed by a Stop card
           "tray": [[37, 2], ...],                       # revealed (tile, seat) not yet placed
           "scores": [...], "deltas": [...],             # after the step; change by the step
@@ -161,7 +161,12 @@ class Frame:
             "turn": self.turn,
             "step": self.step.to_json(),
             "spaces": [list(row) for row in self.spaces],
-            "markers": [list(row) for row in self.markers],
+            "markers": [
+                [r, s, card]
+                for r, row in enumerate(self.markers)
+                for s, card in enumerate(row)
+                if card is not None
+            ],
             "stops": list(self.stops),
             "tray": [list(play) for play in self.tray],
             "scores": list(self.scores),

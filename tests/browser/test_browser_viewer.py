@@ -289,3 +289,20 @@ def test_the_legend_shows_every_kind_of_space_of_the_board(
     assert set(drawn) <= set(kinds)
     for what in ("plus5", "final10", "stop", "skipped", "tile"):
         assert page.locator(f"svg[data-legend='{what}'] > g").count() == 1, what
+
+
+def test_a_replay_that_does_not_verify_shows_why_instead_of_a_board(
+    page: Page, live_server: Any, site: SiteData
+) -> None:
+    match = site.viewer_matches["basic"]
+    assert match.result_path is not None
+    stored = Path(match.result_path, "game-00001.json")
+    replay = json.loads(stored.read_text())
+    replay["turns"][3]["scores"][1] += 2
+    stored.write_text(json.dumps(replay))
+    page.goto(live_server.url + reverse("match-game", args=[match.uuid, 1]))
+    page.wait_for_selector("#viewer[data-ready='error']", state="attached", timeout=15_000)
+    status = page.locator(".viewer-status")
+    expect(status).to_contain_text("This replay has no frames")
+    expect(status).to_contain_text("turn 4: scores after the turn")
+    assert page.locator("svg.board g.tile").count() == 0

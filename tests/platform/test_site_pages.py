@@ -3,6 +3,7 @@ filters and pages, bounded queries, and privacy: no page shows another user's lo
 validation output, fault details or pause reason."""
 
 import datetime as dt
+import gzip
 import json
 import re
 import uuid
@@ -348,8 +349,12 @@ def test_the_frames_of_a_replay_are_computed_once_and_again_when_it_changes(
     match = site.matches[6]
     url = reverse("match-frames", args=[match.uuid, 1])
     first = text(client.get(url))
-    kept = list((Path(settings.DATA_DIR) / "frames").rglob("*.json"))
-    assert [json.loads(p.read_text()) for p in kept] == [json.loads(first)]
+    kept = list((Path(settings.DATA_DIR) / "frames").rglob("*.json.gz"))
+    assert [json.loads(gzip.decompress(p.read_bytes())) for p in kept] == [json.loads(first)]
+    packed = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert packed["Content-Encoding"] == "gzip" and packed["Vary"] == "Accept-Encoding"
+    assert "Content-Disposition" not in packed
+    assert gzip.decompress(packed.getvalue()).decode() == first
 
     def not_again(replay: Any) -> Any:
         raise AssertionError("frames computed twice")

@@ -122,6 +122,8 @@
 
     data.frames.forEach(function (raw, index) {
       var s = raw.step;
+      var markers = raw.spaces.map(function (row) { return row.map(function () { return null; }); });
+      raw.markers.forEach(function (m) { markers[m[0]][m[1]] = m[2]; });
       var delta = s.seat !== undefined ? raw.deltas[s.seat] : 0;
       game.frames.push({
         index: index,
@@ -130,7 +132,7 @@
         step: s,
         caption: caption(raw, s, delta),
         spaces: raw.spaces,
-        markers: raw.markers,
+        markers: markers,
         stops: raw.stops,
         tray: raw.tray.map(function (p) { return { tile: p[0], seat: p[1] }; }),
         scores: raw.scores,
