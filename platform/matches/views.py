@@ -290,8 +290,8 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
 
 
 def frames_file(replay_path: Path) -> Path:
-    """The viewer's frames of a replay file (``nimmt-frames/1`` JSON, gzip-compressed: 100 KB
-    of JSON a game is 10 on the wire), computed by the engine once per replay content: kept
+    """The viewer's frames of a replay file (``nimmt-frames/1`` JSON, gzip-compressed: the
+    60 KB of a professional game are 3 KB), computed by the engine once per replay content: kept
     under ``DATA_DIR/frames/`` by the replay's SHA-256, so an edited replay gets new frames.
     Raises :class:`ReplayError` if the replay does not verify.
     """

@@ -267,7 +267,8 @@ def test_the_match_page_shows_results_replays_and_the_viewer(client: Client, sit
     assert "crash" in page  # public: that it faulted
     assert "your bot's log" not in page
     viewer = text(client.get(reverse("match-game", args=[match.uuid, 1])))
-    assert 'data-replay-url="' + reverse("match-replay", args=[match.uuid, 1]) in viewer
+    assert 'href="' + reverse("match-replay", args=[match.uuid, 1]) in viewer  # the download
+    assert 'data-frames-url="' + reverse("match-frames", args=[match.uuid, 1]) in viewer
     assert "matches/viewer.js" in viewer
     assert client.get(reverse("match-game", args=[match.uuid, 2])).status_code == 404
     download = client.get(reverse("match-replay", args=[match.uuid, 1]))

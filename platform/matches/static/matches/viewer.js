@@ -30,7 +30,7 @@
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
   /* The engine's frames (nimmt-frames/1) as the drawing below reads them: each frame with its
-   * caption, the tile or seat in focus, a card game's sixth card, and the tiles leaving. */
+   * caption, the tile or seat in focus, and a card game's sixth card. */
   function readFrames(data) {
     if (!data || data.format !== "nimmt-frames/1" || !data.frames || !data.frames.length) {
       throw new LoadProblem("These are not nimmt-frames/1 frames.");
@@ -39,7 +39,7 @@
     var layout = data.layout || [];
     var classic = layout.length === 0;
     var game = {
-      frames: [], turnEnd: data.turn_ends.slice(), problems: [], players: names.length, names: names,
+      frames: [], turnEnd: data.turn_ends.slice(), players: names.length, names: names,
       layout: layout, classic: classic, pro: /^pro/.test(data.variant), nrows: data.row_lengths.length,
       rowLengths: data.row_lengths.slice(), variant: data.variant, turns: data.turns,
       result: data.result || null, bullheads: data.bullheads, higherIsBetter: data.higher_is_better,
@@ -142,7 +142,6 @@
         supply: raw.supply,
         focus: focusOf(s),
         overflow: s.kind === "sixth" ? { row: s.row, tile: s.tile } : null,
-        leaving: (s.tiles || []).map(function (t) { return { tile: t, to: s.to, seat: s.seat }; }),
       });
     });
     return game;
@@ -653,7 +652,6 @@
         api.game = game;
         api.viewer = viewer;
         api.turns = game.turns;
-        api.problems = game.problems;
         api.boardAt = function (turn) {
           var frame = game.frames[game.turnEnd[turn]];
           return frame.spaces.map(function (row) { return row.slice(); });
