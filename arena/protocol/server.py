@@ -42,6 +42,8 @@ MAX_CONNECTIONS = 4
 MAX_STREAMS = 4
 #: Streams of one seat at once that have not (yet) said a valid Hello.
 MAX_WAITING = 4
+#: How long a connection may take to complete gRPC's handshake (ms).
+HANDSHAKE_MS = 5000
 
 
 class BotLost(Exception):
@@ -228,6 +230,8 @@ class SeatServer:
                 ("grpc.so_reuseport", 0),
                 ("grpc.max_allowed_incoming_connections", MAX_CONNECTIONS),
                 ("grpc.max_concurrent_streams", MAX_STREAMS),
+                # A connection that never completes the HTTP/2 handshake is closed after this.
+                ("grpc.server_handshake_timeout_ms", HANDSHAKE_MS),
             ]
         )
         handler = grpc.stream_stream_rpc_method_handler(
