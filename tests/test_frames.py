@@ -29,7 +29,14 @@ from arena.engine import (
     TakeRow,
     bullheads,
 )
-from arena.engine.frames import FORMAT, Frame, Frames, UnverifiedReplayError, frames
+from arena.engine.frames import (
+    FORMAT,
+    Frame,
+    Frames,
+    UnverifiedReplayError,
+    _Recorder,
+    frames,
+)
 from arena.engine.replay import read, simulate, to_replay
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -369,3 +376,13 @@ def test_what_is_not_a_replay_or_not_finished_is_refused_with_a_replay_error() -
         frames(replay)
     with pytest.raises(ReplayError, match="finished"):
         frames(Game.new("basic", 2, seed=1))
+
+
+def test_the_recorder_hooks_only_transitions_the_game_still_has() -> None:
+    """frames.py notes its steps from the Game's own transitions; a renamed one would leave
+    steps out silently, so this names it."""
+    hooked = {name for name in vars(_Recorder) if name.startswith("_") and name[1] != "_"}
+    hooked -= {"_where"}
+    assert hooked == {"_run", "_land", "_place_classic", "_take_row", "_play_action"}
+    missing = sorted(name for name in hooked if not callable(vars(Game).get(name)))
+    assert missing == [], f"Game no longer has {missing}: update arena/engine/frames.py"
