@@ -174,7 +174,7 @@ def _cpu_used_over(bot: BotProcess, wall: float) -> float:
 
 
 @pytest.mark.skipif(not layers()["cpu"], reason="no usable cpu cgroup here")
-@pytest.mark.parametrize("cpus", [0.25, 0.5])  # below what 4 spinners get on a busy 2-core box
+@pytest.mark.parametrize("cpus", [0.1, 0.5])
 def test_a_bot_spinning_many_processes_gets_only_its_cpus(make_bot: MakeBot, cpus: float) -> None:
     bot = launch(make_bot("spinners", "4", limits=Limits(cpus=cpus)))
     try:
@@ -184,7 +184,8 @@ def test_a_bot_spinning_many_processes_gets_only_its_cpus(make_bot: MakeBot, cpu
 
         print(f"4 spinning processes with Limits(cpus={cpus}) used {used:.2f} cores")
         assert used <= cpus * 1.15 + 0.05
-        assert bot.cpu_throttled is not None and bot.cpu_throttled > 0
+        if cpus == 0.1:  # surely less than 4 spinners get, however busy the machine is
+            assert bot.cpu_throttled is not None and bot.cpu_throttled > 0
     finally:
         bot.kill()
     assert bot.uid is not None and processes_of(bot.uid) == []
