@@ -86,7 +86,17 @@ from .tiles import bullheads
 
 FORMAT = "nimmt-frames/1"
 
-__all__ = ["FORMAT", "Frame", "Frames", "Step", "UnverifiedReplayError", "frames"]
+__all__ = [
+    "FORMAT",
+    "Asks",
+    "Fault",
+    "FinalResult",
+    "Frame",
+    "Frames",
+    "Step",
+    "UnverifiedReplayError",
+    "frames",
+]
 
 
 class UnverifiedReplayError(ReplayError):
