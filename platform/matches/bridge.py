@@ -82,7 +82,7 @@ def _programs(entrants: list[Entrant]) -> list[RunnerEntrant]:
         try:
             program = manifests.load(entrant.code_dir)
         except manifests.ManifestError as error:
-            raise ArenaError(f"bot {entrant.name}: {error}") from None
+            raise ArenaError(f"bot {entrant.name}: {error.problem}") from None
         programs.append(RunnerEntrant(entrant.name, program=program, trusted=entrant.trusted))
     return programs
 
