@@ -14,7 +14,7 @@ played every game without a single fault.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,6 +59,21 @@ CHECK_PLAN: tuple[CheckGame, ...] = tuple(
     for name in VARIANT_NAMES
     for players in CHECK_PLAYERS.get(name, DEFAULT_PLAYERS)
 )
+
+
+def plan_for(formats: Iterable[tuple[str, int]]) -> tuple[CheckGame, ...]:
+    """:data:`CHECK_PLAN`, plus one game at each ``(variant, players)`` of ``formats`` it does
+    not cover yet (the site passes its ladders' formats: a bot meets every one of them).
+
+    >>> len(plan_for([("basic", 4), ("pro", 3)])) - len(CHECK_PLAN)
+    1
+    """
+    extra = {
+        (variant, players)
+        for variant, players in formats
+        if not covers(variant, players, CHECK_PLAN)
+    }
+    return CHECK_PLAN + tuple(CheckGame(v, p) for v, p in sorted(extra))
 
 
 def covers(variant: str, players: int, plan: Sequence[CheckGame] = CHECK_PLAN) -> bool:
@@ -227,4 +242,5 @@ __all__ = [
     "check_bot",
     "covers",
     "explain",
+    "plan_for",
 ]

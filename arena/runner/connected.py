@@ -10,6 +10,7 @@ stream) is how the referee tells a stalled bot from a slow one.
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections import OrderedDict
 
 import grpc
@@ -146,6 +147,8 @@ async def program_lost_detail(process: BotProcess, reason: str) -> str:
     limit = process.limit_exceeded
     if limit is not None:
         what += f" (it ran into its {limit} limit)"
+    elif status == 128 + signal.SIGSYS:
+        what += " (the sandbox's seccomp filter killed it: a system call no bot may make)"
     return what + log_tail(process)
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
-from arena.engine.variants import VARIANT_NAMES
 from config.env import (
     broker_from_url,
     database_from_url,
@@ -154,14 +153,7 @@ PAIR_DAILY_CAP = env_int("NIMMT_PAIR_DAILY_CAP", 40, minimum=1)
 RATING_NEIGHBOURS = env_int("NIMMT_RATING_NEIGHBOURS", 6, minimum=1)
 FAULT_PAUSE_MATCHES = env_int("NIMMT_FAULT_PAUSE_MATCHES", 3, minimum=1)
 LOG_CAP_BYTES = env_int("NIMMT_LOG_CAP_BYTES", 64 * 1024, minimum=1024)
-# Validation plays one game of this variant against SMOKE_PLAYERS - 1 copies of a house bot.
-SMOKE_VARIANT = env_str("NIMMT_SMOKE_VARIANT", "basic")
-if SMOKE_VARIANT not in VARIANT_NAMES:
-    raise ImproperlyConfigured(
-        f"NIMMT_SMOKE_VARIANT={SMOKE_VARIANT!r}: use one of {', '.join(VARIANT_NAMES)}"
-    )
-SMOKE_PLAYERS = env_int("NIMMT_SMOKE_PLAYERS", 3, minimum=2, maximum=6)
-SMOKE_OPPONENT = env_str("NIMMT_SMOKE_OPPONENT", "random")  # a folder of HOUSE_BOTS_DIR
+# Validation is the arena's bot check (arena.runner.check) plus the formats of the ladders.
 # The runner's clock: an allowance per decision, and a bank per game for the time beyond it.
 DECISION_MS = env_int("NIMMT_DECISION_MS", 1000, minimum=1)
 BANK_MS = env_int("NIMMT_BANK_MS", 10_000, minimum=0)

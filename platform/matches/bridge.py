@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from ladders.models import Ladder
 
 from arena.runner import check
 from arena.runner import manifest as manifests
@@ -119,12 +120,15 @@ def play_match(
 
 
 def check_bot(code_dir: Path, out_dir: Path) -> BotCheck:
-    """The arena's bot check of an uploaded bot, in the sandbox; its verdict as text with
-    host paths taken out (the owner sees "the upload", not where the site keeps it)."""
+    """The arena's bot check of an uploaded bot, in the sandbox, at every format of the check's
+    plan and of the site's ladders; its verdict as text with host paths taken out (the owner
+    sees "the upload", not where the site keeps it)."""
+    formats = Ladder.objects.values_list("variant", "players")
     try:
         report = check.check_bot(
             code_dir,
             out=out_dir,
+            plan=check.plan_for(formats),
             decision_ms=settings.DECISION_MS,
             bank_ms=settings.BANK_MS,
         )

@@ -55,7 +55,6 @@ TEST_ENV = {
     "NIMMT_LOG_LEVEL": "INFO",
     # The site's "house bots" in these tests are the small programs in tests/platform/bots.
     "NIMMT_HOUSE_BOTS_DIR": str(Path(__file__).resolve().parent / "bots"),
-    "NIMMT_SMOKE_OPPONENT": "quick",
     "NIMMT_MATCH_LEASE_SECONDS": "4",
     "NIMMT_VALIDATION_LEASE_SECONDS": "20",
     "NIMMT_REQUEUE_AFTER_SECONDS": "3",

@@ -138,6 +138,7 @@ def test_a_bot_making_a_32_bit_system_call_is_killed_and_recorded_as_a_crash(tmp
     faults = faults_of(result, "ia32-call")
     assert (faults[0]["game"], faults[0]["kind"], faults[0]["turn"]) == (0, "crash", 1), faults
     assert f"status {128 + signal.SIGSYS}" in faults[0]["detail"], faults
+    assert "seccomp filter killed it" in faults[0]["detail"], faults
     assert {f["kind"] for f in faults} == {"crash"}  # game 2: the seat of a crashed bot
     bot = report_of(result, "ia32-call")
     assert bot.dropped is not None and bot.dropped.kind == "crash"
