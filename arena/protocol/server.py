@@ -28,6 +28,8 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
+from arena.runner.seat import Problem
+
 from . import arena_pb2 as pb
 from .convert import PROTOCOL_VERSION
 
@@ -56,16 +58,6 @@ class Reply:
 
     answer: pb.Answer
     received: float
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something a bot sent that answered no open request: ``kind`` is ``"protocol"`` (a
-    fault) or ``"late"`` (an answer to a request that had timed out; not a fault)."""
-
-    kind: str
-    request_id: int
-    detail: str
 
 
 class Connection:

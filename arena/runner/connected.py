@@ -95,7 +95,7 @@ class ConnectedSeat(Seat):
 
     def take_problems(self) -> list[Problem]:
         problems, self.connection.problems = self.connection.problems, []
-        return [Problem(p.kind, p.request_id, p.detail) for p in problems]
+        return problems
 
     def drop(self, kind: str, detail: str) -> None:
         self.connection.close(
