@@ -28,7 +28,7 @@ lives outside, in the match runner.
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .decisions import (
     Decision,
@@ -97,8 +97,7 @@ def competition_ranks(
     return tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)
 
 
-@dataclass(frozen=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     """A position as plain parts, as :class:`Game` names them: what :meth:`Game.from_snapshot`
     rebuilds a game from and the lean path (:class:`~arena.engine.playout.Position`) loads.
 
@@ -134,7 +133,7 @@ class Snapshot:
 
 
 def deal(
-    v: Variant, players: int, tiles: Sequence[int]
+    v: Variant, players: int, tiles: list[int]
 ) -> tuple[list[list[int]], list[list[int]], list[int]]:
     """Rows, hands and supply from a shuffled order of the tiles (RULES.md 2): a tile on the
     first space of each starting row, then 12 tiles per seat in seat order, the rest the supply.
@@ -143,8 +142,8 @@ def deal(
     rows = [[tiles[r]] if r < v.start_rows else [] for r in range(nrows)]
     hs = v.hand_size
     start = v.start_rows
-    hands = [list(tiles[start + s * hs : start + (s + 1) * hs]) for s in range(players)]
-    return rows, hands, list(tiles[start + players * hs :])
+    hands = [tiles[start + s * hs : start + (s + 1) * hs] for s in range(players)]
+    return rows, hands, tiles[start + players * hs :]
 
 
 def target_row(
