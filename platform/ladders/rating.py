@@ -1,4 +1,4 @@
-"""Ratings of bots from finished multi-player games: Elo and OpenSkill (Plackett–Luce).
+"""Ratings of bots from finished multi-player games: Elo, OpenSkill (Plackett–Luce) and Margin.
 
 A pure calculator over immutable rating records: it takes the ratings of a game's seats and
 their ranks (1 = best, ties allowed; the arena already ranks a faulted seat last) and returns new
@@ -10,6 +10,11 @@ records. Nothing here touches the database; the ladder stores what it returns.
   site shows next to an Elo.
 - :class:`SkillCalculator` is OpenSkill's Plackett–Luce model (``openskill`` package): a skill
   ``mu`` with its uncertainty ``sigma``; the ladder sorts by ``ordinal = mu - 3·sigma``.
+- :class:`MarginCalculator` learns from the *points*, not the places: a Gaussian (Thurstone)
+  model of each seat's score per deal, ``score = skill + deal effect + noise``, whose deal effect
+  cancels between the seats of a deal. A skill ``mu`` in points per game above an average bot,
+  with its uncertainty ``sigma``; a duplicate deal (played once per seat rotation) is a much
+  sharper observation than a single game, and the model knows by how much.
 - :func:`apply_games` replays games in order and returns one :class:`RatingChange` (before,
   after, delta) per bot and game, so the site can recompute a ladder and keep its full history.
 
@@ -20,6 +25,10 @@ records. Nothing here touches the database; the ladder stores what it returns.
 >>> skill = SkillCalculator()
 >>> [round(r.ordinal, 3) for r in skill.rate([skill.rating("alice"), skill.rating("bob")], [1, 2])]
 [3.438, -1.833]
+>>> margin = MarginCalculator(beta=10.0)
+>>> deal = DealScores(scores=(30.0, 10.0), games=1)
+>>> [round(r.mu, 3) for r in margin.rate([margin.rating("alice"), margin.rating("bob")], [deal])]
+[5.0, -5.0]
 """
 
 from __future__ import annotations
@@ -33,9 +42,12 @@ from openskill.models import PlackettLuce
 
 __all__ = [
     "Calculator",
+    "DealScores",
     "EloCalculator",
     "EloRating",
     "GameResult",
+    "MarginCalculator",
+    "MarginRating",
     "Rating",
     "RatingChange",
     "SkillCalculator",
@@ -125,6 +137,41 @@ def _check_record(kind: str, bot_id: str, games: int) -> None:
         raise ValueError(f"{kind} {bot_id!r}: games must be >= 0, not {games}.")
 
 
+@dataclass(frozen=True)
+class MarginRating:
+    """One bot's Margin rating: skill ``mu`` in points per game above an average bot, and its
+    uncertainty ``sigma`` (a Gaussian belief, as OpenSkill's, but on the points scale).
+
+    >>> r = MarginRating("alice", mu=3.0, sigma=1.5)
+    >>> r.value
+    0.0
+    >>> MarginRating("alice", sigma=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: MarginRating 'alice': sigma must be finite and > 0, not 0.0.
+    """
+
+    bot_id: str
+    mu: float = 0.0
+    sigma: float = 10.0
+    games: int = 0
+
+    def __post_init__(self) -> None:
+        _check_record(type(self).__name__, self.bot_id, self.games)
+        if not math.isfinite(self.mu):
+            raise ValueError(f"MarginRating {self.bot_id!r}: mu must be finite, not {self.mu}.")
+        if not (math.isfinite(self.sigma) and self.sigma > 0):
+            raise ValueError(
+                f"MarginRating {self.bot_id!r}: sigma must be finite and > 0, not {self.sigma}."
+            )
+
+    @property
+    def value(self) -> float:
+        """The number the ladder sorts by: ``mu - 2·sigma``, a skill the bot has with about
+        97.7 % confidence, so that a newcomer with two lucky deals ranks low."""
+        return self.mu - 2.0 * self.sigma
+
+
 class Rating(Protocol):
     """What every rating record has: the ladder code works with either kind."""
 
@@ -144,7 +191,7 @@ RatingT = TypeVar("RatingT", bound=Rating)
 def _check_game(
     ratings: Sequence[object],
     ranks: Sequence[object],
-    kind: type[EloRating] | type[SkillRating],
+    kind: type[EloRating] | type[SkillRating] | type[MarginRating],
 ) -> None:
     """Argument checks shared by both calculators, with messages that name the bad seat."""
     if not isinstance(ratings, Sequence) or isinstance(ratings, str):
@@ -374,6 +421,163 @@ class SkillCalculator:
             SkillRating(old.bot_id, team[0].mu, team[0].sigma, old.games + 1)
             for old, team in zip(ratings, rated, strict=True)
         ]
+
+
+# --------------------------------------------------------------------------------------------
+# Margin (a Gaussian model of the points scored on shared deals)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealScores:
+    """One deal of a match: each seat's points on it (seat order; higher = better, so the
+    caller negates the penalty points of the card game) and how often it was played.
+
+    ``games = 1`` is an ordinary game; ``games = n`` (the number of seats) means the deal was
+    played once per seat rotation (a duplicate deal), each seat's entry then being its *total*
+    over the ``n`` games, every bot having held every hand of the deal once.
+    """
+
+    scores: tuple[float, ...]
+    games: int = 1
+
+
+@dataclass(frozen=True)
+class MarginCalculator:
+    """A margin-aware rating: a Thurstone model on per-deal points, updated online (Kalman).
+
+    **The model.** Bot ``i``'s points per game on deal ``d`` are
+    ``y[d,i] = s[i] + c[d] + e[d,i]``: its skill ``s[i]`` (points per game above an average
+    bot), the deal's effect ``c[d]`` shared by every seat (a high-scoring deal), and noise
+    ``e[d,i] ~ N(0, v[d])``. ``c[d]`` is unknown, so only the *differences* between the seats
+    of a deal carry information: the rating learns from score edges on shared deals, and a
+    rout counts for more than a narrow win, which ranks throw away.
+
+    **The noise.** A single game's noise includes the luck of the hand dealt to the seat:
+    ``v = beta²`` per game. A duplicate deal gives every bot every hand once, so the hands'
+    luck cancels from the differences and only the bots' own variation is left,
+    ``beta_duplicate²`` per game, averaged over the ``n`` rotations: ``v = beta_duplicate²/n``.
+    The model therefore trusts a duplicate deal more, by as much as it is worth.
+
+    **The update.** Skills have a Gaussian belief ``N(mu[i], sigma[i]²)``, independent between
+    bots (as in TrueSkill and OpenSkill). One match is an exact Bayesian update of the seats'
+    joint Gaussian by all its deals at once, after which only each bot's marginal is kept
+    (the usual assumed-density filtering); the steps are commented in :meth:`rate`. Before each
+    match ``tau²`` is added to each variance so that a rating keeps moving as a bot improves.
+
+    **Robustness.** A deal's centred points are clipped to ``± clip·beta`` and centred again
+    (a crashed bot's record penalty teaches as much as a very bad game, not more).
+
+    Defaults are those measured for 4-player *basic* games (``benchmarks/ratings.py``):
+    ``beta = 16`` points per game, ``beta_duplicate = 6``; ``sigma = 10`` is a prior skill
+    spread of that order. A ladder of another variant takes the scales of its own scoring.
+
+    >>> margin = MarginCalculator(beta=10.0, beta_duplicate=4.0)
+    >>> a, b = margin.rating("a"), margin.rating("b")
+    >>> single = margin.rate([a, b], [DealScores((30.0, 10.0))])
+    >>> rotated = margin.rate([a, b], [DealScores((60.0, 20.0), games=2)])
+    >>> [round(r.mu, 2) for r in single], [round(r.mu, 2) for r in rotated]
+    ([5.0, -5.0], [9.26, -9.26])
+    """
+
+    beta: float = 16.0
+    beta_duplicate: float = 6.0
+    sigma: float = 10.0
+    tau: float = 0.05
+    clip: float = 3.0
+
+    def __post_init__(self) -> None:
+        for name in ("beta", "beta_duplicate", "sigma", "clip"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"MarginCalculator: {name} must be finite and > 0, not {value}.")
+        if not (math.isfinite(self.tau) and self.tau >= 0):
+            raise ValueError(f"MarginCalculator: tau must be finite and >= 0, not {self.tau}.")
+
+    def rating(self, bot_id: str) -> MarginRating:
+        """A new bot's rating: an average bot (``mu = 0``) with the prior ``sigma``, no games."""
+        return MarginRating(bot_id, 0.0, self.sigma, 0)
+
+    def deal_variance(self, deal: DealScores, seats: int) -> float:
+        """``v[d]``: the noise variance of one seat's mean points per game on ``deal``."""
+        if deal.games == 1:
+            return self.beta**2
+        return self.beta_duplicate**2 / deal.games
+
+    def rate(
+        self, ratings: Sequence[MarginRating], deals: Sequence[DealScores]
+    ) -> list[MarginRating]:
+        """New ratings after one match of ``deals``, in the order of ``ratings`` (seat order).
+
+        >>> margin = MarginCalculator(beta=10.0, tau=0.0)
+        >>> seats = [margin.rating(bot) for bot in "abc"]
+        >>> out = margin.rate(seats, [DealScores((9.0, 3.0, 0.0)), DealScores((6.0, 0.0, 3.0))])
+        >>> [(round(r.mu, 3), round(r.sigma, 3), r.games) for r in out]
+        [(2.667, 7.454, 1), (-1.333, 7.454, 1), (-1.333, 7.454, 1)]
+        >>> margin.rate(seats, [DealScores((1.0, 2.0))])
+        Traceback (most recent call last):
+        ...
+        ValueError: Deal 0 has 2 scores for 3 seats.
+        """
+        # The seat checks are the other calculators' (every seat "ranked 1": ranks play no part).
+        seats = len(ratings) if isinstance(ratings, Sequence) else 0
+        _check_game(ratings, [1] * seats, MarginRating)
+        n = len(ratings)
+        if not isinstance(deals, Sequence) or not deals:
+            raise ValueError("A match needs at least one deal.")
+        for number, deal in enumerate(deals):
+            if not isinstance(deal, DealScores):
+                raise TypeError(
+                    f"Argument 'deals' must hold 'DealScores', not {type(deal).__name__!r} "
+                    f"(deal {number})."
+                )
+            if len(deal.scores) != n:
+                raise ValueError(f"Deal {number} has {len(deal.scores)} scores for {n} seats.")
+            if deal.games not in (1, n):
+                raise ValueError(
+                    f"Deal {number} was played {deal.games} times; a deal is played once, "
+                    f"or once per seat rotation ({n})."
+                )
+            if not all(math.isfinite(score) for score in deal.scores):
+                raise ValueError(f"Deal {number} has a score that is not finite: {deal.scores}.")
+        mu = [r.mu for r in ratings]
+        # Step 1. Prior precision of each skill, after the drift: d[i] = 1/(sigma[i]² + tau²).
+        prior = [1.0 / (r.sigma**2 + self.tau**2) for r in ratings]
+        # Step 2. The deals' evidence. Centring a deal's points (subtracting their mean) removes
+        # the unknown deal effect c[d]; the centred points y - ȳ observe s - s̄ with the
+        # projection C = I - 11ᵀ/n. Summed over the deals with weights 1/v[d], the likelihood
+        # of the skills has precision w·C, w = Σ 1/v[d], and information vector z = Σ C·y/v[d].
+        w = 0.0
+        z = [0.0] * n
+        limit = self.clip * self.beta
+        for deal in deals:
+            v = self.deal_variance(deal, n)
+            per_game = [score / deal.games for score in deal.scores]
+            mean = sum(per_game) / n
+            # Clipped, then centred again so that the clipped points still sum to zero.
+            clipped = [max(-limit, min(limit, y - mean)) for y in per_game]
+            again = sum(clipped) / n
+            w += 1.0 / v
+            for i, y in enumerate(clipped):
+                z[i] += (y - again) / v
+        # Step 3. The posterior precision is P = D + w·C = A - (w/n)·11ᵀ with A = diag(d + w):
+        # a diagonal minus a rank-one term, so Sherman–Morrison inverts it in O(n):
+        # P⁻¹ = U + γ·u·uᵀ with u[i] = 1/(d[i] + w), U = diag(u), γ = (w/n)/(1 - (w/n)·Σu).
+        # (Σu < n/w, since each w·u[i] < 1, so the denominator is positive.)
+        u = [1.0 / (d + w) for d in prior]
+        gamma = (w / n) / (1.0 - (w / n) * sum(u))
+        # Step 4. Posterior mean m' = P⁻¹(D·m + z) = m + P⁻¹(z - w·C·m): the evidence minus
+        # what the current means already predict (the Kalman innovation), through P⁻¹.
+        mean_mu = sum(mu) / n
+        g = [z[i] - w * (mu[i] - mean_mu) for i in range(n)]
+        ug = sum(u[i] * g[i] for i in range(n))
+        new = []
+        for i, rating in enumerate(ratings):
+            after_mu = mu[i] + u[i] * g[i] + gamma * u[i] * ug
+            # Step 5. Keep each bot's marginal: sigma'[i]² = (P⁻¹)[i,i] = u[i] + γ·u[i]².
+            after_sigma = math.sqrt(u[i] + gamma * u[i] ** 2)
+            new.append(MarginRating(rating.bot_id, after_mu, after_sigma, rating.games + 1))
+        return new
 
 
 # --------------------------------------------------------------------------------------------

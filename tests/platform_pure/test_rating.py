@@ -1,5 +1,5 @@
 """Tests of ``ladders.rating``: golden cases worked by hand (see ``golden/*.json``), argument
-checks, and properties of the Elo and OpenSkill calculators."""
+checks, and properties of the Elo, OpenSkill and Margin calculators."""
 
 from __future__ import annotations
 
@@ -14,9 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ladders.rating import (
+    DealScores,
     EloCalculator,
     EloRating,
     GameResult,
+    MarginCalculator,
+    MarginRating,
     SkillCalculator,
     SkillRating,
     apply_games,
@@ -26,6 +29,7 @@ from ladders.rating import (
 GOLDEN = Path(__file__).parent / "golden"
 ELO = EloCalculator()
 SKILL = SkillCalculator()
+MARGIN = MarginCalculator()
 
 
 def load(name: str) -> dict[str, Any]:
@@ -63,6 +67,29 @@ def test_it_rates_openskill_golden_cases(name: str) -> None:
         assert got.mu == pytest.approx(want["mu"], rel=1e-9)
         assert got.sigma == pytest.approx(want["sigma"], rel=1e-9)
         assert got.games == want["games"]
+
+
+@pytest.mark.parametrize("name", golden_cases("margin_"))
+def test_it_rates_margin_golden_cases(name: str) -> None:
+    case = load(name)
+    calculator = MarginCalculator(**case["parameters"])
+    seats = [MarginRating(s["bot_id"], s["mu"], s["sigma"], s["games"]) for s in case["seats"]]
+    deals = [DealScores(tuple(float(x) for x in d["scores"]), d["games"]) for d in case["deals"]]
+    new = calculator.rate(seats, deals)
+    for got, want in zip(new, case["expected"], strict=True):
+        assert got.bot_id == want["bot_id"]
+        assert got.mu == pytest.approx(want["mu"], rel=1e-9, abs=1e-12)
+        assert got.sigma == pytest.approx(want["sigma"], rel=1e-9)
+        assert got.games == want["games"]
+
+
+def test_it_matches_the_hand_worked_margin_cases_to_six_places() -> None:
+    new = [MARGIN.rating("alice"), MARGIN.rating("bob")]
+    alice, bob = MARGIN.rate(new, [DealScores((40.0, 8.0))])
+    assert (round(alice.mu, 6), round(bob.mu, 6)) == (4.494463, -4.494463)
+    assert round(alice.sigma, 6) == round(bob.sigma, 6) == 9.271297
+    alice, bob = MARGIN.rate(new, [DealScores((70.0, 30.0), games=2)])
+    assert (round(alice.mu, 6), round(alice.sigma, 6)) == (8.474609, 7.591337)
 
 
 def test_it_matches_the_hand_worked_openskill_case_to_six_places() -> None:
@@ -200,6 +227,44 @@ class TestArgumentChecks:
             calculator.rate({kind("a"), kind("b")}, [1, 2])
 
 
+class TestMarginArgumentChecks:
+    def test_it_rejects_a_deal_with_the_wrong_number_of_scores(self) -> None:
+        seats = [MARGIN.rating(b) for b in "abc"]
+        with pytest.raises(ValueError, match=r"^Deal 1 has 2 scores for 3 seats\.$"):
+            MARGIN.rate(seats, [DealScores((1.0, 2.0, 3.0)), DealScores((1.0, 2.0))])
+
+    def test_it_rejects_a_deal_played_neither_once_nor_in_every_rotation(self) -> None:
+        seats = [MARGIN.rating(b) for b in "abc"]
+        with pytest.raises(ValueError, match=r"^Deal 0 was played 2 times; a deal is played "
+                           r"once, or once per seat rotation \(3\)\.$"):  # fmt: skip
+            MARGIN.rate(seats, [DealScores((1.0, 2.0, 3.0), games=2)])
+
+    def test_it_rejects_a_match_without_deals(self) -> None:
+        with pytest.raises(ValueError, match=r"^A match needs at least one deal\.$"):
+            MARGIN.rate([MARGIN.rating("a"), MARGIN.rating("b")], [])
+
+    def test_it_rejects_a_score_that_is_not_finite(self) -> None:
+        with pytest.raises(ValueError, match=r"^Deal 0 has a score that is not finite"):
+            MARGIN.rate([MARGIN.rating("a"), MARGIN.rating("b")], [DealScores((math.inf, 0.0))])
+
+    def test_it_rejects_something_that_is_not_a_deal(self) -> None:
+        with pytest.raises(TypeError, match=r"must hold 'DealScores', not 'tuple' \(deal 0\)"):
+            MARGIN.rate([MARGIN.rating("a"), MARGIN.rating("b")], [(1.0, 2.0)])  # type: ignore[list-item]
+
+    def test_it_shares_the_seat_checks_of_the_other_calculators(self) -> None:
+        with pytest.raises(ValueError, match=r"^Bot 'a' sits in seats 0 and 1"):
+            MARGIN.rate([MARGIN.rating("a"), MARGIN.rating("a")], [DealScores((1.0, 2.0))])
+        with pytest.raises(ValueError, match=r"^A game needs at least 2 seats, not 1\.$"):
+            MARGIN.rate([MARGIN.rating("a")], [DealScores((1.0,))])
+        with pytest.raises(TypeError, match=r"must hold 'MarginRating' objects, not 'EloRating'"):
+            MARGIN.rate([MARGIN.rating("a"), EloRating("b")], [DealScores((1.0, 2.0))])  # type: ignore[list-item]
+
+    @pytest.mark.parametrize("field", ["beta", "beta_duplicate", "sigma", "clip"])
+    def test_it_rejects_a_parameter_that_is_not_positive(self, field: str) -> None:
+        with pytest.raises(ValueError, match=rf"^MarginCalculator: {field} must be finite and > 0"):
+            MarginCalculator(**{field: 0.0})
+
+
 def test_it_rejects_bad_records() -> None:
     with pytest.raises(ValueError, match=r"^EloRating 'a': games must be >= 0, not -1\.$"):
         EloRating("a", games=-1)
@@ -209,6 +274,8 @@ def test_it_rejects_bad_records() -> None:
         EloRating("")
     with pytest.raises(ValueError, match=r"^SkillRating 'a': sigma must be finite and > 0, not 0"):
         SkillRating("a", sigma=0.0)
+    with pytest.raises(ValueError, match=r"^MarginRating 'a': mu must be finite, not nan"):
+        MarginRating("a", mu=math.nan)
 
 
 def test_it_names_the_game_when_a_replayed_game_is_bad() -> None:
@@ -338,3 +405,138 @@ def test_replaying_games_equals_rating_them_one_by_one(orders: list[list[str]]) 
     assert len(history) == 4 * len(games)
     for change in history:
         assert change.delta == change.after.elo - change.before.elo
+
+
+# --- Margin properties ----------------------------------------------------------------------
+
+
+def dense_margin_update(
+    calculator: MarginCalculator, seats: list[MarginRating], deals: list[DealScores]
+) -> list[tuple[float, float]]:
+    """The margin update written as the textbook Gaussian update, without the calculator's
+    shortcuts: P = D + w·C as a full matrix, m' = P⁻¹(D·m + z) by Gauss–Jordan elimination."""
+    n = len(seats)
+    d = [1.0 / (r.sigma**2 + calculator.tau**2) for r in seats]
+    w = 0.0
+    z = [0.0] * n
+    for deal in deals:
+        v = calculator.deal_variance(deal, n)
+        y = [score / deal.games for score in deal.scores]
+        mean = sum(y) / n
+        limit = calculator.clip * calculator.beta
+        clipped = [max(-limit, min(limit, y[i] - mean)) for i in range(n)]
+        w += 1 / v
+        for i in range(n):
+            z[i] += (clipped[i] - sum(clipped) / n) / v
+    p = [[(d[i] if i == j else 0.0) + w * ((1.0 if i == j else 0.0) - 1.0 / n)
+          for j in range(n)] for i in range(n)]  # fmt: skip
+    rhs = [d[i] * seats[i].mu + z[i] for i in range(n)]
+    # Gauss–Jordan on [P | I | rhs].
+    rows = [p[i] + [1.0 if i == j else 0.0 for j in range(n)] + [rhs[i]] for i in range(n)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        head = rows[col][col]
+        rows[col] = [x / head for x in rows[col]]
+        for r in range(n):
+            if r != col:
+                factor = rows[r][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
+    return [(rows[i][2 * n], math.sqrt(rows[i][n + i])) for i in range(n)]
+
+
+def test_the_four_seat_golden_case_is_the_dense_update() -> None:
+    case = load("margin_four_unequal.json")
+    seats = [MarginRating(s["bot_id"], s["mu"], s["sigma"], s["games"]) for s in case["seats"]]
+    deals = [DealScores(tuple(float(x) for x in d["scores"]), d["games"]) for d in case["deals"]]
+    dense = dense_margin_update(MarginCalculator(**case["parameters"]), seats, deals)
+    for (mu, sigma), want in zip(dense, case["expected"], strict=True):
+        assert mu == pytest.approx(want["mu"], rel=1e-9)
+        assert sigma == pytest.approx(want["sigma"], rel=1e-9)
+
+
+@st.composite
+def margin_matches(draw: st.DrawFn) -> tuple[list[MarginRating], list[DealScores]]:
+    n = draw(st.integers(2, 10))
+    seats = [
+        MarginRating(f"bot{i}", draw(st.floats(-30, 30)), draw(st.floats(0.3, 15)), 0)
+        for i in range(n)
+    ]
+    deals = [
+        DealScores(
+            tuple(draw(st.lists(st.floats(-200, 200), min_size=n, max_size=n))),
+            draw(st.sampled_from([1, n])),
+        )
+        for _ in range(draw(st.integers(1, 5)))
+    ]
+    return seats, deals
+
+
+@settings(max_examples=60)
+@given(margin_matches())
+def test_margin_is_the_exact_gaussian_update(
+    match: tuple[list[MarginRating], list[DealScores]],
+) -> None:
+    seats, deals = match
+    new = MARGIN.rate(seats, deals)
+    for got, (mu, sigma) in zip(new, dense_margin_update(MARGIN, seats, deals), strict=True):
+        assert got.mu == pytest.approx(mu, rel=1e-7, abs=1e-7)
+        assert got.sigma == pytest.approx(sigma, rel=1e-7)
+
+
+@settings(max_examples=60)
+@given(margin_matches(), st.randoms(use_true_random=False))
+def test_margin_does_not_depend_on_seat_order(
+    match: tuple[list[MarginRating], list[DealScores]], rnd: random.Random
+) -> None:
+    seats, deals = match
+    order = list(range(len(seats)))
+    rnd.shuffle(order)
+    by_bot = {r.bot_id: r for r in MARGIN.rate(seats, deals)}
+    shuffled = MARGIN.rate(
+        [seats[i] for i in order],
+        [DealScores(tuple(d.scores[i] for i in order), d.games) for d in deals],
+    )
+    for r in shuffled:
+        assert r.mu == pytest.approx(by_bot[r.bot_id].mu, rel=1e-9, abs=1e-9)
+        assert r.sigma == pytest.approx(by_bot[r.bot_id].sigma, rel=1e-9)
+
+
+@settings(max_examples=60)
+@given(margin_matches(), st.floats(-500, 500))
+def test_margin_ignores_what_every_seat_scores_alike(
+    match: tuple[list[MarginRating], list[DealScores]], shift: float
+) -> None:
+    # A generous deal lifts every seat: it says nothing about who is better.
+    seats, deals = match
+    moved = [DealScores(tuple(x + shift * d.games for x in d.scores), d.games) for d in deals]
+    for a, b in zip(MARGIN.rate(seats, deals), MARGIN.rate(seats, moved), strict=True):
+        assert a.mu == pytest.approx(b.mu, rel=1e-6, abs=1e-6)
+
+
+@settings(max_examples=60)
+@given(margin_matches())
+def test_margin_never_grows_less_certain_from_a_match(
+    match: tuple[list[MarginRating], list[DealScores]],
+) -> None:
+    seats, deals = match
+    for old, new in zip(seats, MARGIN.rate(seats, deals), strict=True):
+        assert new.sigma <= math.sqrt(old.sigma**2 + MARGIN.tau**2) + 1e-12
+        assert new.games == old.games + 1
+
+
+@given(st.floats(0.5, 60), st.integers(2, 10))
+def test_margin_rewards_a_wider_margin_more(margin: float, n: int) -> None:
+    seats = [MARGIN.rating(f"bot{i}") for i in range(n)]
+    narrow = MARGIN.rate(seats, [DealScores((margin,) + (0.0,) * (n - 1))])
+    wide = MARGIN.rate(seats, [DealScores((2 * margin,) + (0.0,) * (n - 1))])
+    assert wide[0].mu > narrow[0].mu > 0
+    assert narrow[0].mu > narrow[1].mu == pytest.approx(narrow[-1].mu)
+
+
+def test_margin_trusts_a_duplicate_deal_more_than_a_single_game() -> None:
+    seats = [MARGIN.rating("a"), MARGIN.rating("b")]
+    single = MARGIN.rate(seats, [DealScores((20.0, 0.0))])
+    duplicate = MARGIN.rate(seats, [DealScores((40.0, 0.0), games=2)])  # the same 20 per game
+    assert duplicate[0].mu > single[0].mu
+    assert duplicate[0].sigma < single[0].sigma
