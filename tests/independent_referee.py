@@ -1,8 +1,8 @@
 """Independent referee for `nimmt-replay/1` files.
 
-This module is a second, independent implementation of the rules in ``/work/shared/RULES.md``
+This module is a second, independent implementation of the rules in ``docs/RULES.md``
 (6 nimmt! Brettspiel in its four modes plus the classic card game). It was written from the
-rules text and the replay format (``/work/shared/REPLAY.md``) only, without reading or importing
+rules text and the replay format (``docs/REPLAY.md``) only, without reading or importing
 the engine, so that the two implementations can cross-check each other: the engine writes
 replays, this referee re-simulates them from ``setup`` and the recorded ``plays``/``choices`` and
 reports every place where the record disagrees with the rules.

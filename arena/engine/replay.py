@@ -1,4 +1,4 @@
-"""Replays in the ``nimmt-replay/1`` format (``shared/REPLAY.md``): write, read, verify, show.
+"""Replays in the ``nimmt-replay/1`` format (``docs/REPLAY.md``): write, read, verify, show.
 
 A replay holds the deal and every decision, so anyone can re-play a game without our random
 generator. :func:`verify` re-simulates one with the engine and lists every disagreement.
