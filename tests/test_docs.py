@@ -91,6 +91,18 @@ def test_every_variant_the_engine_plays_is_named_in_the_rules() -> None:
     assert missing == []
 
 
+def test_the_variant_table_in_the_rules_gives_the_engines_players_tiles_and_hands() -> None:
+    rows = re.findall(
+        r"^\| `([a-z+]+)` \| [^|]+ \| (\d+)–(\d+) \| 1–(\d+) \| (\d+) \|", RULES, re.M
+    )
+    quoted = {name: tuple(map(int, numbers)) for name, *numbers in rows}
+    engine = {name: variant(name) for name in VARIANT_NAMES}
+    assert quoted == {
+        name: (v.players.start, v.players.stop - 1, v.tiles, v.hand_size)
+        for name, v in engine.items()
+    }
+
+
 def test_the_arena_numbers_in_the_rules_are_the_codes() -> None:
     quoted = dict(re.findall(r"\| `([A-Z_]+_(?:MS|FAULTS))` \| (\d+) \|", RULES))
     expected = {
