@@ -206,6 +206,13 @@ def test_the_json_form_of_the_choices_is_the_replays():
     assert compared > 20
 
 
+def test_a_recorded_choice_with_a_field_no_choice_has_is_refused():
+    with pytest.raises(TypeError, match="colour"):
+        Choice.from_dict({"seat": 0, "kind": "luck", "card": "plus5", "colour": "red"})
+    with pytest.raises(ValueError, match="'pass' is not a valid DecisionKind"):
+        Choice.from_dict({"seat": 0, "kind": "pass"})
+
+
 def test_a_view_of_a_seat_that_does_not_exist_is_refused():
     with pytest.raises(ValueError, match="there is no seat 4"):
         observe(Game.new("basic", 4, seed=1), 4)

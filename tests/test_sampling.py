@@ -1,13 +1,15 @@
 """Determinization (arena.engine.sampling): a sampled game looks to the seat exactly like the
-game it came from, holds every tile once, and can be played on."""
+game it came from, holds every tile once, and can be played on; a game rebuilt from its
+snapshot (as samples are built) plays on exactly like the original."""
 
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.engine import VARIANT_NAMES, Game
+from arena.engine import VARIANT_NAMES, Game, SetupError
 from arena.engine.observation import observe
 from arena.engine.playout import Position
 from arena.engine.sampling import Sampler, determinize
@@ -155,3 +157,32 @@ def test_a_tile_swapped_back_this_turn_is_in_its_owners_hand() -> None:
         if checked >= 5:
             break
     assert checked == 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), st.integers(0, 2**32))
+def test_a_game_rebuilt_from_its_snapshot_plays_on_exactly_like_it(
+    position: tuple[Game, int], seed: int
+) -> None:
+    game, _ = position
+    copy = Game.from_snapshot(game.snapshot())
+    assert copy.snapshot() == game.snapshot()
+    rng = random.Random(seed)
+    while game.pending is not None:
+        assert [observe(copy, s) for s in range(game.players)] == [
+            observe(game, s) for s in range(game.players)
+        ]
+        seat = game.pending.seats[0]
+        decision = rng.choice(game.legal(seat))
+        game.apply(seat, decision)
+        copy.apply(seat, decision)
+    assert copy.result() == game.result()
+    assert copy.snapshot() == game.snapshot()
+
+
+def test_a_snapshot_that_waits_for_nothing_and_is_not_over_is_refused() -> None:
+    snap = Game.new("basic", 3, seed=1).snapshot()
+    with pytest.raises(SetupError, match="exactly when it is not over"):
+        Game.from_snapshot(snap._replace(pending=None))
+    with pytest.raises(SetupError, match="exactly when it is not over"):
+        Game.from_snapshot(snap._replace(final=(1, 2, 3)))
