@@ -1,8 +1,12 @@
 """Ladders (one per variant and player count), each bot's rating on them, and its history.
 
-A :class:`Rating` holds a bot's current Elo (provisional for its first 20 games) and OpenSkill
-``mu``/``sigma`` on one ladder; a :class:`RatingChange` records one match's effect on it, so the
-full history can be shown and re-computed. The numbers come from :mod:`ladders.rating`.
+A :class:`Rating` holds a bot's current Elo (provisional for its first 20 games), OpenSkill
+``mu``/``sigma`` and Margin ``mu``/``sigma`` on one ladder; a :class:`RatingChange` records one
+match's effect on it, so the full history can be shown and re-computed (``manage.py
+recompute_ratings``). The numbers come from :mod:`ladders.rating`.
+
+A ladder's matches are *duplicate* by default (:meth:`Ladder.match_format`): each deal is
+played once per seat rotation, so the luck of the deal cancels between the bots.
 """
 
 import uuid
@@ -12,10 +16,28 @@ from django.db import models
 from django.utils import timezone
 
 from arena.engine.variants import VARIANT_NAMES
-from ladders.rating import EloCalculator, EloRating, SkillCalculator, SkillRating
+from ladders.rating import (
+    EloCalculator,
+    EloRating,
+    MarginCalculator,
+    MarginRating,
+    SkillCalculator,
+    SkillRating,
+)
 
 ELO = EloCalculator()
 SKILL = SkillCalculator()
+MARGIN = MarginCalculator()
+
+#: The rating a ladder's table is ordered by: the one ``benchmarks/ratings.py`` shows to find
+#: the true order in the fewest games.
+STANDINGS_RATING = "margin"
+#: The column that ordering reads (``Rating.margin`` is Margin's ``mu - 2·sigma``).
+STANDINGS_COLUMNS = {"margin": "margin", "elo": "elo"}
+
+#: The longest duplicate match a ladder plays: a table of ``players`` bots needs ``players``
+#: games per deal, one per seat rotation.
+DUPLICATE_MAX_GAMES = 10
 
 
 class Ladder(models.Model):
@@ -25,6 +47,11 @@ class Ladder(models.Model):
     variant = models.CharField(max_length=20, choices=[(v, v) for v in VARIANT_NAMES])
     players = models.PositiveSmallIntegerField()
     is_active = models.BooleanField(default=True, help_text="The scheduler plays matches here.")
+    duplicate = models.BooleanField(
+        default=True,
+        help_text="Play each deal once per seat rotation, so that the luck of the deal cancels "
+        f"(when a match of the table's size fits in {DUPLICATE_MAX_GAMES} games).",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -39,6 +66,21 @@ class Ladder(models.Model):
     def get_absolute_url(self) -> str:
         return url_with_uuid("ladder", self.uuid)
 
+    def match_format(self, games_per_match: int) -> tuple[int, bool]:
+        """``(games, duplicate)`` of this ladder's next match, ``games_per_match`` being the
+        site's setting: a duplicate match plays ``games_per_match // players`` deals (at least
+        one) in every seat rotation, if that fits in :data:`DUPLICATE_MAX_GAMES` games.
+
+        >>> Ladder(players=4).match_format(1), Ladder(players=4).match_format(9)
+        ((4, True), (8, True))
+        >>> Ladder(players=4, duplicate=False).match_format(1)
+        (1, False)
+        """
+        games = self.players * max(1, games_per_match // self.players)
+        if self.duplicate and games <= DUPLICATE_MAX_GAMES:
+            return games, True
+        return games_per_match, False
+
 
 def ladder_map() -> dict[int, Ladder]:
     """Every ladder by id (a handful: one per variant and player count)."""
@@ -51,6 +93,10 @@ class Rating(models.Model):
     elo = models.FloatField(default=ELO.initial)
     mu = models.FloatField(default=SKILL.mu)
     sigma = models.FloatField(default=SKILL.sigma)
+    margin_mu = models.FloatField(default=MARGIN.rating("new").mu)
+    margin_sigma = models.FloatField(default=MARGIN.sigma)
+    # Margin's ``mu - 2·sigma``, stored because the table is ordered by it (an index).
+    margin = models.FloatField(default=MARGIN.rating("new").value)
     games = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -59,8 +105,10 @@ class Rating(models.Model):
             models.UniqueConstraint(fields=["ladder", "bot"], name="one_rating_per_bot_and_ladder"),
         )
         indexes = (
-            # Standings: WHERE ladder_id = %s ORDER BY elo DESC
+            # Standings by Elo: WHERE ladder_id = %s ORDER BY elo DESC
             models.Index(fields=["ladder", "-elo"], name="rating_standings"),
+            # Standings by Margin (the default): WHERE ladder_id = %s ORDER BY margin DESC
+            models.Index(fields=["ladder", "-margin"], name="rating_standings_margin"),
         )
 
     def __str__(self) -> str:
@@ -84,6 +132,9 @@ class Rating(models.Model):
     def skill_record(self) -> SkillRating:
         return SkillRating(str(self.bot_id), self.mu, self.sigma, self.games)
 
+    def margin_record(self) -> MarginRating:
+        return MarginRating(str(self.bot_id), self.margin_mu, self.margin_sigma, self.games)
+
 
 class RatingChange(models.Model):
     """One match's effect on one bot's rating (a row per bot per rated match)."""
@@ -97,6 +148,11 @@ class RatingChange(models.Model):
     mu_after = models.FloatField()
     sigma_before = models.FloatField()
     sigma_after = models.FloatField()
+    # Null for changes recorded before the Margin rating existed (until a recompute).
+    margin_mu_before = models.FloatField(null=True, blank=True)
+    margin_mu_after = models.FloatField(null=True, blank=True)
+    margin_sigma_before = models.FloatField(null=True, blank=True)
+    margin_sigma_after = models.FloatField(null=True, blank=True)
     games_after = models.PositiveIntegerField()
     created_at = models.DateTimeField(default=timezone.now)
 

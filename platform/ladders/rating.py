@@ -54,6 +54,7 @@ __all__ = [
     "SkillRating",
     "apply_games",
     "expected_score",
+    "match_deals",
 ]
 
 
@@ -469,7 +470,7 @@ class MarginCalculator:
     (a crashed bot's record penalty teaches as much as a very bad game, not more).
 
     Defaults are those measured for 4-player *basic* games (``benchmarks/ratings.py``):
-    ``beta = 16`` points per game, ``beta_duplicate = 6``; ``sigma = 10`` is a prior skill
+    ``beta = 16`` points per game, ``beta_duplicate = 12``; ``sigma = 10`` is a prior skill
     spread of that order. A ladder of another variant takes the scales of its own scoring.
 
     >>> margin = MarginCalculator(beta=10.0, beta_duplicate=4.0)
@@ -481,7 +482,7 @@ class MarginCalculator:
     """
 
     beta: float = 16.0
-    beta_duplicate: float = 6.0
+    beta_duplicate: float = 12.0
     sigma: float = 10.0
     tau: float = 0.05
     clip: float = 3.0
@@ -578,6 +579,26 @@ class MarginCalculator:
             after_sigma = math.sqrt(u[i] + gamma * u[i] ** 2)
             new.append(MarginRating(rating.bot_id, after_mu, after_sigma, rating.games + 1))
         return new
+
+
+def match_deals(
+    deal_scores: Sequence[Sequence[float]], *, rotations: int, higher_is_better: bool
+) -> list[DealScores]:
+    """A match's deals as :meth:`MarginCalculator.rate` takes them, from each seat's points per
+    deal (``deal_scores[seat][deal]``, as the site stores them); ``rotations`` is 1 for games
+    of their own and the number of seats for duplicate deals. The card game's penalty points
+    are negated, so that higher is better.
+
+    >>> match_deals([[3, 10], [7, 2]], rotations=1, higher_is_better=False)
+    [DealScores(scores=(-3.0, -7.0), games=1), DealScores(scores=(-10.0, -2.0), games=1)]
+    """
+    if len({len(seat) for seat in deal_scores}) > 1:
+        raise ValueError("Every seat must have one score per deal.")
+    sign = 1.0 if higher_is_better else -1.0
+    return [
+        DealScores(tuple(sign * seat[deal] for seat in deal_scores), rotations)
+        for deal in range(len(deal_scores[0]) if deal_scores else 0)
+    ]
 
 
 # --------------------------------------------------------------------------------------------

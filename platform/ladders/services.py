@@ -8,6 +8,7 @@ tasks for neighbouring matches, change nothing twice and never reorder.
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from core.charts import Chart, line_chart
 from core.stats import Comparison, compare_sums, los_from_results
@@ -18,8 +19,17 @@ from matches.models import Match, Seat
 from submissions.models import Bot
 
 from arena.engine.variants import variant as get_variant
-from ladders.models import ELO, SKILL, Ladder, Rating, RatingChange
-from ladders.rating import EloRating
+from ladders.models import (
+    ELO,
+    MARGIN,
+    SKILL,
+    STANDINGS_COLUMNS,
+    STANDINGS_RATING,
+    Ladder,
+    Rating,
+    RatingChange,
+)
+from ladders.rating import EloRating, MarginRating, SkillRating, match_deals
 
 
 def ensure_ratings(ladder: Ladder, bot_ids: list[int]) -> dict[int, Rating]:
@@ -47,6 +57,44 @@ def rate_ladder(ladder_pk: int) -> int:
         return count
 
 
+@dataclass(frozen=True)
+class RatedMatch:
+    """What the three calculators make of one match (seat order): the site's one definition of
+    how a match is rated, shared by :func:`rate_ladder` and :func:`recompute_ladder`."""
+
+    elo: list[EloRating]
+    skill: list[SkillRating]
+    margin: list[MarginRating]
+
+
+def rate_match_records(
+    ladder: Ladder,
+    match: Match,
+    seats: list[Seat],
+    elo: list[EloRating],
+    skill: list[SkillRating],
+    margin: list[MarginRating],
+) -> RatedMatch:
+    """The seats' new ratings after ``match`` (seats in seat order, all ranked).
+
+    Elo and OpenSkill take the match as a whole: its ranks (a duplicate match ranks by mean
+    rank over its games). Margin takes its deals: each seat's points per deal, a duplicate
+    deal played in every rotation. A match stored before points per deal were kept counts as
+    one game of the seats' mean points per game.
+    """
+    ranks = [int(s.rank) for s in seats if s.rank is not None]
+    higher = get_variant(ladder.variant).higher_is_better
+    per_seat = [list(s.deal_scores) for s in seats]
+    if all(per_seat) and len({len(p) for p in per_seat}) == 1:
+        rotations = len(seats) if match.duplicate else 1
+        deals = match_deals(per_seat, rotations=rotations, higher_is_better=higher)
+    else:
+        games = max(1, match.games)
+        means = [[(s.score or 0) / games] for s in seats]
+        deals = match_deals(means, rotations=1, higher_is_better=higher)
+    return RatedMatch(ELO.rate(elo, ranks), SKILL.rate(skill, ranks), MARGIN.rate(margin, deals))
+
+
 def _rate(ladder: Ladder, match: Match) -> None:
     seats = sorted(match.seats.all(), key=lambda s: s.seat)
     ranks = [s.rank for s in seats]
@@ -56,33 +104,142 @@ def _rate(ladder: Ladder, match: Match) -> None:
         return
     ratings = ensure_ratings(ladder, [s.bot_id for s in seats])
     before = [ratings[s.bot_id] for s in seats]
-    checked_ranks = [int(rank) for rank in ranks if rank is not None]
-    elo_after = ELO.rate([r.elo_record() for r in before], checked_ranks)
-    skill_after = SKILL.rate([r.skill_record() for r in before], checked_ranks)
+    rated = rate_match_records(
+        ladder,
+        match,
+        seats,
+        [r.elo_record() for r in before],
+        [r.skill_record() for r in before],
+        [r.margin_record() for r in before],
+    )
     now = timezone.now()
-    for rating, rank, elo, skill in zip(before, checked_ranks, elo_after, skill_after, strict=True):
-        RatingChange.objects.create(
-            rating=rating,
-            match=match,
-            rank=rank,
-            elo_before=rating.elo,
-            elo_after=elo.elo,
-            mu_before=rating.mu,
-            mu_after=skill.mu,
-            sigma_before=rating.sigma,
-            sigma_after=skill.sigma,
-            games_after=elo.games,
-            created_at=now,
-        )
-        rating.elo, rating.mu, rating.sigma = elo.elo, skill.mu, skill.sigma
-        rating.games = elo.games
-        rating.updated_at = now
-        rating.save(update_fields=["elo", "mu", "sigma", "games", "updated_at"])
+    changes = []
+    for rating, seat, elo, skill, margin in zip(
+        before, seats, rated.elo, rated.skill, rated.margin, strict=True
+    ):
+        changes.append(_change(rating, match.pk, int(seat.rank or 0), elo, skill, margin, now))
+        _set(rating, elo, skill, margin, now)
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.bulk_update(before, RATING_FIELDS)
     Match.objects.filter(pk=match.pk).update(rated=True, rated_at=now)
 
 
+RATING_FIELDS = ["elo", "mu", "sigma", "margin_mu", "margin_sigma", "margin", "games", "updated_at"]
+
+
+def _change(
+    rating: Rating,
+    match_pk: int,
+    rank: int,
+    elo: EloRating,
+    skill: SkillRating,
+    margin: MarginRating,
+    now: datetime,
+) -> RatingChange:
+    """The history row of ``rating`` (as it is before the match) becoming the given records."""
+    return RatingChange(
+        rating_id=rating.pk,
+        match_id=match_pk,
+        rank=rank,
+        elo_before=rating.elo,
+        elo_after=elo.elo,
+        mu_before=rating.mu,
+        mu_after=skill.mu,
+        sigma_before=rating.sigma,
+        sigma_after=skill.sigma,
+        margin_mu_before=rating.margin_mu,
+        margin_mu_after=margin.mu,
+        margin_sigma_before=rating.margin_sigma,
+        margin_sigma_after=margin.sigma,
+        games_after=elo.games,
+        created_at=now,
+    )
+
+
+def _set(
+    rating: Rating, elo: EloRating, skill: SkillRating, margin: MarginRating, now: datetime
+) -> None:
+    rating.elo, rating.mu, rating.sigma = elo.elo, skill.mu, skill.sigma
+    rating.margin_mu, rating.margin_sigma, rating.margin = margin.mu, margin.sigma, margin.value
+    rating.games = elo.games
+    rating.updated_at = now
+
+
+RECOMPUTE_BATCH = 2000
+
+
+def recompute_ladder(ladder_pk: int, batch: int = RECOMPUTE_BATCH) -> int:
+    """Rate every finished match of the ladder again from the start, in finishing order, with
+    the calculators as they are now (after a change of a model or its parameters); returns
+    how many matches were rated.
+
+    The ladder is locked for the whole recompute (the rating task and the scheduler wait),
+    the old history is deleted, and the ratings and their history are rebuilt in memory and
+    written in batches; it all commits at once, so a failed recompute leaves what was there.
+    Matches are read in batches, so memory holds the ratings and the matches' ids only.
+    """
+    with transaction.atomic():
+        ladder = Ladder.objects.select_for_update().get(pk=ladder_pk)
+        RatingChange.objects.filter(rating__ladder=ladder).delete()
+        ratings = {r.bot_id: r for r in Rating.objects.filter(ladder=ladder)}
+        elo: dict[int, EloRating] = {}
+        skill: dict[int, SkillRating] = {}
+        margin: dict[int, MarginRating] = {}
+        now = timezone.now()
+        count = 0
+        finished = Match.objects.filter(ladder=ladder, status=Match.FINISHED)
+        order = list(finished.order_by("finished_at", "pk").values_list("pk", flat=True))
+        for start in range(0, len(order), batch):
+            chunk = order[start : start + batch]
+            found = Match.objects.filter(pk__in=chunk).prefetch_related("seats").in_bulk()
+            matches = [found[pk] for pk in chunk]
+            changes: list[RatingChange] = []
+            for match in matches:
+                seats = sorted(match.seats.all(), key=lambda s: s.seat)
+                if len(seats) < 2 or any(s.rank is None for s in seats):
+                    continue
+                for s in seats:
+                    if s.bot_id not in ratings:
+                        ratings[s.bot_id] = Rating.objects.create(ladder=ladder, bot_id=s.bot_id)
+                    if s.bot_id not in elo:
+                        _reset(ratings[s.bot_id])
+                        elo[s.bot_id] = ratings[s.bot_id].elo_record()
+                        skill[s.bot_id] = ratings[s.bot_id].skill_record()
+                        margin[s.bot_id] = ratings[s.bot_id].margin_record()
+                rated = rate_match_records(
+                    ladder,
+                    match,
+                    seats,
+                    [elo[s.bot_id] for s in seats],
+                    [skill[s.bot_id] for s in seats],
+                    [margin[s.bot_id] for s in seats],
+                )
+                for s, e, k, m in zip(seats, rated.elo, rated.skill, rated.margin, strict=True):
+                    rating = ratings[s.bot_id]
+                    changes.append(_change(rating, match.pk, int(s.rank or 0), e, k, m, now))
+                    _set(rating, e, k, m, now)
+                    elo[s.bot_id], skill[s.bot_id], margin[s.bot_id] = e, k, m
+                count += 1
+            RatingChange.objects.bulk_create(changes, batch_size=5000)
+        for bot_id, rating in ratings.items():
+            if bot_id not in elo:  # no rated match left: back to the start
+                _reset(rating)
+        Rating.objects.bulk_update(list(ratings.values()), RATING_FIELDS, batch_size=2000)
+        finished.update(rated=True, rated_at=now)
+        return count
+
+
+def _reset(rating: Rating) -> None:
+    """A rating as a bot without games has it."""
+    start = Rating()
+    for name in RATING_FIELDS:
+        setattr(rating, name, getattr(start, name))
+
+
 class Standings:
-    """A ladder's table: bots still playing first by Elo, then retired or paused ones.
+    """A ladder's table: bots still playing first by the ladder's rating
+    (:data:`~ladders.models.STANDINGS_RATING`, Margin; ``order="elo"`` for Elo), then retired
+    or paused ones.
 
     Sliceable and countable, so that :class:`~django.core.paginator.Paginator` pages it and a
     page reads only its own rows. A page is found in two steps: the ids, in the order of the
@@ -91,8 +248,16 @@ class Standings:
     owners. Nothing is ever sorted whole, and a deep page joins 50 rows, not 1,000.
     """
 
-    def __init__(self, ladder: Ladder, related: tuple[str, ...] = ("bot", "bot__owner")) -> None:
+    def __init__(
+        self,
+        ladder: Ladder,
+        related: tuple[str, ...] = ("bot", "bot__owner"),
+        order: str = STANDINGS_RATING,
+    ) -> None:
+        if order not in STANDINGS_COLUMNS:
+            raise ValueError(f"standings are ordered by {' or '.join(STANDINGS_COLUMNS)}")
         self.ladder = ladder
+        self.column = STANDINGS_COLUMNS[order]
         self.related = related  # for select_related
         self._counts: tuple[int, int] | None = None
         self._inactive: list[int] | None = None
@@ -103,6 +268,9 @@ class Standings:
         "elo",
         "mu",
         "sigma",
+        "margin_mu",
+        "margin_sigma",
+        "margin",
         "games",
         "ladder_id",
         "bot__name",
@@ -129,7 +297,7 @@ class Standings:
             rows = rows.exclude(bot_id__in=inactive) if inactive else rows
         else:
             rows = rows.filter(bot_id__in=inactive)
-        return rows.order_by("-elo", "pk")
+        return rows.order_by(f"-{self.column}", "pk")
 
     def _count(self) -> tuple[int, int]:
         """Bots playing, and all bots (the second count only if some bot is not playing)."""
@@ -178,17 +346,18 @@ class Standings:
 
 def leaders(ladders: list[Ladder], count: int) -> dict[int, list[Rating]]:
     """The ``count`` best bots still playing on each ladder, in two queries: the ids by an
-    index scan of ``rating_standings`` per ladder (a LATERAL join), then the rows."""
+    index scan of ``rating_standings_margin`` per ladder (a LATERAL join), then the rows."""
     if not ladders:
         return {}
     rating, bot = Rating._meta.db_table, Bot._meta.db_table
+    column = STANDINGS_COLUMNS[STANDINGS_RATING]
     sql = f"""
         SELECT top.id FROM unnest(%s::bigint[]) AS l(id)
         CROSS JOIN LATERAL (
             SELECT r.id FROM {rating} r JOIN {bot} b ON b.id = r.bot_id
             WHERE r.ladder_id = l.id AND r.games > 0
               AND b.retired_at IS NULL AND b.paused_at IS NULL
-            ORDER BY r.elo DESC, r.id LIMIT %s
+            ORDER BY r.{column} DESC, r.id LIMIT %s
         ) AS top
     """
     if connection.vendor == "postgresql":
@@ -197,7 +366,7 @@ def leaders(ladders: list[Ladder], count: int) -> dict[int, list[Rating]]:
             ids = [row[0] for row in cursor.fetchall()]
         rows = Rating.objects.filter(pk__in=ids).select_related("bot", "bot__owner")
         found: dict[int, list[Rating]] = {ladder.pk: [] for ladder in ladders}
-        for row in sorted(rows, key=lambda r: (-r.elo, r.pk)):
+        for row in sorted(rows, key=lambda r: (-getattr(r, column), r.pk)):
             row.inactive = False  # type: ignore[attr-defined]
             found[row.ladder_id].append(row)
         return found

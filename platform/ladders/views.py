@@ -37,6 +37,8 @@ class TableRow:
     trend: SafeString
     mu: str
     sigma: str
+    margin: str  # Margin's mu: points per game above an average bot
+    margin_sigma: str
     inactive: bool
 
 
@@ -72,6 +74,8 @@ def _rows(
                 trend=spark(sparkline(series, width=72, height=22), max(0, len(series) - 1)),
                 mu=f"{rating.mu:.2f}",
                 sigma=f"{rating.sigma:.2f}",
+                margin=f"{rating.margin_mu:+.1f}",
+                margin_sigma=f"{rating.margin_sigma:.1f}",
                 inactive=bool(getattr(rating, "inactive", False)),
             )
         )

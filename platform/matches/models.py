@@ -44,6 +44,9 @@ class Match(Claimable):
     variant = models.CharField(max_length=20)
     players = models.PositiveSmallIntegerField()
     games = models.PositiveSmallIntegerField(default=1)
+    # Each of the ``games / players`` deals played once per seat rotation (deal ``i`` from
+    # ``seed + i``; see :func:`matches.bridge.duplicate_seating`).
+    duplicate = models.BooleanField(default=False)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -106,6 +109,9 @@ class Seat(models.Model):
     version = models.ForeignKey("submissions.BotVersion", models.CASCADE, related_name="seats")
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Points per deal, in deal order (a duplicate deal: the total over its rotations); they
+    # sum to ``score``. The Margin rating learns from them (``[]``: a match stored before).
+    deal_scores = models.JSONField(default=list, blank=True)
     faults = models.JSONField(default=list, blank=True)  # the replays' fault records
     log_file = models.CharField(max_length=200, blank=True)  # relative to the match's folder
 

@@ -62,7 +62,8 @@ def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) ->
                 seat = seats[number]
                 seat.score, seat.rank = result.score, result.rank
                 seat.faults, seat.log_file = result.faults, result.log_file
-                seat.save(update_fields=["score", "rank", "faults", "log_file"])
+                seat.deal_scores = result.deal_scores
+                seat.save(update_fields=["score", "rank", "faults", "log_file", "deal_scores"])
             match.status = Match.FINISHED
             match.finished_at = timezone.now()
             match.result_dir = relative

@@ -2,8 +2,11 @@
 
 Each run tops a ladder up to ``SCHEDULE_IN_FLIGHT`` queued or running matches. For each new
 match the bot with the fewest games in the last 24 hours goes first (ties broken at random); its
-opponents are drawn from the ``RATING_NEIGHBOURS`` bots nearest to it in Elo, and no two bots
-meet more than ``PAIR_DAILY_CAP`` times a day. Seats are shuffled.
+opponents are drawn from the ``RATING_NEIGHBOURS`` bots nearest to it in the rating the ladder
+is ordered by (:data:`ladders.models.STANDINGS_RATING`), and no two bots meet more than
+``PAIR_DAILY_CAP`` times a day. Seats are shuffled. A match's games and whether it is
+duplicate (each deal once per seat rotation) are the ladder's
+(:meth:`ladders.models.Ladder.match_format`).
 
 The scheduler only creates queued match rows; the beat task that runs it
 (:func:`matches.tasks.schedule_matches`) sends them to the workers.
@@ -19,7 +22,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from ladders.models import Ladder, Rating
+from ladders.models import STANDINGS_COLUMNS, STANDINGS_RATING, Ladder, Rating
 from submissions.models import Bot
 
 from matches.models import Match, Seat
@@ -42,7 +45,8 @@ def pick_lineup(
     pair_cap: int,
     rng: random.Random,
 ) -> list[int] | None:
-    """``first`` and ``size - 1`` opponents near its Elo, every pair under the daily cap.
+    """``first`` and ``size - 1`` opponents near its rating (``elo``: any rating, by bot),
+    every pair under the daily cap.
 
     >>> elo = {1: 1500.0, 2: 1510.0, 3: 1800.0, 4: 1490.0}
     >>> sorted(pick_lineup(1, [2, 3, 4], elo, Counter(), size=3, neighbours=2, pair_cap=5,
@@ -82,9 +86,11 @@ def schedule_ladder(ladder_pk: int, rng: random.Random | None = None) -> list[Ma
         bots = {b.pk: b for b in Bot.objects.playing().select_related("active_version")}
         if len(bots) < ladder.players:
             return []
-        elo = {bot_id: 1500.0 for bot_id in bots}
+        column = STANDINGS_COLUMNS[STANDINGS_RATING]
+        start = getattr(Rating(), column)  # a bot without games
+        elo = dict.fromkeys(bots, start)
         for bot_id, value in Rating.objects.filter(ladder=ladder, bot_id__in=bots).values_list(
-            "bot_id", "elo"
+            "bot_id", column
         ):
             elo[bot_id] = value
         recent: Counter[int] = Counter()
@@ -134,12 +140,14 @@ def create_match(
         raise ValueError(f"{ladder} is played by {ladder.players} bots, not {len(bots)}")
     if seed is None:
         seed = (rng or random.Random(secrets.randbits(64))).randrange(2**31)
+    games, duplicate = ladder.match_format(settings.GAMES_PER_MATCH)
     with transaction.atomic():
         match = Match.objects.create(
             ladder=ladder,
             variant=ladder.variant,
             players=ladder.players,
-            games=settings.GAMES_PER_MATCH,
+            games=games,
+            duplicate=duplicate,
             seed=seed,
         )
         seats = []

@@ -65,6 +65,7 @@ def run_match(*, match_pk: int) -> None:
                 variant=match.variant,
                 seed=match.seed,
                 games=match.games,
+                duplicate=match.duplicate,
                 entrants=[
                     bridge.Entrant(name, s.version.code_path())
                     for name, s in zip(names, seats, strict=True)

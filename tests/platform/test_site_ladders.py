@@ -1,6 +1,8 @@
-"""Ratings applied once per match in finishing order, the scheduler, pausing, the sweeper, and
-the read API, on matches made here (no worker needed)."""
+"""Ratings applied once per match in finishing order (Elo, OpenSkill and Margin), duplicate
+matches, the recompute command, the scheduler, pausing, the sweeper, and the read API, on
+matches made here (no worker needed)."""
 
+import io
 import itertools
 import json
 from datetime import timedelta
@@ -8,12 +10,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from ladders.models import Ladder, Rating, RatingChange
-from ladders.rating import EloCalculator, GameResult, apply_games
-from ladders.services import rate_ladder
+from ladders.rating import (
+    DealScores,
+    EloCalculator,
+    GameResult,
+    MarginCalculator,
+    SkillCalculator,
+    apply_games,
+)
+from ladders.services import Standings, rate_ladder
 from matches.models import Match, Seat
 from matches.results import pause_faulty_bots
 from matches.scheduler import create_match, schedule_ladder
@@ -119,8 +129,9 @@ def test_the_scheduler_picks_opponents_near_the_first_bots_rating(
     settings.RATING_NEIGHBOURS = 3
     bots = [program_bot(f"bot-{n}") for n in range(8)]
     for n, bot in enumerate(bots):
-        Rating.objects.create(ladder=ladder, bot=bot, elo=1000 + 100 * n, games=5)
-    # Only bot-7 (1700) is fresh today, so it goes first; its nearest are 1600, 1500, 1400.
+        # The ladder is ordered by Margin, and so the scheduler pairs by it; Elo says otherwise.
+        Rating.objects.create(ladder=ladder, bot=bot, margin=n - 4.0, elo=2000 - 100 * n, games=5)
+    # Only bot-7 (+3) is fresh today, so it goes first; its nearest are +2, +1 and 0.
     for _ in range(2):
         _finish(create_match(ladder, bots[:4]), [1, 2, 3, 4])
         _finish(create_match(ladder, bots[3:7]), [1, 2, 3, 4])
@@ -131,6 +142,143 @@ def test_the_scheduler_picks_opponents_near_the_first_bots_rating(
         "bot-5",
         "bot-4",
     }
+
+
+def _finish_points(match: Match, points: list[list[int]], *, ago: int = 0) -> Match:
+    """Finish ``match`` as the runner reports one: ``points[seat]`` per deal; every deal's
+    games ranked by the points."""
+    totals = [sum(p) for p in points]
+    ranks = [1 + sum(other > mine for other in totals) for mine in totals]  # basic: high wins
+    for seat in match.seats.all():
+        seat.score, seat.rank = totals[seat.seat], ranks[seat.seat]
+        seat.deal_scores = points[seat.seat]
+        seat.save()
+    match.status = Match.FINISHED
+    match.finished_at = timezone.now() - timedelta(seconds=ago)
+    match.save()
+    return match
+
+
+def test_a_ladder_plays_each_deal_once_per_seat_rotation_by_default(
+    ladder: Ladder, bots: list[Bot], settings: Any
+) -> None:
+    settings.GAMES_PER_MATCH = 1
+    match = create_match(ladder, bots)
+    assert (match.duplicate, match.games) == (True, 4)  # one deal, four rotations
+    settings.GAMES_PER_MATCH = 9
+    assert (create_match(ladder, bots).games, Match.objects.latest("pk").duplicate) == (8, True)
+    Ladder.objects.filter(pk=ladder.pk).update(duplicate=False)
+    ladder.refresh_from_db()
+    single = create_match(ladder, bots)
+    assert (single.duplicate, single.games) == (False, 9)
+    big = Ladder.objects.create(slug="basic-6", name="B6", variant="basic", players=6)
+    settings.GAMES_PER_MATCH = 12  # two deals of six rotations: more than a match may take
+    assert big.match_format(settings.GAMES_PER_MATCH) == (12, False)
+
+
+def test_it_rates_the_margin_from_the_points_of_each_deal(ladder: Ladder, bots: list[Bot]) -> None:
+    first = _finish_points(create_match(ladder, bots), [[80], [40], [40], [0]], ago=20)
+    second = _finish_points(create_match(ladder, bots), [[10], [50], [30], [30]], ago=10)
+    assert rate_ladder(ladder.pk) == 2
+    margin, elo, skill = MarginCalculator(), EloCalculator(), SkillCalculator()
+    seats = [[s.bot_id for s in m.seats.order_by("seat")] for m in (first, second)]
+    want = {b.pk: margin.rating(str(b.pk)) for b in bots}
+    for match, lineup in zip((first, second), seats, strict=True):
+        points = [s.deal_scores for s in match.seats.order_by("seat")]
+        # A duplicate deal of four rotations: the totals of four games.
+        deal = DealScores(tuple(float(p[0]) for p in points), games=4)
+        for r in margin.rate([want[b] for b in lineup], [deal]):
+            want[int(r.bot_id)] = r
+    for bot in bots:
+        rating = Rating.objects.get(bot=bot, ladder=ladder)
+        assert rating.margin_mu == pytest.approx(want[bot.pk].mu)
+        assert rating.margin_sigma == pytest.approx(want[bot.pk].sigma)
+        assert rating.margin == pytest.approx(want[bot.pk].value)
+        changes = list(rating.changes.order_by("pk"))
+        assert changes[0].margin_mu_before == 0.0
+        assert changes[0].margin_mu_after == changes[1].margin_mu_before
+        assert changes[1].margin_mu_after == rating.margin_mu
+    # The first match's winner by 40 points leads; Elo and OpenSkill took each match whole.
+    ann = Rating.objects.get(bot=bots[0], ladder=ladder)
+    ranks = [[int(s.rank or 0) for s in m.seats.order_by("seat")] for m in (first, second)]
+    assert ranks[0] == [1, 2, 2, 4]
+    _, history = apply_games(
+        elo, [GameResult(m.pk, tuple(map(str, lineup)), tuple(r))
+              for m, lineup, r in zip((first, second), seats, ranks, strict=True)]
+    )  # fmt: skip
+    assert ann.elo == pytest.approx(
+        [c for c in history if c.bot_id == str(bots[0].pk)][-1].after.elo
+    )
+    assert ann.games == 2 and ann.mu != skill.mu
+
+
+def test_the_ladder_is_ordered_by_margin_and_shows_it(
+    client: Client, ladder: Ladder, bots: list[Bot]
+) -> None:
+    # ann wins narrowly three times, ben comes second three times but routs everyone once: by
+    # ranks ann is the best, by points ben.
+    for ago in (40, 30, 20):
+        _finish_points(create_match(ladder, bots), [[31], [29], [0], [0]], ago=ago)
+    _finish_points(create_match(ladder, bots), [[0], [120], [0], [0]], ago=10)
+    rate_ladder(ladder.pk)
+    table = [r.bot.name for r in Standings(ladder)[0:4]]
+    by_elo = [r.bot.name for r in Standings(ladder, order="elo")[0:4]]
+    assert table[0] == "ben" and by_elo[0] == "ann"
+    page = client.get(ladder.get_absolute_url()).content.decode()
+    assert "Margin" in page and page.index(">ben<") < page.index(">ann<")
+    assert client.get(reverse("home")).content.decode().count("Margin") >= 1
+    bot_page = client.get(bots[1].get_absolute_url()).content.decode()
+    ben = Rating.objects.get(bot=bots[1], ladder=ladder)
+    assert f"{ben.margin_mu:+.1f}" in bot_page and "Margin" in bot_page
+    with pytest.raises(ValueError, match="ordered by margin or elo"):
+        Standings(ladder, order="openskill")
+
+
+def test_recompute_ratings_rebuilds_every_rating_and_its_history(
+    ladder: Ladder, bots: list[Bot]
+) -> None:
+    for n in range(5):
+        match = create_match(ladder, bots)
+        _finish_points(match, [[10 * n], [30], [20 - n], [5]], ago=100 - n)
+        rate_ladder(ladder.pk)
+    legacy = _finish(create_match(ladder, bots), [2, 1, 3, 4], ago=50)  # no points per deal
+    rate_ladder(ladder.pk)
+    assert legacy.seats.first().deal_scores == []  # type: ignore[union-attr]
+    rated = {r.bot_id: (r.elo, r.mu, r.sigma, r.margin_mu, r.margin_sigma, r.margin, r.games)
+             for r in Rating.objects.filter(ladder=ladder)}  # fmt: skip
+    history = list(
+        RatingChange.objects.order_by("match__finished_at", "rating__bot_id").values_list(
+            "match_id", "rating__bot_id", "elo_after", "margin_mu_after", "games_after"
+        )
+    )
+    # What a model change leaves: other numbers, a history without Margin, a stray rating.
+    Rating.objects.update(elo=1000.0, margin_mu=50.0, games=99)
+    RatingChange.objects.update(margin_mu_after=None)
+    stray = program_bot("stray")
+    Rating.objects.create(ladder=ladder, bot=stray, elo=1800.0, games=3)
+    out = io.StringIO()
+    call_command("recompute_ratings", stdout=out)
+    assert f"{ladder.slug}: 6 matches rated again" in out.getvalue()
+    again = {r.bot_id: (r.elo, r.mu, r.sigma, r.margin_mu, r.margin_sigma, r.margin, r.games)
+             for r in Rating.objects.filter(ladder=ladder)}  # fmt: skip
+    assert again.pop(stray.pk)[6] == 0  # no matches left: back to the start
+    assert set(again) == set(rated)
+    for bot_id, values in rated.items():
+        assert again[bot_id] == pytest.approx(values)
+    rebuilt = list(
+        RatingChange.objects.order_by("match__finished_at", "rating__bot_id").values_list(
+            "match_id", "rating__bot_id", "elo_after", "margin_mu_after", "games_after"
+        )
+    )
+    assert len(rebuilt) == len(history)
+    for got, want in zip(rebuilt, history, strict=True):
+        assert got[:2] == want[:2] and got[4] == want[4]
+        assert got[2:4] == pytest.approx(want[2:4])
+    assert not Match.objects.filter(ladder=ladder, rated=False).exists()
+    call_command("recompute_ratings", "--ladder", ladder.slug, stdout=io.StringIO())
+    assert RatingChange.objects.count() == len(history)  # idempotent
+    with pytest.raises(CommandError, match="no ladder nope"):
+        call_command("recompute_ratings", "--ladder", "nope")
 
 
 def test_the_scheduler_caps_games_per_pair_per_day(ladder: Ladder, settings: Any) -> None:
