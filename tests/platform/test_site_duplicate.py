@@ -1,0 +1,85 @@
+"""Duplicate ladder matches played for real: the bridge plays each deal once per seat rotation
+in the sandbox and reports one match (replays in playing order, points per deal, ranks over
+all games, one log per bot)."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from matches import bridge
+
+from arena.runner.results import match_ranks
+
+
+def _entrants(names: list[str]) -> list[bridge.Entrant]:
+    folder = Path(settings.HOUSE_BOTS_DIR) / "quick"
+    return [bridge.Entrant(name, folder) for name in names]
+
+
+def _replay(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return data
+
+
+def test_a_duplicate_match_deals_each_deal_to_every_seat_once(tmp_path: Path) -> None:
+    names = ["ann", "ben", "cat"]
+    out = tmp_path / "match"
+    outcome = bridge.play_match(
+        variant="basic", seed=41, games=6, entrants=_entrants(names), out_dir=out, duplicate=True
+    )
+    assert outcome.replays == [f"game-0000{n}.json" for n in range(1, 7)]
+    replays = [_replay(out / name) for name in outcome.replays]
+    plan = bridge.duplicate_seating(3, deals=2)
+    by_deal: dict[int, list[dict[str, Any]]] = {}
+    for replay, (seats, deal) in zip(replays, plan, strict=True):
+        assert replay["seed"] == 41 + deal  # the deal
+        assert [p["name"] for p in replay["players"]] == [names[e] for e in seats]
+        by_deal.setdefault(deal, []).append(replay)
+    for deal, games in by_deal.items():
+        assert len(games) == 3
+        # The same cards every time; each bot held each seat's hand once.
+        assert all(g["setup"] == games[0]["setup"] for g in games)
+        for seat in range(3):
+            assert {g["players"][seat]["name"] for g in games} == set(names), deal
+    # Points per deal, totals and ranks as the site stores them.
+    for entry, name in enumerate(names):
+        seat_outcome = outcome.seats[entry]
+        per_deal = [0, 0]
+        for replay, (_, deal) in zip(replays, plan, strict=True):
+            seat = [p["name"] for p in replay["players"]].index(name)
+            per_deal[deal] += replay["result"]["scores"][seat]
+        assert seat_outcome.deal_scores == per_deal
+        assert seat_outcome.score == sum(per_deal)
+        log = (out / seat_outcome.log_file).read_text("utf-8")
+        assert seat_outcome.log_file == f"logs/{name}.log"
+        assert log.count("=== rotation") == 3
+    ranks = [
+        [r["result"]["ranks"][[p["name"] for p in r["players"]].index(n)] for r in replays]
+        for n in names
+    ]
+    assert [s.rank for s in outcome.seats] == match_ranks(ranks)
+    assert len(outcome.results) == 3 and outcome.result is outcome.results[0]
+    assert not list(out.glob("rotation-*/logs/*.log"))  # kept once
+
+
+def test_a_single_match_reports_its_points_per_game(tmp_path: Path) -> None:
+    outcome = bridge.play_match(
+        variant="basic", seed=7, games=2, entrants=_entrants(["ann", "ben"]), out_dir=tmp_path
+    )
+    assert len(outcome.replays) == 2
+    for seat in outcome.seats:
+        assert len(seat.deal_scores) == 2 and sum(seat.deal_scores) == seat.score
+
+
+def test_a_duplicate_match_needs_whole_rotations(tmp_path: Path) -> None:
+    with pytest.raises(bridge.ArenaError, match="needs a multiple of 3 games"):
+        bridge.play_match(
+            variant="basic",
+            seed=1,
+            games=4,
+            entrants=_entrants(["ann", "ben", "cat"]),
+            out_dir=tmp_path,
+            duplicate=True,
+        )
