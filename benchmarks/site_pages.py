@@ -243,7 +243,7 @@ class Fill:
         for slug, name, variant, players in LADDERS:
             cursor.execute(
                 "INSERT INTO ladders_ladder (uuid, slug, name, variant, players, is_active, "
-                "created_at) VALUES (%s, %s, %s, %s, %s, true, %s) RETURNING id",
+                "duplicate, created_at) VALUES (%s, %s, %s, %s, %s, true, true, %s) RETURNING id",
                 [uuid.uuid4(), slug, name, variant, players, now],
             )
             found.append((cursor.fetchone()[0], variant, players))
@@ -265,12 +265,13 @@ class Fill:
                 "matches_match",
                 "id, attempts, queued_at, uuid, variant, players, games, seed, status, "
                 "created_at, started_at, finished_at, error, result_dir, replays, rated, "
-                "rated_at, ladder_id, round",
+                "rated_at, ladder_id, round, duplicate",
             ) as match_row,
             self._copy(
                 cursor,
                 "matches_seat",
-                "id, seat, score, rank, faults, log_file, bot_id, match_id, version_id",
+                "id, seat, score, rank, faults, log_file, bot_id, match_id, version_id, "
+                "deal_scores",
             ) as seat_row,
             self._copy(
                 cursor,
@@ -290,7 +291,7 @@ class Fill:
                 match_row(
                     f"{match_id}\t1\t{c}\t{uuid.uuid4()}\t{variant}\t{players}\t1\t"
                     f"{rng.randrange(2**31)}\t{status}\t{c}\t{c}\t{done}\t\t"
-                    f"matches/{match_id}\t{replays}\t{rated}\t{done}\t{ladder_id}\t0\n"
+                    f"matches/{match_id}\t{replays}\t{rated}\t{done}\t{ladder_id}\t0\tf\n"
                 )
                 lineup = rng.sample(bot_ids, players)
                 if variant == "classic":  # a penalty: lower is better
@@ -303,13 +304,14 @@ class Fill:
                 for seat, (bot, score, rank) in enumerate(zip(lineup, scores, ranks, strict=True)):
                     if live:
                         seat_row(
-                            f"{seat_id}\t{seat}\t{NULL}\t{NULL}\t[]\t\t{bot}\t{match_id}\t{bot}\n"
+                            f"{seat_id}\t{seat}\t{NULL}\t{NULL}\t[]\t\t{bot}\t{match_id}\t{bot}"
+                            "\t[]\n"
                         )
                         seat_id += 1
                         continue
                     seat_row(
                         f"{seat_id}\t{seat}\t{score}\t{rank}\t[]\tlogs/bot-{bot}.log\t"
-                        f"{bot}\t{match_id}\t{bot}\n"
+                        f"{bot}\t{match_id}\t{bot}\t[{score}]\n"
                     )
                     seat_id += 1
                     rating = ratings.get((ladder_id, bot))
@@ -330,11 +332,14 @@ class Fill:
             with self._copy(
                 cursor,
                 "ladders_rating",
-                "id, elo, mu, sigma, games, updated_at, bot_id, ladder_id",
+                "id, elo, mu, sigma, games, updated_at, bot_id, ladder_id, margin_mu, "
+                "margin_sigma, margin",
             ) as rating_row:
                 for (ladder_id, bot), (rating_id, elo, games) in ratings.items():
+                    margin = (elo - 1500.0) / 40.0  # points per game, of Elo's order
                     rating_row(
-                        f"{rating_id}\t{elo:.3f}\t25\t8.3\t{games}\t{now}\t{bot}\t{ladder_id}\n"
+                        f"{rating_id}\t{elo:.3f}\t25\t8.3\t{games}\t{now}\t{bot}\t{ladder_id}"
+                        f"\t{margin:.3f}\t2\t{margin - 4.0:.3f}\n"
                     )
         self.seats = seat_id - 1
         self.changes = change_id - 1

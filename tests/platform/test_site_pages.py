@@ -144,7 +144,7 @@ def test_the_ladder_table_is_paged_and_its_queries_are_bounded(
     owner = make_user("many")
     for n in range(120):
         bot = program_bot(f"bot-{n:03d}", owner=owner)
-        Rating.objects.create(ladder=ladder, bot=bot, elo=1000 + n, games=5)
+        Rating.objects.create(ladder=ladder, bot=bot, elo=1000 + n, margin=n, games=5)
     with django_assert_max_num_queries(8):
         first = text(client.get(ladder.get_absolute_url()))
     assert "bot-119" in first and "bot-070" in first and "bot-069" not in first
