@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -34,8 +34,21 @@ from arena.engine.frames import (
     Frame,
     Frames,
     UnverifiedReplayError,
-    _Recorder,
     frames,
+)
+from arena.engine.game import (
+    SKIPPED,
+    ActionPlayed,
+    Asked,
+    Event,
+    GameOver,
+    Landed,
+    LuckPlaced,
+    Revealed,
+    RowCompleted,
+    RowTaken,
+    SixthCard,
+    TurnEnded,
 )
 from arena.engine.replay import read, simulate, to_replay
 
@@ -378,11 +391,206 @@ def test_what_is_not_a_replay_or_not_finished_is_refused_with_a_replay_error() -
         frames(Game.new("basic", 2, seed=1))
 
 
-def test_the_recorder_hooks_only_transitions_the_game_still_has() -> None:
-    """frames.py notes its steps from the Game's own transitions; a renamed one would leave
-    steps out silently, so this names it."""
-    hooked = {name for name in vars(_Recorder) if name.startswith("_") and name[1] != "_"}
-    hooked -= {"_where"}
-    assert hooked == {"_run", "_land", "_place_classic", "_take_row", "_play_action"}
-    missing = sorted(name for name in hooked if not callable(vars(Game).get(name)))
-    assert missing == [], f"Game no longer has {missing}: update arena/engine/frames.py"
+# ---------------------------------------------------------------- the step events frames draw
+
+
+def fill(spaces: list[int]) -> int:
+    """The next empty space: after the last tile (a skipped space counts as filled)."""
+    return max((i + 1 for i, t in enumerate(spaces) if t != 0), default=0)
+
+
+class Ledger:
+    """The game as its step events tell it: the deal, then each event applied in order to
+    plain lists as the rules say (RULES.md 3, 5, 7), checked against the game after each one.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.spaces = [list(row) for row in game.spaces]
+        self.markers: list[list[str | None]] = [list(row) for row in game.markers]
+        self.stops: set[int] = set()
+        self.hands = [list(hand) for hand in game.hands]
+        self.held: list[list[str]] = [[] for _ in game.hands]
+        self.scores = [0] * game.players
+        self.supply = list(game.supply)
+        self.luck_deck = list(game.luck_deck)
+        self.action_deck = list(game.action_deck)
+        self.box: list[int] = []
+        self.tray: list[tuple[int, int]] = []  # revealed (tile, seat) not yet on the board
+        self.played: ActionPlayed | None = None  # its effect comes with the next step
+        self.effect: str | None = None  # a Skip or Front card, for the landing it changes
+        self.final: tuple[int, ...] | None = None
+        self.events: list[Event] = []
+
+    def row(self, row: int) -> list[int]:
+        return [t for t in self.spaces[row] if t > 0]
+
+    def apply(self, event: Event) -> None:
+        """Apply ``event``, then check that the position is the game's (the listener)."""
+        self.events.append(event)
+        if self.played is not None:
+            self.settle(self.played)
+            self.played = None
+        match event:
+            case Revealed(turn, plays):
+                assert turn == len(self.game.turns) and list(plays) == sorted(plays)
+                for tile, seat in plays:
+                    self.hands[seat].remove(tile)
+                self.tray = list(plays)
+                assert self.tray == self.game.to_place()
+            case ActionPlayed(seat, _tile, card):
+                assert card in self.held[seat]
+                self.played = event
+            case Landed(seat, tile, row, space, delta):
+                self.tray.remove((tile, seat))
+                tiles, end = self.spaces[row], fill(self.spaces[row])
+                if self.effect == "front":
+                    assert space == 0 and end + 1 < len(tiles)
+                    tiles[1 : end + 1] = tiles[:end]
+                elif self.effect == "skip":
+                    assert space == end + 1
+                    tiles[end] = SKIPPED
+                else:
+                    assert space == end
+                self.effect = None
+                tiles[space] = tile
+                self.scores[seat] += delta
+                if event.drew_tile is not None:
+                    assert self.supply.pop(0) == event.drew_tile
+                    self.hands[seat].append(event.drew_tile)
+                if event.drew_card is not None:
+                    assert self.action_deck.pop(0) == event.drew_card
+                    self.held[seat].append(event.drew_card)
+                self.draw_luck(delta, event.drew_luck)
+            case RowCompleted(seat, tile, row, tiles, claimed, to_row, delta):
+                assert self.spaces[row][-1] == tile and tuple(self.row(row)[:-1]) == tiles
+                (self.hands[seat] if claimed else self.box).extend(tiles)
+                self.spaces[row] = [0] * len(self.spaces[row])
+                self.markers[row] = [None] * len(self.spaces[row])
+                self.stops.discard(row)
+                assert not any(self.spaces[to_row])
+                self.spaces[to_row][0] = tile
+                self.scores[seat] += delta
+                self.draw_luck(delta, event.drew_luck)
+            case SixthCard(seat, tile, row):
+                assert len(self.row(row)) == 5 and (tile, seat) in self.tray
+            case RowTaken(seat, tile, row, tiles, delta, chosen):
+                self.tray.remove((tile, seat))
+                assert tuple(self.row(row)) == tiles
+                assert chosen == (self.events[-2:-1] != [SixthCard(seat, tile, row)])
+                self.box.extend(tiles)
+                self.spaces[row] = [tile] + [0] * (len(self.spaces[row]) - 1)
+                self.scores[seat] += delta
+            case LuckPlaced(_seat, card, row, space):
+                assert self.spaces[row][space] == 0 and self.markers[row][space] is None
+                self.markers[row][space] = card
+            case TurnEnded(turn, scores, second_set):
+                assert turn == len(self.game.turns) and not self.tray
+                assert list(scores) == self.scores == self.game.turns[-1].scores
+                self.stops.clear()
+                if second_set:
+                    size = self.game.variant.hand_size
+                    for hand in self.hands:
+                        hand.extend(self.supply[:size])
+                        del self.supply[:size]
+            case GameOver(scores):
+                self.final = scores
+            case Asked(pending):
+                if pending.kind is DecisionKind.LUCK:
+                    landing = self.events[-2]  # the step that drew it
+                    assert isinstance(landing, Landed | RowCompleted)
+                    assert landing.drew_luck == pending.card
+        self.check()
+
+    def draw_luck(self, delta: int, card: str | None) -> None:
+        """A seat that lost points draws the next luck card (if it fits somewhere)."""
+        if card is not None:
+            assert delta < 0 and self.luck_deck.pop(0) == card
+
+    def settle(self, played: ActionPlayed) -> None:
+        """The effect of an action card, which the step after it shows."""
+        seat, tile, card = played.seat, played.tile, played.card
+        self.held[seat].remove(card)
+        if card == "stop":
+            assert played.row is not None
+            self.stops.add(played.row)
+        elif card == "swap":
+            assert played.new_tile is not None
+            self.hands[seat].remove(played.new_tile)
+            self.hands[seat].append(tile)
+            self.tray[self.tray.index((tile, seat))] = (played.new_tile, seat)
+        elif card == "another":
+            assert played.new_tile is not None
+            self.hands[seat].remove(played.new_tile)
+            self.tray.append((played.new_tile, seat))
+        elif card in ("skip", "front"):
+            self.effect = card
+
+    def check(self) -> None:
+        """The position is the game's, and every tile is in exactly one place."""
+        game, last = self.game, self.events[-1]
+        assert self.scores == game.scores, last
+        assert self.spaces == game.spaces, last
+        assert self.markers == game.markers and self.stops == game.stops, last
+        assert [sorted(h) for h in self.hands] == game.hands and self.held == game.held, last
+        assert self.supply == game.supply and self.box == game.box, last
+        assert self.luck_deck == game.luck_deck and self.action_deck == game.action_deck
+        every = [t for row in self.spaces for t in row if t > 0]
+        every += [t for hand in self.hands for t in hand] + [t for t, _seat in self.tray]
+        assert sorted(every + self.supply + self.box) == list(range(1, game.variant.tiles + 1))
+
+
+def watched_game(variant: str, players: int, seed: int, choices: int) -> tuple[Game, Ledger]:
+    game = Game.new(variant, players, seed)
+    ledger = Ledger(game)
+    game.listen(ledger.apply)
+    rng = random.Random(choices)
+    while not game.is_over():
+        for seat in game.pending.seats if game.pending else ():
+            game.apply(seat, rng.choice(game.legal(seat)))
+    return game, ledger
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**64 - 1), choices=st.integers(0, 2**32))
+def test_the_step_events_applied_in_order_account_for_every_score_change_and_tile_placement(
+    variant: str, players: int, seed: int, choices: int
+) -> None:
+    game, ledger = watched_game(variant, players, seed, choices)
+    assert ledger.final == game.result().scores
+    penalty = [sum(map(bullheads, hand)) if game.variant.actions else 0 for hand in game.hands]
+    assert list(ledger.final) == [s - p for s, p in zip(ledger.scores, penalty, strict=True)]
+    kinds = Counter(type(event).__name__ for event in ledger.events)
+    assert kinds["Revealed"] == kinds["TurnEnded"] == len(game.turns) and kinds["GameOver"] == 1
+
+
+def test_every_kind_of_step_event_occurs_and_watching_changes_nothing_in_play() -> None:
+    kinds: Counter[str] = Counter()
+    for variant, players in [("pro+luck", 3), ("pro+luck", 5), ("basic", 2), ("classic", 6)]:
+        for seed in range(4):
+            game, ledger = watched_game(variant, players, seed, choices=seed)
+            kinds.update(type(event).__name__ for event in ledger.events)
+            plain = Game.new(variant, players, seed)
+            rng = random.Random(seed)
+            while not plain.is_over():
+                for seat in plain.pending.seats if plain.pending else ():
+                    plain.apply(seat, rng.choice(plain.legal(seat)))
+            assert to_replay(plain, ["a"] * players) == to_replay(game, ["a"] * players)
+    assert set(kinds) == {kind.__name__ for kind in get_args(Event)}
+
+
+def test_a_copy_of_a_watched_game_is_not_watched_and_a_listener_can_stop() -> None:
+    game = Game.new("basic", players=2, seed=5)
+    seen: list[Event] = []
+    game.listen(seen.append)
+    copy = game.clone()
+    for seat in (0, 1):
+        copy.apply(seat, copy.legal(seat)[0])
+    assert seen == []
+    game.apply(0, game.legal(0)[0])
+    game.unlisten(seen.append)
+    game.apply(1, game.legal(1)[0])
+    assert seen == []
+    with pytest.raises(ValueError):
+        game.unlisten(seen.append)

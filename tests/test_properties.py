@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import arena.engine.game as game_module
 from arena.engine import VARIANT_NAMES, DecisionKind, Game, PlayTile, bullheads
+from arena.engine.game import ActionPlayed, Event, Landed, Revealed, RowCompleted, RowTaken
 from arena.engine.observation import observe
 from arena.engine.replay import read, to_replay, verify, write
 
@@ -95,46 +96,50 @@ def test_every_tile_is_in_exactly_one_place_at_all_times(case):
 # ---------------------------------------------------------------- scores are sums of events
 
 
-class ScoringEvents(Game):
-    """A Game that logs every scoring event, valued by the printed rules from the position
-    just before the tile lands (RULES.md 3.2-3.4, 5, 7) without asking the engine's own code."""
+def scoring_events(game: Game) -> list[tuple[int, int, int]]:
+    """Listen to ``game``: the list it fills with every scoring event as ``(turn index, seat,
+    points)``, each valued by the printed rules (RULES.md 3.2-3.4, 5, 7) from what the step
+    event says happened, without the score change the engine reports with it."""
+    found: list[tuple[int, int, int]] = []
+    turn = -1
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.events: list[tuple[int, int, int]] = []  # (turn index, seat, points)
+    def value(event: Event) -> None:
+        nonlocal turn
+        layout = game.layout
+        match event:
+            case Revealed():
+                turn = event.turn - 1
+            case ActionPlayed(seat, card="plus5"):
+                found.append((turn, seat, 5))
+            case Landed(seat, tile, row, space, marker=marker):
+                if space == len(game.spaces[row]) - 1:
+                    return  # the row's completion, next, scores
+                if marker == "plus5":
+                    points = 5
+                elif layout:
+                    points = {"+": bullheads(tile), "-": -bullheads(tile)}.get(
+                        layout[row][space], 0
+                    )
+                else:
+                    points = 0
+                found.append((turn, seat, points))
+            case RowCompleted(seat, row=row, tiles=tiles, marker=marker):
+                lost = 0 if layout[row][-1] == "C" else sum(map(bullheads, tiles))
+                found.append((turn, seat, (10 if marker == "final10" else 0) - lost))
+            case RowTaken(seat, tiles=tiles):
+                found.append((turn, seat, sum(map(bullheads, tiles))))
 
-    def _land(self, seat, tile, row, space, bonus):  # Plus five: counted from the record
-        kind, marker = self.layout[row][space], self.markers[row][space]
-        if space == len(self.layout[row]) - 1:
-            lost = 0 if kind == "C" else sum(bullheads(t) for t in self.row_tiles(row))
-            points = (10 if marker == "final10" else 0) - lost
-        elif marker == "plus5":
-            points = 5
-        else:
-            points = {"+": bullheads(tile), "-": -bullheads(tile)}.get(kind, 0)
-        self.events.append((len(self.turns) - 1, seat, points))
-        super()._land(seat, tile, row, space, bonus)
-
-    def _take_row(self, seat, tile, row):
-        taken = sum(bullheads(t) for t in self.row_tiles(row))
-        self.events.append((len(self.turns) - 1, seat, taken))
-        super()._take_row(seat, tile, row)
+    game.listen(value)
+    return found
 
 
 @EXAMPLES
 @given(cases())
 def test_each_seats_score_is_the_sum_of_its_scoring_events(case):
-    game = ScoringEvents.new(case.variant, case.players, case.seed)
-    assert isinstance(game, ScoringEvents)
+    game = Game.new(case.variant, case.players, case.seed)
+    events = scoring_events(game)
     for _ in steps(game, case.choices):
         pass
-    events = list(game.events)
-    for i, turn in enumerate(game.turns):  # the Plus five action card, from the record
-        events += [
-            (i, c["seat"], 5)
-            for c in turn.choices
-            if c["kind"] == "action" and c["card"] == "plus5"
-        ]
     for i, turn in enumerate(game.turns):
         for seat in range(game.players):
             total = sum(points for t, s, points in events if s == seat and t <= i)

@@ -21,10 +21,11 @@ True
 >>> len(film.turn_ends) == len(game.turns) + 1
 True
 
-How it is built: :class:`_Recorder` is a :class:`Game` that notes a frame each time one of the
-Game's own transitions has done its part (it changes nothing in play), driven through the
-replay's decisions by :mod:`arena.engine.replay`. A replay that does not re-simulate cleanly
-has no frames (:class:`UnverifiedReplayError`).
+How it is built: a :class:`Game` set up from the replay is driven through its turns by
+:func:`~arena.engine.replay.replay_turn`, and a listener (:meth:`Game.listen`) notes a frame
+at each step event the Game emits, from the position the Game holds right then (it changes
+nothing in play). A replay that does not re-simulate cleanly has no frames
+(:class:`UnverifiedReplayError`).
 
 JSON (:meth:`Frames.to_json`), every index 0-based as in the replay::
 
@@ -78,10 +79,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .decisions import Decision, DecisionKind, PlaceLuck, PlayAction
+from .decisions import DecisionKind
 from .errors import ReplayError
-from .game import Game
-from .replay import _replay_turn, simulate, to_replay
+from .game import (
+    ActionPlayed,
+    Asked,
+    Event,
+    Game,
+    Landed,
+    LuckPlaced,
+    Revealed,
+    RowCompleted,
+    RowTaken,
+    SixthCard,
+    TurnEnded,
+)
+from .replay import replay_turn, simulate, to_replay
 from .tiles import bullheads
 
 FORMAT = "nimmt-frames/1"
@@ -261,7 +274,7 @@ def frames(source: dict[str, Any] | Game) -> Frames:
     if problems:
         raise UnverifiedReplayError(problems)
     setup = replay["setup"]
-    recorder = _Recorder.from_setup(
+    game = Game.from_setup(
         replay["variant"],
         setup["rows"],
         setup["hands"],
@@ -269,16 +282,10 @@ def frames(source: dict[str, Any] | Game) -> Frames:
         setup["luck_deck"],
         setup["action_deck"],
     )
-    assert isinstance(recorder, _Recorder)  # from_setup makes its own class
-    recorder.note(Step("setup"))
-    turn_ends = [0]
+    film = _Film(game)
+    game.listen(film.step)
     for turn in replay["turns"]:
-        set_number = recorder.set_number
-        _replay_turn(recorder, turn)
-        recorder.note(
-            Step("end", second_set=recorder.set_number != set_number, over=recorder.is_over())
-        )
-        turn_ends.append(len(recorder.notes) - 1)
+        replay_turn(game, turn)
     result = final.result()
     names = tuple(
         str(p.get("name", f"seat {s}")) if isinstance(p, dict) else f"seat {s}"
@@ -291,8 +298,8 @@ def frames(source: dict[str, Any] | Game) -> Frames:
         row_lengths=tuple(len(row) for row in final.spaces),
         bullheads=(0, *(bullheads(t) for t in range(1, final.variant.tiles + 1))),
         higher_is_better=final.variant.higher_is_better,
-        turn_ends=tuple(turn_ends),
-        frames=tuple(recorder.notes),
+        turn_ends=tuple(film.turn_ends),
+        frames=tuple(film.notes),
         result=FinalResult(
             scores=result.scores,
             ranks=tuple(replay["result"]["ranks"]),  # verified; faults rank last
@@ -310,25 +317,15 @@ def _public_faults(records: list[dict[str, Any]]) -> list[Fault]:
     return found
 
 
-class _Recorder(Game):
-    """A :class:`Game` that notes a :class:`Frame` whenever one of its transitions has done
-    its part. It only looks: every override calls the Game's own transition and reads the
-    position the Game holds before or after it.
+class _Film:
+    """The frames of one game, noted from its step events (:meth:`Game.listen`): each event
+    is one frame of the position the game holds when it is emitted."""
 
-    The Game's transitions it hooks are ``_run`` (a turn's reveal; a luck card placed),
-    ``_land`` (a board game tile on its space; a completed row), ``_place_classic`` and
-    ``_take_row`` (the card game) and ``_play_action`` (an action card).
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, game: Game) -> None:
+        self.game = game
         self.notes: list[Frame] = []
-        self._revealed_turns = 0
-        self._luck_placed: tuple[int, PlaceLuck] | None = None
-        self._classic_row: int | None = None
-        self._placements = 0
-
-    # ------------------------------------------------------------------ noting
+        self.turn_ends = [0]
+        self.note(Step("setup"))
 
     def note(
         self,
@@ -338,147 +335,69 @@ class _Recorder(Game):
         spaces: Sequence[Sequence[int]] | None = None,
     ) -> None:
         """A frame of the position now (``spaces``/``tray``: what differs from the Game's)."""
-        previous = self.notes[-1].scores if self.notes else (0,) * self.players
-        scores = tuple(self.scores)
+        game = self.game
+        previous = self.notes[-1].scores if self.notes else (0,) * game.players
+        scores = tuple(game.scores)
         self.notes.append(
             Frame(
-                turn=len(self.turns),
+                turn=len(game.turns),
                 step=step,
-                spaces=tuple(tuple(row) for row in (spaces if spaces is not None else self.spaces)),
-                markers=tuple(tuple(row) for row in self.markers),
-                stops=tuple(sorted(self.stops)),
-                tray=tuple(tray if tray is not None else self.to_place()),
+                spaces=tuple(tuple(row) for row in (spaces if spaces is not None else game.spaces)),
+                markers=tuple(tuple(row) for row in game.markers),
+                stops=tuple(sorted(game.stops)),
+                tray=tuple(tray if tray is not None else game.to_place()),
                 scores=scores,
                 deltas=tuple(now - before for now, before in zip(scores, previous, strict=True)),
-                hands=tuple(len(hand) for hand in self.hands),
-                held=tuple(tuple(cards) for cards in self.held),
-                supply=len(self.supply),
-                luck_deck=len(self.luck_deck),
-                action_deck=len(self.action_deck),
+                hands=tuple(len(hand) for hand in game.hands),
+                held=tuple(tuple(cards) for cards in game.held),
+                supply=len(game.supply),
+                luck_deck=len(game.luck_deck),
+                action_deck=len(game.action_deck),
             )
         )
 
-    def _where(self, tile: int) -> tuple[int, int] | None:
-        for r, row in enumerate(self.spaces):
-            if tile in row:
-                return r, row.index(tile)
-        return None
-
-    # ------------------------------------------------------------------ the Game's transitions
-
-    def apply(self, seat: int, decision: Decision) -> None:
-        pending = self.pending
-        if isinstance(decision, PlaceLuck) and pending and pending.kind is DecisionKind.LUCK:
-            self._luck_placed = (seat, decision)
-        try:
-            super().apply(seat, decision)
-        finally:
-            self._luck_placed = None
-        after = self.pending
-        if after is not None and self.in_turn() and self.notes:
-            self.notes[-1] = replace(self.notes[-1], asks=Asks(after.kind.value, after.seats[0]))
-
-    def _run(self) -> None:
-        if len(self.turns) != self._revealed_turns:
-            self._revealed_turns = len(self.turns)
-            self.note(Step("reveal"))
-        if self._luck_placed is not None:
-            seat, luck = self._luck_placed
-            self._luck_placed = None
-            card = self.markers[luck.row][luck.space]
-            self.note(Step("luck", seat=seat, row=luck.row, space=luck.space, card=card))
-        super()._run()
-
-    def _land(self, seat: int, tile: int, row: int, space: int, *rest: Any) -> None:
-        marker = self.markers[row][space]
-        others = tuple(t for t in self.row_tiles(row))
-        hand, held = len(self.hands[seat]), len(self.held[seat])
-        final = space == len(self.spaces[row]) - 1
-        if final:  # the tile on the final space, before the row's effect (the Game's next act)
-            shown = [list(r) for r in self.spaces]
-            shown[row][space] = tile
-            self.note(
-                Step("land", seat=seat, tile=tile, row=row, space=space, marker=marker),
-                spaces=shown,
-            )
-        super()._land(seat, tile, row, space, *rest)
-        self._placements += 1
-        if final:
-            moved = self._where(tile)
-            claimed = bool(others) and all(t in self.hands[seat] for t in others)
-            self.note(
-                Step(
-                    "complete",
-                    seat=seat,
-                    tile=tile,
-                    row=row,
-                    space=space,
-                    marker=marker,
-                    tiles=others,
-                    heads=sum(bullheads(t) for t in others),
-                    to="hand" if claimed else "box",
-                    to_row=moved[0] if moved else None,
+    def step(self, event: Event) -> None:
+        """Note the frame of one step event (the listener)."""
+        match event:
+            case Revealed():
+                self.note(Step("reveal"))
+            case ActionPlayed(seat, tile, card, row, new_tile):
+                self.note(
+                    Step("action", seat=seat, tile=tile, card=card, row=row, new_tile=new_tile),
+                    tray=[(tile, seat), *self.game.to_place()],  # the tile it is played on
                 )
-            )
-            return
-        drew = ("tile",) * (len(self.hands[seat]) > hand) + ("action",) * (
-            len(self.held[seat]) > held
-        )
-        self.note(
-            Step("land", seat=seat, tile=tile, row=row, space=space, marker=marker, drew=drew)
-        )
-
-    def _place_classic(self, seat: int, tile: int, row: int, *rest: Any) -> None:
-        before = self._placements
-        self._classic_row = row
-        try:
-            super()._place_classic(seat, tile, row, *rest)
-        finally:
-            self._classic_row = None
-        if self._placements == before:  # not taken: the card is at the row's end
-            self._placements += 1
-            where = self._where(tile)
-            self.note(
-                Step("land", seat=seat, tile=tile, row=row, space=where[1] if where else None)
-            )
-
-    def _take_row(self, seat: int, tile: int, row: int, *rest: Any) -> None:
-        chosen = self._classic_row != row  # not a sixth card: the seat chose the row
-        if not chosen:
-            self.note(Step("sixth", seat=seat, tile=tile, row=row))
-        taken = tuple(self.row_tiles(row))
-        super()._take_row(seat, tile, row, *rest)
-        self._placements += 1
-        self.note(
-            Step(
-                "take",
-                seat=seat,
-                tile=tile,
-                row=row,
-                space=0,
-                tiles=taken,
-                heads=sum(bullheads(t) for t in taken),
-                to="box",
-                chosen=chosen,
-            )
-        )
-
-    def _play_action(self, seat: int, tile: int, action: PlayAction, *rest: Any) -> None:
-        if action.card is not None:
-            self.note(
-                Step(
-                    "action",
-                    seat=seat,
-                    tile=tile,
-                    card=action.card,
-                    row=action.row,
-                    new_tile=action.new_tile,
-                ),
-                tray=[(tile, seat), *self.to_place()],
-            )
-        before = self._placements
-        super()._play_action(seat, tile, action, *rest)
-        where = self._where(tile)
-        if self._placements == before and where is not None:  # placed by the card (Front)
-            self._placements += 1
-            self.note(Step("land", seat=seat, tile=tile, row=where[0], space=where[1]))
+            case Landed(seat, tile, row, space, _delta, marker, drew_tile, drew_card):
+                drew = ("tile",) * (drew_tile is not None) + ("action",) * (drew_card is not None)
+                step = Step("land", seat=seat, tile=tile, row=row, space=space, marker=marker)
+                self.note(replace(step, drew=drew))
+            case RowCompleted(seat, tile, row, tiles, claimed, to_row, _delta, marker):
+                self.note(
+                    Step(
+                        "complete",
+                        seat=seat,
+                        tile=tile,
+                        row=row,
+                        space=len(self.game.spaces[row]) - 1,
+                        marker=marker,
+                        tiles=tiles,
+                        heads=sum(bullheads(t) for t in tiles),
+                        to="hand" if claimed and tiles else "box",
+                        to_row=to_row,
+                    )
+                )
+            case SixthCard(seat, tile, row):
+                self.note(Step("sixth", seat=seat, tile=tile, row=row))
+            case RowTaken(seat, tile, row, tiles, _delta, chosen):
+                heads = sum(bullheads(t) for t in tiles)
+                step = Step("take", seat=seat, tile=tile, row=row, space=0, tiles=tiles)
+                self.note(replace(step, heads=heads, to="box", chosen=chosen))
+            case LuckPlaced(seat, card, row, space):
+                self.note(Step("luck", seat=seat, row=row, space=space, card=card))
+            case TurnEnded(second_set=second_set):
+                self.note(Step("end", second_set=second_set, over=self.game.is_over()))
+                self.turn_ends.append(len(self.notes) - 1)
+            case Asked(pending) if pending.kind is not DecisionKind.TILE:
+                # the engine waits for this decision right after the last step
+                self.notes[-1] = replace(
+                    self.notes[-1], asks=Asks(pending.kind.value, pending.seats[0])
+                )

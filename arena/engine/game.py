@@ -24,11 +24,24 @@ simultaneous tile choice (every seat with tiles, in any order), then during plac
 seat's action card (professional; only asked when the seat holds a card it could play), one
 seat's luck-card placement, or the card game's row choice. Arena policy (deadlines, faults)
 lives outside, in the match runner.
+
+Every step inside a turn can be watched: :meth:`Game.listen` registers a callback that gets
+one small :data:`Event` per step, right after the step, while the game holds the position it
+leads to (the replay viewer's frames, :mod:`arena.engine.frames`, are built so):
+
+>>> game = Game.new("basic", players=2, seed=3)
+>>> seen = []
+>>> game.listen(seen.append)
+>>> game.apply(0, game.legal(0)[0]); game.apply(1, game.legal(1)[0])
+>>> [type(event).__name__ for event in seen]
+['Revealed', 'Landed', 'Landed', 'TurnEnded', 'Asked']
+>>> sum(e.delta for e in seen if isinstance(e, Landed)) == sum(game.scores)
+True
 """
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 from .decisions import (
     Decision,
@@ -95,6 +108,148 @@ def competition_ranks(
 
     keys = [key(s) for s in range(len(scores))]
     return tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)
+
+
+# ---------------------------------------------------------------------- steps, as events
+#
+# What Game.listen's callbacks get, one per step of play. Seats and rows count from 0, as
+# everywhere in the engine; ``delta`` is the change of the seat's score by the step.
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """Turn ``turn`` (from 1): the chosen tiles are revealed; ``plays``: ``(tile, seat)`` in
+    placing order (lowest tile first)."""
+
+    turn: int
+    plays: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class ActionPlayed:
+    """``seat`` plays action card ``card`` on its revealed ``tile`` (``row``, ``new_tile`` as
+    the card needs them). Emitted before the card's effect, the card still in the seat's hand;
+    the steps that follow show the effect."""
+
+    seat: int
+    tile: int
+    card: str
+    row: int | None = None
+    new_tile: int | None = None
+
+
+@dataclass(frozen=True)
+class Landed:
+    """``seat``'s ``tile`` is on ``space`` of ``row``. ``marker``: the luck card that was on
+    the space; ``drew_tile`` / ``drew_card``: the tile or action card the space gave the seat;
+    ``drew_luck``: the luck card the seat drew for losing points (it is asked where to put it).
+
+    On a row's final space (board game) the tile is there but the row's effect is still to
+    come: a :class:`RowCompleted` follows and carries the score change (``delta`` is 0 here).
+    """
+
+    seat: int
+    tile: int
+    row: int
+    space: int
+    delta: int = 0
+    marker: str | None = None
+    drew_tile: int | None = None
+    drew_card: str | None = None
+    drew_luck: str | None = None
+
+
+@dataclass(frozen=True)
+class RowCompleted:
+    """``seat``'s ``tile`` completed ``row`` (board game): the row's other ``tiles`` went to the
+    seat's hand (``claimed``: a claim row) or out of the game, ``tile`` moved to the first space
+    of ``to_row``. ``marker``: the luck card on the final space; ``delta`` counts the bullheads
+    lost, a Final 10 card and a Plus 5 action card played on the tile; ``drew_luck`` as for
+    :class:`Landed`."""
+
+    seat: int
+    tile: int
+    row: int
+    tiles: tuple[int, ...]
+    claimed: bool
+    to_row: int
+    delta: int
+    marker: str | None = None
+    drew_luck: str | None = None
+
+
+@dataclass(frozen=True)
+class SixthCard:
+    """The card game: ``seat``'s ``tile`` is the sixth card of ``row``; a :class:`RowTaken`
+    follows."""
+
+    seat: int
+    tile: int
+    row: int
+
+
+@dataclass(frozen=True)
+class RowTaken:
+    """The card game: ``seat`` took the ``tiles`` of ``row`` (``delta``: their bullheads, a
+    penalty) and ``tile`` starts it. ``chosen``: the tile was lower than every row and the seat
+    chose the row; otherwise it was the row's sixth card."""
+
+    seat: int
+    tile: int
+    row: int
+    tiles: tuple[int, ...]
+    delta: int
+    chosen: bool
+
+
+@dataclass(frozen=True)
+class LuckPlaced:
+    """``seat`` put luck card ``card`` on ``space`` of ``row``."""
+
+    seat: int
+    card: str
+    row: int
+    space: int
+
+
+@dataclass(frozen=True)
+class TurnEnded:
+    """Turn ``turn`` is over with these ``scores``; ``second_set``: a set ended and every seat
+    drew a new hand. A :class:`GameOver` follows when the game is over."""
+
+    turn: int
+    scores: tuple[int, ...]
+    second_set: bool = False
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The game is over: the final ``scores`` (after any hand penalty, RULES.md 5)."""
+
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The game waits for ``pending``: a new turn's tile choice, or one seat's action card, luck
+    card or row choice inside a turn."""
+
+    pending: Pending
+
+
+Event: TypeAlias = (
+    Revealed
+    | ActionPlayed
+    | Landed
+    | RowCompleted
+    | SixthCard
+    | RowTaken
+    | LuckPlaced
+    | TurnEnded
+    | GameOver
+    | Asked
+)
+Listener: TypeAlias = Callable[[Event], None]
 
 
 class Snapshot(NamedTuple):
@@ -270,6 +425,7 @@ class Game:
         self._current: tuple[int, int] | None = None  # tile awaiting an action / row choice
         self._pending: Pending | None = None
         self._final: tuple[int, ...] | None = None
+        self._listeners: tuple[Listener, ...] = ()
 
     # ------------------------------------------------------------------ creation
 
@@ -379,6 +535,7 @@ class Game:
         ]
         other._chosen = list(self._chosen)
         other._queue = list(self._queue)
+        other._listeners = ()  # a copy plays on unwatched
         return other
 
     @classmethod
@@ -506,6 +663,26 @@ class Game:
         assert p.tile is not None
         return self._action_options(seat, p.tile)
 
+    # ------------------------------------------------------------------ watching
+
+    def listen(self, listener: Listener) -> None:
+        """Call ``listener`` with an :data:`Event` after every step of play from now on.
+
+        A listener looks and must not change the game; what it raises propagates out of
+        :meth:`apply` with the step half done. Copies (:meth:`clone`) are not watched.
+        """
+        self._listeners = (*self._listeners, listener)
+
+    def unlisten(self, listener: Listener) -> None:
+        """Stop calling ``listener`` (a :exc:`ValueError` if it was not listening)."""
+        listeners = list(self._listeners)
+        listeners.remove(listener)
+        self._listeners = tuple(listeners)
+
+    def _emit(self, event: Event) -> None:
+        for listener in self._listeners:
+            listener(event)
+
     # ------------------------------------------------------------------ transitions
 
     def apply(self, seat: int, decision: Decision) -> None:
@@ -540,11 +717,13 @@ class Game:
             tile, _ = self._current
             self._current = None
             self._record(seat, "take_row", row=decision.row)
-            self._take_row(seat, tile, decision.row)
+            self._take_row(seat, tile, decision.row, chosen=True)
         elif isinstance(decision, PlaceLuck):
             assert p.card is not None
             self._record(seat, "luck", card=p.card, row=decision.row, space=decision.space)
             self.markers[decision.row][decision.space] = p.card
+            if self._listeners:
+                self._emit(LuckPlaced(seat, p.card, decision.row, decision.space))
         elif isinstance(decision, PlayAction):
             assert self._current is not None
             tile, _ = self._current
@@ -575,6 +754,8 @@ class Game:
         self._chosen = [None] * self.players
         self.turns.append(TurnRecord(list(plays)))
         self._queue = sorted((t, s) for s, t in enumerate(plays) if t is not None)
+        if self._listeners:
+            self._emit(Revealed(len(self.turns), tuple(self._queue)))
         self._run()
 
     def _run(self) -> None:
@@ -587,6 +768,8 @@ class Game:
             if self.held[seat] and len(self._action_options(seat, tile)) > 1:
                 self._current = (tile, seat)
                 self._pending = Pending(DecisionKind.ACTION, (seat,), tile=tile)
+                if self._listeners:
+                    self._emit(Asked(self._pending))
                 return
             self._place_normally(seat, tile)
 
@@ -595,6 +778,8 @@ class Game:
         if row is None:  # card game, lower than every row
             self._current = (tile, seat)
             self._pending = Pending(DecisionKind.TAKE_ROW, (seat,), tile=tile)
+            if self._listeners:
+                self._emit(Asked(self._pending))
             return
         if self.variant.classic:
             self._place_classic(seat, tile, row)
@@ -604,18 +789,26 @@ class Game:
     # ------------------------------------------------------------------ the card game
 
     def _place_classic(self, seat: int, tile: int, row: int) -> None:
-        if self.fill[row] == CLASSIC_ROW_LENGTH:
-            self._take_row(seat, tile, row)
+        space = self.fill[row]
+        if space == CLASSIC_ROW_LENGTH:
+            if self._listeners:
+                self._emit(SixthCard(seat, tile, row))
+            self._take_row(seat, tile, row, chosen=False)
         else:
-            self.spaces[row][self.fill[row]] = tile
-            self.fill[row] += 1
+            self.spaces[row][space] = tile
+            self.fill[row] = space + 1
+            if self._listeners:
+                self._emit(Landed(seat, tile, row, space))
 
-    def _take_row(self, seat: int, tile: int, row: int) -> None:
+    def _take_row(self, seat: int, tile: int, row: int, chosen: bool) -> None:
         taken = self.row_tiles(row)
-        self.scores[seat] += sum(BULLHEADS[t] for t in taken)
+        penalty = sum(BULLHEADS[t] for t in taken)
+        self.scores[seat] += penalty
         self.box.extend(taken)
         self.spaces[row] = [tile] + [EMPTY] * (CLASSIC_ROW_LENGTH - 1)
         self.fill[row] = 1
+        if self._listeners:
+            self._emit(RowTaken(seat, tile, row, tuple(taken), penalty, chosen))
 
     # ------------------------------------------------------------------ the board game
 
@@ -627,7 +820,13 @@ class Game:
         spaces[space] = tile
         self.fill[row] = space + 1
         delta = bonus
-        if space == len(spaces) - 1:  # final space: the row is complete
+        drew_tile: int | None = None
+        drew_card: str | None = None
+        drew_luck: str | None = None
+        final = space == len(spaces) - 1
+        if final:  # the row is complete
+            if self._listeners:
+                self._emit(Landed(seat, tile, row, space, 0, marker))
             others = [t for t in spaces if t > 0 and t != tile]
             if marker == "final10":
                 delta += 10
@@ -651,13 +850,29 @@ class Game:
             delta -= BULLHEADS[tile]
         elif kind == "D":
             if self.supply:
-                self.hands[seat] = sorted(self.hands[seat] + [self.supply.pop(0)])
+                drew_tile = self.supply.pop(0)
+                self.hands[seat] = sorted(self.hands[seat] + [drew_tile])
         elif kind == "A" and self.action_deck:
-            self.held[seat].append(self.action_deck.pop(0))
+            drew_card = self.action_deck.pop(0)
+            self.held[seat].append(drew_card)
         self.scores[seat] += delta
         if delta < 0 and self.luck_deck and self._luck_spaces(self.luck_deck[0]):
-            card = self.luck_deck.pop(0)
-            self._pending = Pending(DecisionKind.LUCK, (seat,), card=card)
+            drew_luck = self.luck_deck.pop(0)
+            self._pending = Pending(DecisionKind.LUCK, (seat,), card=drew_luck)
+        if self._listeners:
+            if final:
+                claimed = kind == "C"
+                self._emit(
+                    RowCompleted(
+                        seat, tile, row, tuple(others), claimed, dest, delta, marker, drew_luck
+                    )
+                )
+            else:
+                self._emit(
+                    Landed(seat, tile, row, space, delta, marker, drew_tile, drew_card, drew_luck)
+                )
+            if self._pending is not None:
+                self._emit(Asked(self._pending))
 
     def _luck_spaces(self, card: str) -> list[tuple[int, int]]:
         """Spaces a luck card may go on: free, unmarked, not skipped (RULES.md 3.4)."""
@@ -703,6 +918,8 @@ class Game:
         if card is None:
             self._place_normally(seat, tile)
             return
+        if self._listeners:
+            self._emit(ActionPlayed(seat, tile, card, action.row, action.new_tile))
         self.held[seat].remove(card)
         entry: dict[str, Any] = {"card": card, "tile": tile}
         if action.row is not None:
@@ -733,6 +950,8 @@ class Game:
             assert action.row is not None
             put_first(self.spaces[action.row], self.fill[action.row], tile)
             self.fill[action.row] += 1
+            if self._listeners:
+                self._emit(Landed(seat, tile, action.row, 0))
         elif card in ("ascending", "anywhere"):
             assert action.row is not None
             self._land(seat, tile, action.row, self.fill[action.row], 0)
@@ -747,6 +966,8 @@ class Game:
     def _start_turn(self) -> None:
         seats = tuple(s for s in range(self.players) if self.hands[s])
         self._pending = Pending(DecisionKind.TILE, seats)
+        if self._listeners:
+            self._emit(Asked(self._pending))
 
     def _end_turn(self) -> None:
         """Record the scores; refill for a second set, end the game, or start the next turn."""
@@ -754,9 +975,11 @@ class Game:
         self.turns[-1].scores = list(self.scores)
         v = self.variant
         over = v.actions and len(self.turns) >= PRO_TURN_CAP
+        second_set = False
         if set_over(v, self.hands):
             if second_set_due(v, self.players, self.set_number, len(self.supply)):
                 self.set_number = 2
+                second_set = True
                 for seat in range(self.players):
                     drawn, self.supply = self.supply[: v.hand_size], self.supply[v.hand_size :]
                     self.hands[seat] = sorted(self.hands[seat] + drawn)
@@ -765,5 +988,9 @@ class Game:
         if over:
             self._final = tuple(final_scores(v, self.scores, self.hands))
             self._pending = None
-            return
-        self._start_turn()
+        if self._listeners:
+            self._emit(TurnEnded(len(self.turns), tuple(self.scores), second_set))
+            if self._final is not None:
+                self._emit(GameOver(self._final))
+        if not over:
+            self._start_turn()

@@ -174,7 +174,7 @@ def simulate(replay: dict[str, Any]) -> tuple[Game, list[str]]:
     for i, turn in enumerate(replay["turns"]):
         where = f"turn {i + 1}"
         try:
-            _replay_turn(game, turn)
+            replay_turn(game, turn)
         except (NimmtError, LookupError, TypeError) as exc:
             problems.append(f"{where}: {exc}")
             return game, problems
@@ -203,7 +203,20 @@ def verify(replay: dict[str, Any]) -> list[str]:
     return simulate(replay)[1]
 
 
-def _replay_turn(game: Game, turn: dict[str, Any]) -> None:
+def replay_turn(game: Game, turn: dict[str, Any]) -> None:
+    """Play one recorded turn of a replay (``{"plays", "choices", ...}``) on ``game``.
+
+    Each seat's tile, then every recorded choice in the order the game asks for it; where the
+    game asks for an action card the record does not hold, the seat declines. Raises
+    :class:`ReplayError` where the record and the game disagree (and any
+    :class:`~arena.engine.errors.NimmtError` the game raises for an illegal decision).
+
+    >>> from arena.engine import Game
+    >>> game = Game.new("basic", players=2, seed=1)
+    >>> replay_turn(game, {"plays": [game.hands[0][0], game.hands[1][-1]], "choices": []})
+    >>> len(game.turns), game.turns[0].scores == game.scores
+    (1, True)
+    """
     if game.is_over():
         raise ReplayError("the game is already over")
     start = len(game.turns)
@@ -267,7 +280,7 @@ def render(replay: dict[str, Any]) -> Iterator[str]:
             detail = " ".join(f"{k}={v}" for k, v in c.items() if k not in ("seat", "kind"))
             yield f"  {names[c['seat']]}: {c['kind']} {detail}"
         try:
-            _replay_turn(fresh, turn)
+            replay_turn(fresh, turn)
         except (NimmtError, LookupError, TypeError) as exc:
             yield f"  cannot re-play this turn: {exc}"
             break
