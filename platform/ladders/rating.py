@@ -471,7 +471,8 @@ class MarginCalculator:
 
     Defaults are those measured for 4-player *basic* games (``benchmarks/ratings.py``):
     ``beta = 16`` points per game, ``beta_duplicate = 12``; ``sigma = 10`` is a prior skill
-    spread of that order. A ladder of another variant takes the scales of its own scoring.
+    spread of that order. The other variants' points spread alike (about 8 to 11 points per
+    game between the same bots), so one set of parameters serves every ladder.
 
     >>> margin = MarginCalculator(beta=10.0, beta_duplicate=4.0)
     >>> a, b = margin.rating("a"), margin.rating("b")
