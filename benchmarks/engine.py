@@ -26,7 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.bots.base import GameInfo, make_bot
+from arena.bots.base import GameInfo
+from arena.bots.registry import make_bot
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine.observation import observe
 from arena.engine.playout import random_game_scores

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.bots.base import make_bot
+from arena.bots.registry import make_bot
 from arena.engine.variants import variant as get_variant
 from arena.local import play_game, series_game
 from arena.stats import (

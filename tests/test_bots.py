@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
-from arena.bots import make_bot
 from arena.bots.base import Bot, GameInfo
 from arena.bots.heuristic import HeuristicBot, Weights, _Board, _Context, _place
 from arena.bots.random import RandomBot
+from arena.bots.registry import make_bot
 from arena.engine import (
     VARIANT_NAMES,
     DecisionKind,

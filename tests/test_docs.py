@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import make_bot
+from arena.bots.registry import make_bot
 from arena.cli import main as nimmt
 from arena.engine import replay as replays
 from arena.engine.decisions import parse_decision

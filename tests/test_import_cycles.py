@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -175,11 +173,6 @@ def test_the_site_has_no_import_cycles() -> None:
     assert_no_cycles(platform, platform)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="arena/runner (being restructured) and arena/bots/base.py still import each other "
-    "in a cycle; this test passes once they are fixed",
-)
 def test_the_arena_package_has_no_import_cycles() -> None:
     assert_no_cycles(ROOT, ROOT / "arena")
 

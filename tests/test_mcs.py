@@ -6,9 +6,10 @@ import statistics
 
 import pytest
 
-from arena.bots.base import GameInfo, make_bot
+from arena.bots.base import GameInfo
 from arena.bots.mcs import MonteCarloBot, Settings, playouts_for, shortlist
 from arena.bots.random import RandomBot
+from arena.bots.registry import make_bot
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.observation import observe

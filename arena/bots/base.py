@@ -8,7 +8,6 @@ result (:meth:`Bot.end_game`). It only ever sees an
 """
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from arena.engine.decisions import Decision
@@ -40,36 +39,3 @@ class Bot(ABC):
 
     def end_game(self, view: Observation, scores: tuple[int, ...], ranks: tuple[int, ...]) -> None:  # noqa: B027
         """Called once the game is over, with the final scores and ranks."""
-
-
-_REGISTRY: dict[str, Callable[[str], Bot]] = {}
-
-
-def register(name: str) -> Callable[[Callable[[str], Bot]], Callable[[str], Bot]]:
-    """Class/factory decorator: make a house bot available by ``name`` (``name:options``)."""
-
-    def wrap(factory: Callable[[str], Bot]) -> Callable[[str], Bot]:
-        _REGISTRY[name] = factory
-        return factory
-
-    return wrap
-
-
-def available() -> list[str]:
-    """Names of the registered house bots."""
-    _load_house_bots()
-    return sorted(_REGISTRY)
-
-
-def make_bot(spec: str) -> Bot:
-    """A house bot from its spec: ``random``, ``heuristic``, ``mcs`` or ``mcs:playouts=200``."""
-    _load_house_bots()
-    name, _, options = spec.partition(":")
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown bot {name!r}; house bots: {', '.join(sorted(_REGISTRY))}")
-    return _REGISTRY[name](options)
-
-
-def _load_house_bots() -> None:
-    # Imported here so that registering has no import cycle with the bot modules.
-    from . import heuristic, mcs, random  # noqa: F401

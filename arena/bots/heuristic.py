@@ -56,7 +56,7 @@ from arena.engine.observation import Observation
 from arena.engine.tiles import BULLHEADS
 from arena.engine.variants import variant as get_variant
 
-from .base import Bot, GameInfo, register
+from .base import Bot, GameInfo
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,6 @@ def _expected_value(
     return total + ctx.end_weight * BULLHEADS[tile]
 
 
-@register("heuristic")
 class HeuristicBot(Bot):
     """The one-move rule described in the module docstring; deterministic."""
 

@@ -56,7 +56,7 @@ from arena.engine.observation import Observation
 from arena.engine.sampling import Sampler
 from arena.engine.variants import variant
 
-from .base import Bot, GameInfo, register
+from .base import Bot, GameInfo
 
 OBJECTIVES = ("margin", "score", "rank")
 #: Default budget: estimated milliseconds of playouts per decision, chosen so that a decision
@@ -150,7 +150,6 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
 }
 
 
-@register("mcs")
 class MonteCarloBot(Bot):
     """Flat Monte Carlo with sequential halving (module docstring)."""
 

@@ -20,10 +20,9 @@ import random
 from arena.engine.decisions import Decision
 from arena.engine.observation import Observation
 
-from .base import Bot, GameInfo, register
+from .base import Bot, GameInfo
 
 
-@register("random")
 class RandomBot(Bot):
     """Picks uniformly among ``view.legal``. Takes no options."""
 

@@ -16,7 +16,7 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path
 
-from arena.bots.base import make_bot
+from arena.bots.registry import make_bot
 from arena.engine.errors import NimmtError
 from arena.engine.variants import VARIANT_NAMES
 from arena.engine.variants import variant as get_variant

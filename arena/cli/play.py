@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from arena.bots import make_bot
+from arena.bots.registry import make_bot
 from arena.engine import VARIANT_NAMES, variant
 from arena.engine import replay as replays
 from arena.local import bot_seed, play_game, series_game

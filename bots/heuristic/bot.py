@@ -7,7 +7,7 @@ The strategy lives in ``arena/bots/heuristic.py``; this file only connects it to
 import os
 
 from arena.botkit import run
-from arena.bots import make_bot
+from arena.bots.registry import make_bot
 
 if __name__ == "__main__":
     run(make_bot("heuristic:" + os.environ.get("NIMMT_BOT_OPTIONS", "")))

@@ -7,7 +7,7 @@ The strategy lives in ``arena/bots/mcs.py``; this file only connects it to the a
 import os
 
 from arena.botkit import run
-from arena.bots import make_bot
+from arena.bots.registry import make_bot
 
 if __name__ == "__main__":
     run(make_bot("mcs:" + os.environ.get("NIMMT_BOT_OPTIONS", "")))

@@ -7,7 +7,7 @@ The strategy lives in ``arena/bots/random.py``; this file only connects it to th
 import os
 
 from arena.botkit import run
-from arena.bots import make_bot
+from arena.bots.registry import make_bot
 
 if __name__ == "__main__":
     run(make_bot("random:" + os.environ.get("NIMMT_BOT_OPTIONS", "")))

@@ -50,7 +50,7 @@ def in_process_random(name: str) -> Entrant:
 
 def house(name: str, in_process: bool = False, copy: int = 1) -> Entrant:
     """A house bot: its ``bots/<name>`` program (trusted), or in process."""
-    from arena.bots import make_bot
+    from arena.bots.registry import make_bot
     from arena.runner.manifest import house_program
 
     label = name if copy == 1 else f"{name}#{copy}"

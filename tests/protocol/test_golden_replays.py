@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import make_bot
+from arena.bots.registry import make_bot
 from arena.runner.manifest import load
 from arena.runner.match import Entrant, MatchConfig, run_match
 from arena.stats import entry_names

@@ -3,7 +3,7 @@ exactly the games of `nimmt play` (arena.local), for the same seed."""
 
 import pytest
 
-from arena.bots import make_bot
+from arena.bots.registry import make_bot
 from arena.local import bot_seed, play_game, series_game
 
 from .conftest import house, needs_bwrap, play
