@@ -16,7 +16,7 @@ from ladders.services import recompute_ladder
 
 
 class Command(BaseCommand):
-    help = "Rebuild the ratings and rating history of every ladder (or of --ladder) from its matches."
+    help = "Rebuild every ladder's ratings and rating history (or --ladder's) from its matches."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
