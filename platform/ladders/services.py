@@ -79,13 +79,14 @@ def rate_match_records(
 
     Elo and OpenSkill take the match as a whole: its ranks (a duplicate match ranks by mean
     rank over its games). Margin takes its deals: each seat's points per deal, a duplicate
-    deal played in every rotation. A match stored before points per deal were kept counts as
-    one game of the seats' mean points per game.
+    deal played in every rotation. A match stored before points per deal were kept (or whose
+    points per deal do not add up) counts as one game of the seats' mean points per game.
     """
     ranks = [int(s.rank) for s in seats if s.rank is not None]
     higher = get_variant(ladder.variant).higher_is_better
     per_seat = [list(s.deal_scores) for s in seats]
-    if all(per_seat) and len({len(p) for p in per_seat}) == 1:
+    numbers = all(type(x) is int for points in per_seat for x in points)
+    if all(per_seat) and numbers and len({len(p) for p in per_seat}) == 1:
         rotations = len(seats) if match.duplicate else 1
         deals = match_deals(per_seat, rotations=rotations, higher_is_better=higher)
     else:

@@ -212,6 +212,28 @@ def test_it_rates_the_margin_from_the_points_of_each_deal(ladder: Ladder, bots: 
     assert ann.games == 2 and ann.mu != skill.mu
 
 
+def test_points_per_deal_that_do_not_add_up_count_as_one_game_of_the_totals(
+    ladder: Ladder, bots: list[Bot]
+) -> None:
+    # A seat whose points per deal are missing or of another length than its neighbours' (a
+    # match stored before they were kept, or a broken row): the match still counts, as one
+    # game of the seats' mean points per game, and one bad row cannot crash the rating task.
+    match = _finish_points(create_match(ladder, bots), [[40], [20], [10], [0]], ago=10)
+    Seat.objects.filter(match=match, seat=0).update(deal_scores=[40, 1, 2])
+    other = _finish_points(create_match(ladder, bots), [[40], [20], [10], [0]])
+    Seat.objects.filter(match=other, seat=1).update(deal_scores=["20"])
+    assert rate_ladder(ladder.pk) == 2
+    margin = MarginCalculator()
+    per_game = [DealScores((10.0, 5.0, 2.5, 0.0))]  # the totals over the match's 4 games
+    want = [margin.rating(str(b.pk)) for b in bots]
+    for _ in range(2):
+        want = margin.rate(want, per_game)
+    for bot, expected in zip(bots, want, strict=True):  # create_match seats them in order
+        rating = Rating.objects.get(bot=bot, ladder=ladder)
+        assert rating.margin_mu == pytest.approx(expected.mu)
+        assert rating.games == 2
+
+
 def test_the_ladder_is_ordered_by_margin_and_shows_it(
     client: Client, ladder: Ladder, bots: list[Bot]
 ) -> None:
