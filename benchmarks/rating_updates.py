@@ -12,9 +12,10 @@ Prints p50/p95/max per update; the goal is under 30 ms. ``--recompute`` also tim
     python -m benchmarks.rating_updates                       # from the project's root
     python -m benchmarks.rating_updates --matches 20000       # a quick look
 
-Measured 2026-12-01 on this 2-core machine (other work running): fill 95 s; a duplicate
-4-seat match rated in p50 13.7 ms, p95 28.5 ms, max 48 ms over 290 updates on the busiest
-ladder (100,000 matches, 5,000 ratings); its recompute 182 s.
+Measured 2026-12-01 on this 2-core machine (other work running): fill 86 s; a duplicate
+4-seat match rated in p50 11.6 ms, p95 25.5 ms, max 40 ms over 290 updates on the busiest
+ladder (100,000 matches, 5,000 ratings; the ratings written in one statement); its recompute
+182 s.
 
 Settings: ``NIMMT_BENCH_RATINGS_DATABASE_URL`` (default
 ``postgres://postgres@127.0.0.1:5432/nimmt_bench_ratings``); dropped at the end unless
