@@ -88,7 +88,8 @@ def test_it_matches_the_hand_worked_margin_cases_to_six_places() -> None:
     alice, bob = MARGIN.rate(new, [DealScores((40.0, 8.0))])
     assert (round(alice.mu, 6), round(bob.mu, 6)) == (4.494463, -4.494463)
     assert round(alice.sigma, 6) == round(bob.sigma, 6) == 9.271297
-    alice, bob = MARGIN.rate(new, [DealScores((70.0, 30.0), games=2)])
+    calculator = MarginCalculator(**load("margin_two_new_duplicate.json")["parameters"])
+    alice, bob = calculator.rate(new, [DealScores((70.0, 30.0), games=2)])
     assert (round(alice.mu, 6), round(alice.sigma, 6)) == (8.474609, 7.591337)
 
 
