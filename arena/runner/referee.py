@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.engine.decisions import Decision, Pending, kind_of
 from arena.engine.errors import IllegalDecisionError
@@ -46,6 +46,8 @@ from .seat import (
     Seat,
     SeatLost,
 )
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -210,8 +212,9 @@ class Referee:
         is dropped. A lost seat is a crash; ``after_game`` (the replay is final) it is left to
         the next game to find, and a stall counts for the match only."""
         seats = list(writes)
-        outcomes = await asyncio.gather(
-            *(self._bounded(run.players[seat].seat, writes[seat]) for seat in seats)
+        outcomes = await _together(
+            [self._bounded(run.players[seat].seat, writes[seat]) for seat in seats],
+            [run.players[seat].seat for seat in seats],
         )
         for seat, failed in zip(seats, outcomes, strict=True):
             player = run.players[seat]
@@ -255,7 +258,8 @@ class Referee:
         asks = {
             seat: self._ask(run, seat, views[seat], pending, banks[seat]) for seat in pending.seats
         }
-        outcomes = dict(zip(asks, await asyncio.gather(*asks.values()), strict=True))
+        seats = [run.players[seat].seat for seat in asks]
+        outcomes = dict(zip(asks, await _together(list(asks.values()), seats), strict=True))
         decisions: dict[int, Decision] = {}
         for seat, outcome in outcomes.items():
             player = run.players[seat]
@@ -413,3 +417,12 @@ class Referee:
     async def _notify_all(seat: Seat, notices: list[Notice]) -> None:
         for notice in notices:
             await seat.notify(notice)
+
+
+async def _together(calls: list[Coroutine[Any, Any, _T]], seats: list[Seat]) -> list[_T]:
+    """The results of ``calls``, one per seat, run at once when a timed seat is among them (its
+    clock must not wait for the others); one after the other when none is, which spares a
+    table of house bots a task per message."""
+    if len(calls) > 1 and any(seat.timed for seat in seats):
+        return list(await asyncio.gather(*calls))
+    return [await call for call in calls]
