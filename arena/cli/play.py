@@ -172,8 +172,11 @@ def _play_all(
         return
     import multiprocessing
 
-    # Ctrl-C reaches the workers too; only this process handles it (the pool is terminated).
-    with multiprocessing.Pool(min(jobs, len(tasks)), initializer=_ignore_interrupts) as pool:
+    # Workers start from a fresh interpreter (forkserver), never as a fork of a process that may
+    # run threads (gRPC's, an event loop's): such a fork can hang in the child. Ctrl-C reaches
+    # the workers too; only this process handles it (the pool is terminated).
+    context = multiprocessing.get_context("forkserver")
+    with context.Pool(min(jobs, len(tasks)), initializer=_ignore_interrupts) as pool:
         yield from pool.imap(_play_one, tasks, chunksize=1)
 
 
