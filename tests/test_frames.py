@@ -50,7 +50,7 @@ from arena.engine.game import (
     SixthCard,
     TurnEnded,
 )
-from arena.engine.replay import read, simulate, to_replay
+from arena.engine.replay import read, simulate, start, to_replay
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [("basic", 2), ("basic", 5), ("basic+luck", 4), ("pro", 3), ("pro", 6), ("pro+luck", 2)]
@@ -121,15 +121,7 @@ def engine_after(replay: dict[str, Any], turns: int) -> Game:
 def decision_states(replay: dict[str, Any]) -> list[tuple[str, int, EngineState]]:
     """The engine's position at every decision it asks for inside a turn, in order: the
     replay driven decision by decision through Game.apply."""
-    setup = replay["setup"]
-    game = Game.from_setup(
-        replay["variant"],
-        setup["rows"],
-        setup["hands"],
-        setup["supply"],
-        setup["luck_deck"],
-        setup["action_deck"],
-    )
+    game = start(replay)
     found = []
     for turn in replay["turns"]:
         for seat, tile in enumerate(turn["plays"]):

@@ -94,7 +94,7 @@ from .game import (
     SixthCard,
     TurnEnded,
 )
-from .replay import replay_turn, simulate, to_replay
+from .replay import replay_turn, simulate, start, to_replay
 from .tiles import bullheads
 
 FORMAT = "nimmt-frames/1"
@@ -273,15 +273,7 @@ def frames(source: dict[str, Any] | Game) -> Frames:
     final, problems = simulate(replay)  # ReplayError on a bad shape or deal
     if problems:
         raise UnverifiedReplayError(problems)
-    setup = replay["setup"]
-    game = Game.from_setup(
-        replay["variant"],
-        setup["rows"],
-        setup["hands"],
-        setup["supply"],
-        setup["luck_deck"],
-        setup["action_deck"],
-    )
+    game = start(replay)
     film = _Film(game)
     game.listen(film.step)
     for turn in replay["turns"]:

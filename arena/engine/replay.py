@@ -147,6 +147,20 @@ def _name(kind: type | tuple[type, ...]) -> str:
     return kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
 
 
+def start(replay: dict[str, Any]) -> Game:
+    """The game as ``replay``'s deal sets it up, before the first turn (unchecked: see
+    :func:`simulate` for a replay that may be broken)."""
+    setup = replay["setup"]
+    return Game.from_setup(
+        replay["variant"],
+        setup["rows"],
+        setup["hands"],
+        setup["supply"],
+        setup["luck_deck"],
+        setup["action_deck"],
+    )
+
+
 def simulate(replay: dict[str, Any]) -> tuple[Game, list[str]]:
     """Re-play ``replay`` with the engine; the game and every disagreement found.
 
@@ -155,16 +169,8 @@ def simulate(replay: dict[str, Any]) -> tuple[Game, list[str]]:
     """
     check_shape(replay)
     problems: list[str] = []
-    setup = replay["setup"]
     try:
-        game = Game.from_setup(
-            replay["variant"],
-            setup["rows"],
-            setup["hands"],
-            setup["supply"],
-            setup["luck_deck"],
-            setup["action_deck"],
-        )
+        game = start(replay)
     except (NimmtError, TypeError) as exc:  # TypeError: tiles that are not integers
         raise ReplayError(f"setup: {exc}") from exc
     if len(replay["players"]) != game.players:
@@ -267,10 +273,7 @@ def render(replay: dict[str, Any]) -> Iterator[str]:
         f"{replay['variant']} · {len(names)} players · seed {replay['seed']} · "
         + ", ".join(f"{i}:{n}" for i, n in enumerate(names))
     )
-    fresh = Game.from_setup(
-        replay["variant"],
-        **{k: replay["setup"][k] for k in ("rows", "hands", "supply", "luck_deck", "action_deck")},
-    )
+    fresh = start(replay)
     yield from _board_lines(fresh)
     for i, turn in enumerate(replay["turns"]):
         plays = ", ".join(f"{names[s]} {t}" for s, t in enumerate(turn["plays"]) if t is not None)
