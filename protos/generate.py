@@ -1,29 +1,56 @@
-"""Generate the Python code of the bot protocol: ``python protos/generate.py``.
+"""Generate the bot protocol's code for every language: ``python protos/generate.py [LANGUAGE]``.
 
-Runs ``grpc_tools.protoc`` on ``protos/nimmt/v1/arena.proto`` and writes ``arena_pb2.py``,
-``arena_pb2_grpc.py`` and ``arena_pb2.pyi`` into ``arena/protocol/``. protoc names modules after
-the proto's path (``nimmt.v1``); the import in the gRPC module is rewritten to a relative one so
-the code lives inside the ``arena`` package. ``tests/protocol/test_codegen.py`` fails when the
-committed files differ from what this script produces.
+One function per language turns ``protos/nimmt/v1/arena.proto`` into that language's code and
+writes it where its users find it (the committed copy; ``tests/protocol/test_codegen.py`` fails
+when it differs from what this script produces now):
 
-``--out DIR`` writes elsewhere (the staleness test uses a temporary folder).
+- ``python``: ``grpc_tools.protoc`` (pinned in ``pyproject.toml``) writes ``arena_pb2.py``,
+  ``arena_pb2_grpc.py`` and ``arena_pb2.pyi`` into ``arena/protocol/``. protoc names modules
+  after the proto's path (``nimmt.v1``); the import in the gRPC module is rewritten to a
+  relative one so the code lives inside the ``arena`` package.
+- ``cpp``: Debian's ``protoc`` and ``grpc_cpp_plugin`` (packages ``protobuf-compiler``,
+  ``protobuf-compiler-grpc``: the same versions as the ``libprotobuf-dev`` and
+  ``libgrpc++-dev`` the code compiles against) write ``arena.pb.{h,cc}`` and
+  ``arena.grpc.pb.{h,cc}`` into the C++ kit, ``bots/starter-cpp/nimmt/gen/``.
+- ``java``: Debian's ``protoc`` and ``grpc_java_plugin`` (``protobuf-compiler-grpc-java-plugin``,
+  matching ``libprotobuf-java`` and ``libgrpc-java``) write ``nimmt/v1/ArenaOuterClass.java``
+  and ``nimmt/v1/ArenaGrpc.java`` into the Java kit, ``bots/starter-java/src/``.
+- ``javascript``: ``@grpc/proto-loader`` reads the ``.proto`` itself when the bot starts, so the
+  JavaScript kit gets a copy of it, ``bots/starter-javascript/nimmt/arena.proto``.
+
+With no language named, every language is generated. ``--out DIR`` writes one language
+elsewhere (the staleness test uses a temporary folder).
 """
 
 import argparse
 import re
+import shutil
+import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOS = ROOT / "protos"
 SOURCES = ("nimmt/v1/arena.proto",)
+#: The Python code's folder and files (kept under these names for the staleness test).
 OUT = ROOT / "arena" / "protocol"
 GENERATED = ("arena_pb2.py", "arena_pb2_grpc.py", "arena_pb2.pyi")
 
 
+@dataclass(frozen=True)
+class Language:
+    """One language's generated code: where it is committed, and how it is made."""
+
+    name: str
+    out: Path
+    generate: Callable[[Path], list[Path]]
+
+
 def generate(out: Path) -> list[Path]:
-    """Write the generated files into ``out``; the paths written."""
+    """Write the Python code into ``out``; the paths written."""
     from grpc_tools import protoc  # dev dependency: only code generation needs it
 
     include = Path(protoc.__file__).parent / "_proto"  # google/protobuf/*.proto
@@ -51,12 +78,82 @@ def generate(out: Path) -> list[Path]:
     return written
 
 
+def _tool(name: str, package: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise RuntimeError(f"{name} is missing: install the Debian package {package} (./dev does)")
+    return path
+
+
+def _debian_protoc(out: Path, flags: list[str], files: dict[str, str]) -> list[Path]:
+    """Run Debian's protoc with ``flags`` (``{tmp}`` is the output folder) and copy ``files``
+    (generated path -> path under ``out``) into ``out``."""
+    protoc = _tool("protoc", "protobuf-compiler")
+    with tempfile.TemporaryDirectory() as tmp:
+        args = [protoc, f"-I{PROTOS}", *(flag.format(tmp=tmp) for flag in flags), *SOURCES]
+        done = subprocess.run(args, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"protoc failed: {' '.join(args)}\n{done.stderr}")
+        written = []
+        for made, name in files.items():
+            target = out / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(Path(tmp) / made, target)
+            written.append(target)
+    return written
+
+
+def generate_cpp(out: Path) -> list[Path]:
+    """Write the C++ messages and gRPC stub into ``out``; the paths written."""
+    plugin = _tool("grpc_cpp_plugin", "protobuf-compiler-grpc")
+    made = [f"nimmt/v1/arena.{kind}.{ext}" for kind in ("pb", "grpc.pb") for ext in ("h", "cc")]
+    flags = ["--cpp_out={tmp}", "--grpc_out={tmp}", f"--plugin=protoc-gen-grpc={plugin}"]
+    return _debian_protoc(out, flags, {path: path for path in made})
+
+
+def generate_java(out: Path) -> list[Path]:
+    """Write the Java messages (``nimmt.v1.ArenaOuterClass``) and gRPC stub
+    (``nimmt.v1.ArenaGrpc``) into ``out``; the paths written."""
+    plugin = _tool("grpc_java_plugin", "protobuf-compiler-grpc-java-plugin")
+    made = ["nimmt/v1/ArenaOuterClass.java", "nimmt/v1/ArenaGrpc.java"]
+    flags = ["--java_out={tmp}", "--grpc_out={tmp}", f"--plugin=protoc-gen-grpc={plugin}"]
+    return _debian_protoc(out, flags, {path: path for path in made})
+
+
+def generate_javascript(out: Path) -> list[Path]:
+    """Copy the ``.proto`` into ``out`` (proto-loader reads it at start); the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / "arena.proto"
+    shutil.copyfile(PROTOS / SOURCES[0], target)
+    return [target]
+
+
+LANGUAGES = {
+    language.name: language
+    for language in (
+        Language("python", OUT, generate),
+        Language("cpp", ROOT / "bots" / "starter-cpp" / "nimmt" / "gen", generate_cpp),
+        Language("java", ROOT / "bots" / "starter-java" / "src", generate_java),
+        Language("javascript", ROOT / "bots" / "starter-javascript" / "nimmt", generate_javascript),
+    )
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT, help=f"target folder (default {OUT})")
+    parser.add_argument("languages", nargs="*", help=f"of {', '.join(LANGUAGES)} (default: all)")
+    parser.add_argument("--out", type=Path, help="target folder (one language only)")
     args = parser.parse_args(argv)
-    for path in generate(args.out):
-        print(f"wrote {path}")
+    names = args.languages or list(LANGUAGES)
+    unknown = [name for name in names if name not in LANGUAGES]
+    if unknown:
+        parser.error(f"unknown language {unknown[0]!r}; the languages are {', '.join(LANGUAGES)}")
+    if args.out is not None and len(names) != 1:
+        parser.error("--out needs exactly one language")
+    for name in names:
+        language = LANGUAGES[name]
+        for path in language.generate(args.out or language.out):
+            print(f"wrote {path}")
     return 0
 
 

@@ -1,7 +1,10 @@
-"""The generated protocol code in arena/protocol/ is what protos/generate.py makes now."""
+"""The generated protocol code of every language is what protos/generate.py makes now."""
 
 import importlib.util
+import shutil
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -14,15 +17,29 @@ def _generator():
     return module
 
 
-def test_it_fails_when_the_generated_code_is_stale(tmp_path):
-    generate = _generator()
-    written = generate.generate(tmp_path)
-    assert sorted(p.name for p in written) == sorted(generate.GENERATED)
+GENERATE = _generator()
+#: The tools each language's generator runs (Debian packages installed by ./dev).
+TOOLS = {"cpp": ("protoc", "grpc_cpp_plugin"), "java": ("protoc", "grpc_java_plugin")}
+
+
+@pytest.mark.parametrize("name", list(GENERATE.LANGUAGES))
+def test_it_fails_when_the_generated_code_is_stale(name, tmp_path):
+    missing = [tool for tool in TOOLS.get(name, ()) if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed (./dev installs them)")
+    language = GENERATE.LANGUAGES[name]
+    written = language.generate(tmp_path)
+    assert written
     for path in written:
-        committed = generate.OUT / path.name
-        assert committed.read_text() == path.read_text(), (
-            f"{committed} is stale: run `python protos/generate.py` and commit the result"
+        committed = language.out / path.relative_to(tmp_path)
+        assert committed.read_bytes() == path.read_bytes(), (
+            f"{committed} is stale: run `python protos/generate.py {name}` and commit the result"
         )
+
+
+def test_it_writes_the_python_modules_the_arena_imports(tmp_path):
+    written = GENERATE.generate(tmp_path)
+    assert sorted(p.name for p in written) == sorted(GENERATE.GENERATED)
 
 
 def test_it_imports_the_generated_messages_relatively():
