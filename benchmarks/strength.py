@@ -1,104 +1,327 @@
-"""Bot strength: mean score with a 95% interval per bot over many four-player games.
+"""Bot strength: a round robin of the house bots on duplicate deals, at equal time per decision.
 
-    python benchmarks/strength.py [--games N] [--variants basic,classic] [--jobs J]
-                                  [--bots mcs,heuristic,random,random] [--seed S]
+    nice -n 10 python benchmarks/strength.py [--bots search,mcs,flat,heuristic,random]
+        [--tables basic:4,classic:2,...] [--pairs search-mcs,search-flat] [--deals N]
+        [--ms 30] [--clock cpu|wall] [--jobs J] [--seed S] [--json PATH]
 
-Per variant it plays ``N`` games of the lineup (by default mcs, heuristic and two random bots),
-seats rotated from game to game, and prints each bot's mean score with its 95% confidence
-interval (normal approximation, :mod:`arena.stats`), then whether the intervals of the lineup's
-distinct bots are ordered without overlap as listed (for the default lineup: mcs above
-heuristic above random; in the card game "above" means fewer penalty points). Games are seeded
-as a series of :mod:`arena.local`, so a run is reproducible and ``--jobs`` changes nothing but
-the time it takes.
+**Tables.** By default every variant at 4 players, and the card game also at 2 and 5.
+
+**Pairs, duplicate deals.** Every pair of bots A, B plays the same ``--deals`` deals (the same
+deals for every pair). A deal is played once per distinct rotation of the seating
+``A B A B ...``: at 4 players ``A B A B`` and ``B A B A`` (two seats against two, each bot in
+every seat once), at 2 players ``A B`` and ``B A``, at 5 players the five rotations of
+``A B A B A``. The luck of the deal thus falls alike on both bots. A deal's *paired difference*
+is A's mean score over its seats in those games less B's.
+
+**Equal time.** The searching bots (``search``, ``mcs`` and the ``flat`` baseline of
+:mod:`benchmarks.flat_mc`) get ``ms=--ms`` per decision on clock ``--clock``; the default,
+``cpu``, counts this process's processor time, so a busy machine gives every bot the same
+computing (:mod:`arena.bots.timing`). ``heuristic`` and ``random`` take no time worth counting.
+Any other options go in the spec: ``--bots mcs:objective=score,flat``.
+
+**Figures.** Per table: each bot's mean score per game over all its pairings with a 95%
+interval (over deals; normal approximation, :mod:`arena.stats`); for every pair the mean paired
+difference with its 95% interval and which bot it shows to be better (card game: fewer points
+is better), or ``level`` when the interval contains zero; and each bot's time per decision
+(p50, p95, max on the wall clock and on the processor clock, decisions with a choice only).
+
+Deal ``d`` of a run with seed ``S`` is ``Game.new(variant, players, seed=S * 100003 + d)``; bot
+seeds follow :func:`arena.local.bot_seed`, so a run is reproducible (on the ``cpu`` clock up to
+the work a time budget buys) and ``--jobs`` changes nothing but the time it takes.
 """
 
 import argparse
+import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from itertools import pairwise
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arena.bots.base import Bot, GameInfo
 from arena.bots.registry import make_bot
+from arena.engine.decisions import Decision
+from arena.engine.game import Game
+from arena.engine.observation import Observation, observe
+from arena.engine.variants import VARIANT_NAMES
 from arena.engine.variants import variant as get_variant
-from arena.local import play_game, series_game
-from arena.stats import (
-    BotSummary,
-    SeatedGame,
-    entry_names,
-    format_table,
-    summarize_series,
-)
+from arena.local import bot_seed
+from arena.stats import confidence95, mean
+from benchmarks.flat_mc import FlatMonteCarloBot
 
-DEFAULT_BOTS = "mcs,heuristic,random,random"
+DEFAULT_BOTS = "search,mcs,flat,heuristic,random"
+DEFAULT_TABLES = ",".join([*(f"{v}:4" for v in VARIANT_NAMES), "classic:2", "classic:5"])
+#: Bots that take a time budget per decision (``ms=``, ``clock=``).
+TIMED = ("search", "mcs", "flat")
 
 
-def one_game(variant: str, specs: Sequence[str], seed: int, index: int) -> SeatedGame:
-    """Game ``index`` of the series: the lineup seated by rotation, each bot seeded."""
-    game = series_game(seed, index, len(specs))
-    bots = [make_bot(specs[entry]) for entry in game.seats]
-    names = [specs[entry] for entry in game.seats]
-    replay = play_game(variant, bots, game.deal_seed, game.bot_seeds(seed), names)
-    result = replay["result"]
-    return SeatedGame(game.seats, tuple(result["scores"]), tuple(result["ranks"]))
+def make(spec: str) -> Bot:
+    """A house bot from its spec, or the ``flat`` baseline."""
+    name, _, options = spec.partition(":")
+    return FlatMonteCarloBot(options) if name == "flat" else make_bot(spec)
 
 
-def _one_game(job: tuple[str, tuple[str, ...], int, int]) -> SeatedGame:
-    return one_game(*job)
+def timed_spec(spec: str, ms: float, clock: str) -> str:
+    """``spec`` with the run's time budget, for the bots that take one."""
+    name, _, options = spec.partition(":")
+    if name not in TIMED:
+        return spec
+    budget = f"ms={ms:g},clock={clock}"
+    return f"{name}:{options},{budget}" if options else f"{name}:{budget}"
 
 
-def series(
-    variant: str, specs: Sequence[str], games: int, seed: int, jobs: int
-) -> list[SeatedGame]:
-    work = [(variant, tuple(specs), seed, i) for i in range(games)]
-    if jobs <= 1:
-        return [_one_game(w) for w in work]
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(_one_game, work, chunksize=4))
+class _Timed(Bot):
+    """A bot whose decisions with a choice are timed on both clocks (milliseconds)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.times: list[tuple[float, float]] = []
+
+    def start_game(self, info: GameInfo) -> None:
+        self.bot.start_game(info)
+
+    def decide(self, view: Observation) -> Decision:
+        wall, cpu = time.perf_counter(), time.process_time()
+        decision = self.bot.decide(view)
+        if len(view.legal) > 1:
+            self.times.append(
+                ((time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000)
+            )
+        return decision
 
 
-def ordered(rows: Sequence[BotSummary], higher_is_better: bool) -> bool:
-    """Do the intervals of the distinct bots, in lineup order, lie strictly one above the next?"""
-    distinct: list[BotSummary] = []
-    for row in rows:
-        if row.name.split("#")[0] not in [d.name.split("#")[0] for d in distinct]:
-            distinct.append(row)
-    sign = 1 if higher_is_better else -1
-    for better, worse in pairwise(distinct):
-        if math.isnan(better.ci95) or math.isnan(worse.ci95):
-            return False
-        low = sign * better.mean_score - better.ci95
-        high = sign * worse.mean_score + worse.ci95
-        if low <= high:
-            return False
-    return True
+def seatings(players: int) -> list[tuple[int, ...]]:
+    """The distinct rotations of ``A B A B ...`` (0 is A, 1 is B).
+
+    >>> seatings(4), seatings(2), len(seatings(5))
+    ([(0, 1, 0, 1), (1, 0, 1, 0)], [(0, 1), (1, 0)], 5)
+    """
+    pattern = tuple(k % 2 for k in range(players))
+    found: list[tuple[int, ...]] = []
+    for r in range(players):
+        rotated = pattern[r:] + pattern[:r]
+        if rotated not in found:
+            found.append(rotated)
+    return found
+
+
+@dataclass(frozen=True)
+class Job:
+    variant: str
+    players: int
+    a: str
+    b: str
+    deal: int
+    seed: int
+    ms: float
+    clock: str
+
+
+@dataclass
+class DealResult:
+    """One deal of one pair: each bot's mean score over its seats, and its decision times."""
+
+    variant: str
+    players: int
+    a: str
+    b: str
+    deal: int
+    a_score: float
+    b_score: float
+    times: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+
+
+def play_deal(job: Job) -> DealResult:
+    """Every seating of one deal between ``job.a`` and ``job.b``."""
+    specs = (timed_spec(job.a, job.ms, job.clock), timed_spec(job.b, job.ms, job.clock))
+    scores: tuple[list[float], list[float]] = ([], [])
+    times: dict[str, list[tuple[float, float]]] = {job.a: [], job.b: []}
+    deal_seed = job.seed * 100003 + job.deal
+    for r, seating in enumerate(seatings(job.players)):
+        bots = [_Timed(make(specs[side])) for side in seating]
+        game = Game.new(job.variant, players=job.players, seed=deal_seed)
+        for seat, bot in enumerate(bots):
+            info = GameInfo(job.variant, job.players, seat, bot_seed(deal_seed, r, seat))
+            bot.start_game(info)
+        while (pending := game.pending) is not None:
+            views = [observe(game, seat) for seat in pending.seats]
+            decisions = [bots[view.seat].decide(view) for view in views]
+            for view, decision in zip(views, decisions, strict=True):
+                game.apply(view.seat, decision)
+        final = game.result().scores
+        for seat, side in enumerate(seating):
+            scores[side].append(final[seat])
+            times[(job.a, job.b)[side]].extend(bots[seat].times)
+    return DealResult(
+        job.variant, job.players, job.a, job.b, job.deal, mean(scores[0]), mean(scores[1]), times
+    )
+
+
+@dataclass(frozen=True)
+class PairLine:
+    a: str
+    b: str
+    deals: int
+    difference: float  # mean of A's score less B's, per deal
+    ci95: float
+    verdict: str  # the better bot's name, or "level"
+
+
+@dataclass(frozen=True)
+class BotLine:
+    name: str
+    deals: int
+    mean_score: float
+    ci95: float
+    wall_p50: float
+    wall_p95: float
+    wall_max: float
+    cpu_p50: float
+    cpu_p95: float
+    cpu_max: float
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-quantile (0..1) by the nearest rank; NaN for no values.
+
+    >>> percentile([5, 1, 3, 2, 4], 0.95), percentile([], 0.5)
+    (5, nan)
+    """
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def pair_line(results: Sequence[DealResult], higher_is_better: bool) -> PairLine:
+    diffs = [r.a_score - r.b_score for r in results]
+    d, ci = mean(diffs), confidence95(diffs)
+    a, b = results[0].a, results[0].b
+    verdict = "level"
+    if not math.isnan(ci) and abs(d) > ci:
+        verdict = a if (d > 0) == higher_is_better else b
+    return PairLine(a, b, len(diffs), d, ci, verdict)
+
+
+def bot_lines(names: Iterable[str], results: Sequence[DealResult]) -> list[BotLine]:
+    lines = []
+    for name in names:
+        own = [r.a_score for r in results if r.a == name]
+        own += [r.b_score for r in results if r.b == name]
+        if not own:
+            continue
+        times = [t for r in results for t in r.times.get(name, [])]
+        wall = [w for w, _ in times]
+        cpu = [c for _, c in times]
+        lines.append(
+            BotLine(
+                name,
+                len(own),
+                mean(own),
+                confidence95(own),
+                percentile(wall, 0.5),
+                percentile(wall, 0.95),
+                max(wall, default=math.nan),
+                percentile(cpu, 0.5),
+                percentile(cpu, 0.95),
+                max(cpu, default=math.nan),
+            )
+        )
+    return lines
+
+
+def report(
+    table: str, bots: Sequence[BotLine], pairs: Sequence[PairLine], elapsed: float, unit: str
+) -> str:
+    width = max(len(b.name) for b in bots)
+    out = [f"\n{table}: {elapsed:.0f} s ({unit})"]
+    out.append(
+        f"{'bot':<{width}}  deals  mean ± 95% CI    ms/decision wall p50/p95/max   cpu p50/p95/max"
+    )
+    for b in bots:
+        out.append(
+            f"{b.name:<{width}}  {b.deals:5d}  {b.mean_score:6.2f} ± {b.ci95:4.2f}"
+            f"    {b.wall_p50:6.1f} {b.wall_p95:6.1f} {b.wall_max:7.1f}"
+            f"    {b.cpu_p50:6.1f} {b.cpu_p95:6.1f} {b.cpu_max:7.1f}"
+        )
+    out.append("pair (A - B per deal)           deals  difference ± 95% CI  better")
+    for p in pairs:
+        label = f"{p.a} - {p.b}"
+        out.append(
+            f"{label:<31} {p.deals:5d}  {p.difference:+7.2f} ± {p.ci95:5.2f}      {p.verdict}"
+        )
+    return "\n".join(out)
+
+
+def parse_tables(text: str) -> list[tuple[str, int]]:
+    tables = []
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        name, _, players = item.partition(":")
+        v = get_variant(name)
+        n = int(players or 4)
+        v.check_players(n)
+        tables.append((name, n))
+    return tables
+
+
+def parse_pairs(text: str, bots: Sequence[str]) -> list[tuple[str, str]]:
+    if not text:
+        return list(combinations(bots, 2))
+    pairs = []
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        a, sep, b = item.partition("-")
+        if not sep or not a or not b or a == b:
+            raise SystemExit(f"--pairs: {item!r} is not A-B with two different bots")
+        pairs.append((a, b))
+    return pairs
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per variant (2000)")
-    parser.add_argument("--variants", default="basic,classic", help="comma-separated")
-    parser.add_argument("--bots", default=DEFAULT_BOTS, help=f"lineup ({DEFAULT_BOTS})")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--bots", default=DEFAULT_BOTS, help=f"round robin of ({DEFAULT_BOTS})")
+    parser.add_argument("--pairs", default="", help="only these pairs: A-B,C-D (default: all)")
+    parser.add_argument("--tables", default=DEFAULT_TABLES, help="variant:players,...")
+    parser.add_argument("--deals", type=int, default=300, help="paired deals per pair (300)")
+    parser.add_argument("--ms", type=float, default=30.0, help="ms per decision (30)")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
-    parser.add_argument("--seed", type=int, default=1, help="series seed (1)")
+    parser.add_argument("--seed", type=int, default=1, help="run seed (1)")
+    parser.add_argument("--json", type=Path, help="also write every deal's result here")
     args = parser.parse_args(argv)
-    specs = [s.strip() for s in args.bots.split(",")]
-    names = entry_names(specs)
-    for name in args.variants.split(","):
-        v = get_variant(name)
-        start = time.perf_counter()
-        games = series(name, specs, args.games, args.seed, args.jobs)
-        rows = summarize_series(names, games)
-        elapsed = time.perf_counter() - start
-        print(f"\n{name}: {args.games} games, {len(specs)} players, {elapsed:.0f} s")
-        print(format_table(rows, v.higher_is_better))
-        verdict = "yes" if ordered(rows, v.higher_is_better) else "no"
-        print(f"intervals ordered as listed without overlap: {verdict}")
-        sys.stdout.flush()
+    bots = [s.strip() for s in args.bots.split(",") if s.strip()]
+    pairs = parse_pairs(args.pairs, bots)
+    for spec in {s for p in pairs for s in p}:
+        make(timed_spec(spec, args.ms, args.clock))  # a bad spec fails before any game
+    names = list(dict.fromkeys([*bots, *(s for p in pairs for s in p)]))
+    everything: list[DealResult] = []
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    unit = f"{args.ms:g} ms per decision, {args.clock} clock, seed {args.seed}"
+    try:
+        for variant, players in parse_tables(args.tables):
+            start = time.perf_counter()
+            jobs = [
+                Job(variant, players, a, b, d, args.seed, args.ms, args.clock)
+                for a, b in pairs
+                for d in range(args.deals)
+            ]
+            results = list(pool.map(play_deal, jobs) if pool else map(play_deal, jobs))
+            everything += results
+            better = get_variant(variant).higher_is_better
+            lines = [pair_line([r for r in results if (r.a, r.b) == p], better) for p in pairs]
+            table = f"{variant}, {players} players"
+            elapsed = time.perf_counter() - start
+            print(report(table, bot_lines(names, results), lines, elapsed, unit), flush=True)
+            if args.json:
+                args.json.write_text(json.dumps([asdict(r) for r in everything]))
+    finally:
+        if pool:
+            pool.shutdown()
 
 
 if __name__ == "__main__":

@@ -120,3 +120,37 @@ def test_long_option_lists_are_cut_to_a_shortlist() -> None:
             assert set(options) <= set(view.legal)
             assert len(options) == min(len(view.legal), 24) or pending.kind is DecisionKind.TILE
             game.apply(seat, rng.choice(game.legal(seat)))
+
+
+def test_it_plays_to_the_end_of_the_game_by_default() -> None:
+    from arena.bots.mcs import DEFAULT_TURNS
+
+    assert Settings().turns is None
+    assert set(DEFAULT_TURNS) == set(VARIANT_NAMES)
+    assert all(turns == 0 for turns in DEFAULT_TURNS.values())
+
+
+def test_a_time_budget_stops_on_the_named_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mocked processor clock that advances 1 ms per reading: the search stops after about
+    ``ms`` readings, whatever the wall clock says."""
+    import arena.bots.mcs as mcs
+    from arena.bots.timing import Deadline
+
+    readings: list[None] = []
+
+    def fake_cpu() -> float:
+        readings.append(None)
+        return len(readings) / 1000
+
+    monkeypatch.setattr(mcs, "Deadline", lambda ms, clock: Deadline(ms, clock, now=fake_cpu))
+    view = observe(Game.new("classic", 4, 2), 1)
+    bot = MonteCarloBot("ms=20,clock=cpu")
+    bot.start_game(GameInfo("classic", 4, 1, 5))
+    assert bot.decide(view) in view.legal
+    assert 20 <= len(readings) <= 30
+
+
+def test_a_bad_clock_is_refused() -> None:
+    assert Settings.parse("ms=5,clock=cpu").clock == "cpu"
+    with pytest.raises(ValueError, match="clock: wall, cpu"):
+        Settings.parse("clock=sundial")

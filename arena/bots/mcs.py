@@ -9,12 +9,12 @@ order whatever the option, so the comparison is not drowned by the luck of the d
 playout.
 
 **Horizon.** A playout stops after ``turns=N`` turns, counting the current one, and scores the
-game as it stands (professional version: less the hand penalty to expect); ``turns=0`` plays to
-the end. What a tile does now shows in the next few turns; random play further on mostly adds
-noise. The default, :data:`DEFAULT_TURNS`, was measured against the heuristic and random bots
-(150-300 games per setting, equal work): in basic horizons 3 and 4 beat 6, and 6 was no better
-than playing to the end; in the card game 4 beat 6 and the full game; with luck or action cards
-(slower playouts, and random action cards add much noise) 2 beat 4 and the full game.
+game as it stands (professional version: less the hand penalty to expect); ``turns=0``, the
+default, plays to the end. A horizon of 2-4 turns once measured well against the heuristic and
+random bots at equal work, but at equal time it biases the evaluation: a plain flat sampler
+with full-length playouts (``benchmarks/flat_mc.py``) beat it by 0.7 (30 ms) to 2.4 (100 ms)
+penalty points per hand in the card game, and more time barely helped; played to the end the
+two are level, and the halving below then makes the difference.
 
 **Budget.** Options are narrowed by *sequential halving*: the budget is split over
 ``ceil(log2 options)`` rounds, every surviving option gets the same share of a round, and the
@@ -23,7 +23,8 @@ worse half is dropped after each round. By default the budget is ``budget=N`` mi
 of a playout on the reference machine (:data:`FAST_COST`, :data:`GENERAL_COST`), so it does not
 depend on the clock. ``playouts=N`` fixes the number instead. Both make a game reproducible from
 :attr:`GameInfo.seed <arena.bots.base.GameInfo.seed>`. ``ms=N`` stops on the clock instead and is
-therefore not reproducible.
+therefore not reproducible; ``clock=cpu`` makes that the processor time of this process rather
+than the wall clock (:mod:`arena.bots.timing`), for fair comparisons on a busy machine.
 
 **Outcome.** ``objective=margin`` (default): own score minus the opponents' mean;
 ``score``: own score; ``rank``: minus the competition rank. In the card game fewer points are
@@ -45,7 +46,6 @@ True
 """
 
 import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from random import Random
@@ -57,6 +57,7 @@ from arena.engine.sampling import Sampler
 from arena.engine.variants import variant
 
 from .base import Bot, GameInfo
+from .timing import Deadline, clock_named
 
 OBJECTIVES = ("margin", "score", "rank")
 #: Default budget: estimated milliseconds of playouts per decision, chosen so that a decision
@@ -71,8 +72,8 @@ GENERAL_COST = (60.0, 8.0, 2.9)
 PER_SAMPLE = 8
 #: Bounds on the number of playouts per decision.
 MIN_PLAYOUTS, MAX_PLAYOUTS = 40, 6_000
-#: Default horizon per variant, in turns (see the module docstring).
-DEFAULT_TURNS = {"basic": 4, "classic": 4, "basic+luck": 2, "pro": 2, "pro+luck": 2}
+#: Default horizon per variant, in turns; 0 plays to the end (see the module docstring).
+DEFAULT_TURNS = {"basic": 0, "classic": 0, "basic+luck": 0, "pro": 0, "pro+luck": 0}
 #: At most this many options are searched; luck spaces and action targets beyond it are cut.
 MAX_OPTIONS = 24
 
@@ -84,6 +85,7 @@ class Settings:
     playouts: int | None = None
     budget: float = DEFAULT_BUDGET_MS
     ms: float | None = None
+    clock: str = "wall"
     objective: str = "margin"
     turns: int | None = None  # None: DEFAULT_TURNS of the variant
 
@@ -113,7 +115,7 @@ class Settings:
                 raise ValueError(
                     f"bot 'mcs': bad value {text!r} for {name!r} (playouts: a positive "
                     f"integer; budget, ms: positive numbers; turns: 0 or more; objective: "
-                    f"{', '.join(OBJECTIVES)})"
+                    f"{', '.join(OBJECTIVES)}; clock: wall, cpu)"
                 ) from None
         return settings
 
@@ -135,6 +137,11 @@ def _turns(text: str) -> int:
     return value
 
 
+def _clock(text: str) -> str:
+    clock_named(text)
+    return text
+
+
 def _objective(text: str) -> str:
     if text not in OBJECTIVES:
         raise ValueError(text)
@@ -145,6 +152,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "playouts": _positive(int),
     "budget": _positive(float),
     "ms": _positive(float),
+    "clock": _clock,
     "objective": _objective,
     "turns": _turns,
 }
@@ -178,26 +186,25 @@ class MonteCarloBot(Bot):
         sampler = Sampler(view)
         value = _value_function(view, self.settings.objective)
         settings = self.settings
-        deadline = None if settings.ms is None else time.perf_counter() + settings.ms / 1000
+        deadline = None if settings.ms is None else Deadline(settings.ms, settings.clock)
         turns = DEFAULT_TURNS[view.variant] if settings.turns is None else settings.turns
         budget = settings.playouts or playouts_for(view, settings.budget, turns)
         rounds = max(1, math.ceil(math.log2(len(options))))
         alive = list(range(len(options)))
         totals = [0.0] * len(options)
         counts = [0] * len(options)
-        start = time.perf_counter()
         for r in range(rounds):
             # Each sample serves at least PER_SAMPLE playouts, so that rounds with few options
             # left do not spend their time dealing samples.
             reps = -(-PER_SAMPLE // len(alive))
             if deadline is None:
                 samples = max(1, budget // (rounds * len(alive) * reps))
-                round_end = None
+                round_end = math.inf
             else:
                 samples = 1 << 30
-                round_end = start + (deadline - start) * (r + 1) / rounds
+                round_end = deadline.at((r + 1) / rounds)
             for k in range(samples):
-                if round_end is not None and k and time.perf_counter() >= round_end:
+                if deadline is not None and k and deadline.now() >= round_end:
                     break
                 pos = sampler.position(rng)
                 for _ in range(reps):
