@@ -8,13 +8,19 @@ rules, so that a game can be re-run alone and ``--jobs`` changes nothing:
 - seats rotate: lineup entry ``k`` sits at seat ``(k + i) mod players``;
 - the bot at ``seat`` gets the seed :func:`bot_seed` ``(S, i, seat)`` for its own choices.
 
+A *duplicate* series (``duplicate=True``, the ladders' matches) plays each deal once per seat
+rotation, one rotation after the other, so that the luck of the deal cancels out: game ``i`` is
+deal ``d = i // players``, dealt from ``S + d``, with the seats rotated by ``i mod players``.
+
 >>> from arena.bots.random import RandomBot
 >>> replay = play_game("basic", [RandomBot(), RandomBot()], seed=4,
 ...                    bot_seeds=[1, 2], names=["a", "b"])
 >>> replay["format"], [p["name"] for p in replay["players"]], len(replay["turns"])
 ('nimmt-replay/1', ['a', 'b'], 24)
 >>> series_game(seed=10, index=2, players=3)
-SeriesGame(index=2, deal_seed=12, seats=(1, 2, 0))
+SeriesGame(index=2, deal_seed=12, seats=(1, 2, 0), deal=2)
+>>> [(g.deal_seed, g.seats) for g in (series_game(10, i, 2, duplicate=True) for i in range(4))]
+[(10, (0, 1)), (10, (1, 0)), (11, (0, 1)), (11, (1, 0))]
 """
 
 import hashlib
@@ -76,19 +82,23 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
 
 @dataclass(frozen=True)
 class SeriesGame:
-    """Game ``index`` of a series: its deal seed and, per seat, the lineup entry sitting there."""
+    """Game ``index`` of a series: its deal seed, per seat the lineup entry sitting there, and
+    the 0-based number of its deal (the game's own index, but in a duplicate series)."""
 
     index: int
     deal_seed: int
     seats: tuple[int, ...]
+    deal: int
 
     def bot_seeds(self, seed: int) -> list[int]:
         return [bot_seed(seed, self.index, seat) for seat in range(len(self.seats))]
 
 
-def series_game(seed: int, index: int, players: int) -> SeriesGame:
-    """Deal seed and seating of game ``index`` (0-based) of the series with ``seed``."""
+def series_game(seed: int, index: int, players: int, *, duplicate: bool = False) -> SeriesGame:
+    """Deal seed and seating of game ``index`` (0-based) of the series with ``seed``;
+    ``duplicate``: of a duplicate series (every deal once per seat rotation, see above)."""
+    deal, rotation = divmod(index, players) if duplicate else (index, index)
     seats = [0] * players
     for entry in range(players):
-        seats[(entry + index) % players] = entry
-    return SeriesGame(index, seed + index, tuple(seats))
+        seats[(entry + rotation) % players] = entry
+    return SeriesGame(index, seed + deal, tuple(seats), deal)

@@ -22,7 +22,7 @@ calculators (:mod:`ladders.rating`), matches taken whole as the site takes them
 (:func:`ladders.rating.match_deals`, :func:`arena.runner.results.match_ranks`). A *single* match
 is one game (``GAMES_PER_MATCH = 1``); a *duplicate* match is one deal played in every seat
 rotation (four games), seated exactly as the site's duplicate matches are
-(:func:`matches.bridge.duplicate_seating`). The three ratings learn from the same games of a run,
+(:func:`arena.local.series_game`). The three ratings learn from the same games of a run,
 so they are compared on equal luck; the x axis counts games played, never matches.
 
 **The figure.** Kendall's tau between each rating's order and the true order, averaged over
@@ -102,7 +102,6 @@ from ladders.rating import (  # noqa: E402
     SkillRating,
     match_deals,
 )
-from matches.bridge import duplicate_seating  # noqa: E402
 from matches.scheduler import pick_lineup  # noqa: E402
 
 from arena.bots.base import Bot, GameInfo  # noqa: E402
@@ -110,7 +109,7 @@ from arena.bots.heuristic import HeuristicBot  # noqa: E402
 from arena.engine.decisions import Decision  # noqa: E402
 from arena.engine.observation import Observation  # noqa: E402
 from arena.engine.variants import variant as get_variant  # noqa: E402
-from arena.local import play_game  # noqa: E402
+from arena.local import play_game, series_game  # noqa: E402
 from arena.runner.results import match_ranks  # noqa: E402
 
 VARIANT = "basic"
@@ -155,10 +154,10 @@ def play(noise: Sequence[float], lineup: Sequence[int], seed: int, duplicate: bo
     """Play one ladder match of the bots ``lineup`` (indexes into ``noise``), seated as the site
     seats a match: a single game, or one deal in every rotation."""
     n = len(lineup)
-    plan = duplicate_seating(n, deals=1) if duplicate else [(tuple(range(n)), 0)]
+    plan = [series_game(0, i, n, duplicate=True) for i in range(n if duplicate else 1)]
     points = [[0] for _ in range(n)]  # one deal
     ranks: list[list[int]] = [[] for _ in range(n)]
-    for number, (seats, deal) in enumerate(plan):
+    for number, (seats, deal) in enumerate((game.seats, game.deal) for game in plan):
         bots = [NoisyHeuristic(noise[lineup[entry]]) for entry in seats]
         bot_seeds = [random.Random(f"{seed}:{number}:{seat}").getrandbits(63) for seat in range(n)]
         replay = play_game(

@@ -58,6 +58,12 @@ def add(commands: Subcommands) -> None:
     )
     match.add_argument("--seed", type=int, default=1, metavar="S", help="match seed (default 1)")
     match.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal once per seat rotation, as the ladders do, so that the luck of the "
+        "deal cancels out (--games must be a multiple of the number of bots)",
+    )
+    match.add_argument(
         "--out",
         type=Path,
         metavar="DIR",
@@ -155,6 +161,11 @@ def match_command(args: argparse.Namespace) -> int:
     try:
         entrants = entrants_for(args.bots, in_process=args.in_process)
         get_variant(args.variant).check_players(len(entrants))
+        if args.duplicate and args.games % len(entrants):
+            raise ValueError(
+                f"--duplicate plays each deal once per seat rotation: --games must be a "
+                f"multiple of the {len(entrants)} bots, got {args.games}"
+            )
     except (ManifestError, NimmtError, ValueError) as exc:
         print(f"nimmt match: {exc}", file=sys.stderr)
         return 2
@@ -168,6 +179,7 @@ def match_command(args: argparse.Namespace) -> int:
         bank_ms=args.bank_ms,
         max_faults=args.max_faults,
         unsafe_no_sandbox=args.unsafe_no_sandbox,
+        duplicate=args.duplicate,
     )
     progress = Progress(args.games)
     try:
@@ -192,10 +204,15 @@ def report(result: MatchResult) -> str:
     quoted: no escape sequence of a bot's reaches the terminal)."""
     settings = result.settings
     higher = get_variant(settings.variant).higher_is_better
-    games, seed = len(result.replays), settings.seed
+    games, seed, players = len(result.replays), settings.seed, len(result.bots)
+    if settings.duplicate:
+        deals = f"duplicate: deal seeds {seed}..{seed + max(games // players, 1) - 1}, each deal "
+        deals += f"in all {players} seat rotations"
+    else:
+        deals = f"deal seeds {seed}..{seed + games - 1}"
     lines = [
-        f"{settings.variant} · {len(result.bots)} players · {games} games · deal seeds "
-        f"{seed}..{seed + games - 1} · {result.duration_s:.1f} s",
+        f"{settings.variant} · {players} players · {games} games · {deals} · "
+        f"{result.duration_s:.1f} s",
         format_table(list(result.table), higher_is_better=higher),
         "",
     ]

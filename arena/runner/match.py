@@ -7,7 +7,9 @@ sandboxed programs, house bots in process, a bot started by hand), has the refer
 
 Seeding is that of ``nimmt play`` (:func:`arena.local.series_game`): game ``i`` is dealt from
 ``seed + i``, seats rotate, and each bot gets :func:`arena.local.bot_seed`; so a match of house
-bots gives the same replays sandboxed and in process.
+bots gives the same replays sandboxed and in process. A duplicate match
+(``MatchConfig.duplicate``) plays each deal once per seat rotation, the bots started once for
+the whole match.
 
 Output (``config.out``): ``game-00001.json``... (``nimmt-replay/1``), ``logs/<bot>.log`` (each
 program's stdout and stderr, head and tail kept) and ``match.json`` (:meth:`MatchResult.write`).
@@ -90,6 +92,7 @@ async def _play(
             config.decision_ms,
             config.bank_ms,
             config.max_faults,
+            config.duplicate,
         ),
         sandbox=lineup.sandbox,
         bots=_reports(lineup, players, seated),
@@ -106,7 +109,7 @@ async def _play_game(
 ) -> tuple[dict[str, Any], tuple[int, ...]]:
     """Game ``index``: its replay, and the lineup entry at each seat."""
     n = len(players)
-    series = series_game(config.seed, index, n)
+    series = series_game(config.seed, index, n, duplicate=config.duplicate)
     seats = [players[entry] for entry in series.seats]
     # As `nimmt play` names seats, so that the same seed gives the same replay.
     names = [p.name.partition("#")[0] for p in seats]
@@ -123,6 +126,8 @@ async def _play_game(
     entries = [{"name": name, "entry": e} for name, e in zip(names, series.seats, strict=True)]
     replay = to_replay(game, entries, [f.replay_record() for f in faults])
     replay["series"] = {"seed": config.seed, "game": index + 1}
+    if config.duplicate:
+        replay["series"]["deal"] = series.deal + 1
     return replay, series.seats
 
 
@@ -168,6 +173,11 @@ def run_match(
     if not entrants:
         raise MatchError("a match needs at least one bot")
     get_variant(config.variant).check_players(len(entrants))
+    if config.duplicate and config.games % len(entrants):
+        raise MatchError(
+            f"a duplicate match of {len(entrants)} bots plays each deal once per seat rotation: "
+            f"games must be a multiple of {len(entrants)}, got {config.games}"
+        )
     names = [e.name for e in entrants]
     if len(set(names)) != len(names):
         raise MatchError(f"entrant names must differ: {names}")

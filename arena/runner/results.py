@@ -233,12 +233,14 @@ class MatchSettings:
     decision_ms: int
     bank_ms: int
     max_faults: int
+    duplicate: bool = False  # each deal played once per seat rotation
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "variant": self.variant,
             "games": self.games,
             "seed": self.seed,
+            "duplicate": self.duplicate,
             "decision_ms": self.decision_ms,
             "bank_ms": self.bank_ms,
             "max_faults": self.max_faults,

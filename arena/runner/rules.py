@@ -32,7 +32,8 @@ class MatchConfig:
 
     ``limits`` are the sandbox's :class:`arena.sandbox.Limits` of each bot program (``None``:
     its defaults); ``out`` the folder for replays, ``logs/`` and ``match.json`` (``None``:
-    nothing is written).
+    nothing is written). ``duplicate``: each deal is played once per seat rotation
+    (:func:`arena.local.series_game`), so ``games`` must be a multiple of the number of bots.
     """
 
     variant: str
@@ -45,6 +46,7 @@ class MatchConfig:
     start_ms: int = START_MS
     unsafe_no_sandbox: bool = False
     limits: Limits | None = None
+    duplicate: bool = False
 
     def __post_init__(self) -> None:
         get_variant(self.variant)

@@ -45,7 +45,7 @@ class Match(Claimable):
     players = models.PositiveSmallIntegerField()
     games = models.PositiveSmallIntegerField(default=1)
     # Each of the ``games / players`` deals played once per seat rotation (deal ``i`` from
-    # ``seed + i``; see :func:`matches.bridge.duplicate_seating`).
+    # ``seed + i``; see :func:`arena.local.series_game`).
     duplicate = models.BooleanField(default=False)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)

@@ -1,6 +1,6 @@
 """Duplicate ladder matches played for real: the bridge plays each deal once per seat rotation
-in the sandbox and reports one match (replays in playing order, points per deal, ranks over
-all games, one log per bot)."""
+in the sandbox, as one runner match (each bot started once), and reports it (replays in
+playing order, points per deal, ranks over all games, one log per bot)."""
 
 import json
 from pathlib import Path
@@ -10,7 +10,12 @@ import pytest
 from django.conf import settings
 from matches import bridge
 
+from arena.local import series_game
 from arena.runner.results import match_ranks
+
+
+# The bot kit's first log line, once per program start.
+STARTED = "nimmt.botkit INFO in the match"
 
 
 def _entrants(names: list[str]) -> list[bridge.Entrant]:
@@ -31,7 +36,7 @@ def test_a_duplicate_match_deals_each_deal_to_every_seat_once(tmp_path: Path) ->
     )
     assert outcome.replays == [f"game-0000{n}.json" for n in range(1, 7)]
     replays = [_replay(out / name) for name in outcome.replays]
-    plan = bridge.duplicate_seating(3, deals=2)
+    plan = [(g.seats, g.deal) for g in (series_game(41, i, 3, duplicate=True) for i in range(6))]
     by_deal: dict[int, list[dict[str, Any]]] = {}
     for replay, (seats, deal) in zip(replays, plan, strict=True):
         assert replay["seed"] == 41 + deal  # the deal
@@ -54,14 +59,15 @@ def test_a_duplicate_match_deals_each_deal_to_every_seat_once(tmp_path: Path) ->
         assert seat_outcome.score == sum(per_deal)
         log = (out / seat_outcome.log_file).read_text("utf-8")
         assert seat_outcome.log_file == f"logs/{name}.log"
-        assert log.count("=== rotation") == 3
+        assert log.count(STARTED) == 1, log  # one program for the whole match
     ranks = [
         [r["result"]["ranks"][[p["name"] for p in r["players"]].index(n)] for r in replays]
         for n in names
     ]
     assert [s.rank for s in outcome.seats] == match_ranks(ranks)
-    assert len(outcome.results) == 3 and outcome.result is outcome.results[0]
-    assert not list(out.glob("rotation-*/logs/*.log"))  # kept once
+    settings_ = json.loads((out / "match.json").read_text("utf-8"))
+    assert settings_["duplicate"] is True and settings_["games"] == 6
+    assert [r["series"]["deal"] for r in replays] == [1, 1, 1, 2, 2, 2]
 
 
 def test_a_single_match_reports_its_points_per_game(tmp_path: Path) -> None:

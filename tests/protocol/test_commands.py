@@ -99,3 +99,30 @@ def test_it_names_the_lineup_as_nimmt_play_does():
     assert lineup[4].external
     in_process = entrants_for(["random", "heuristic"], in_process=True)
     assert all(e.in_process is not None for e in in_process)
+
+
+def test_a_duplicate_match_plays_each_deal_in_every_seat_rotation(tmp_path, capsys):
+    code = nimmt(
+        "match", "random", "heuristic", "random", "--in-process", "--games", "6", "--seed", "5",
+        "--duplicate", "--out", tmp_path,
+    )  # fmt: skip
+    assert code == 0
+    assert (
+        "duplicate: deal seeds 5..6, each deal in all 3 seat rotations" in capsys.readouterr().out
+    )
+    replays = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("game-*.json"))]
+    assert [r["seed"] for r in replays] == [5, 5, 5, 6, 6, 6]
+    assert [r["series"]["deal"] for r in replays] == [1, 1, 1, 2, 2, 2]
+    for deal in (replays[:3], replays[3:]):
+        assert all(r["setup"] == deal[0]["setup"] for r in deal)
+        # every line-up entry holds every seat of the deal once
+        for seat in range(3):
+            assert sorted(r["players"][seat]["entry"] for r in deal) == [0, 1, 2]
+    assert json.loads((tmp_path / "match.json").read_text())["duplicate"] is True
+
+
+def test_a_duplicate_match_needs_whole_rotations(tmp_path, capsys):
+    code = nimmt("match", "random", "random", "random", "--in-process", "--games", "4",
+                 "--duplicate", "--out", tmp_path)  # fmt: skip
+    assert code == 2
+    assert "--games must be a multiple of the 3 bots, got 4" in capsys.readouterr().err
