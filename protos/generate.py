@@ -15,6 +15,11 @@ when it differs from what this script produces now):
 - ``java``: Debian's ``protoc`` and ``grpc_java_plugin`` (``protobuf-compiler-grpc-java-plugin``,
   matching ``libprotobuf-java`` and ``libgrpc-java``) write ``nimmt/v1/ArenaOuterClass.java``
   and ``nimmt/v1/ArenaGrpc.java`` into the Java kit, ``bots/starter-java/src/``.
+- ``go``: Debian's ``protoc``, ``protoc-gen-go`` and ``protoc-gen-go-grpc`` (packages
+  ``protoc-gen-go``, ``protoc-gen-go-grpc``: the versions of the ``golang-google-protobuf-dev``
+  and ``golang-google-grpc-dev`` the code compiles against) write ``arena.pb.go`` and
+  ``arena_grpc.pb.go`` (package ``nimmtv1``, import path ``nimmt-arena/bot/nimmt/v1``) into
+  the Go kit, ``bots/starter-go/nimmt/v1/``.
 - ``javascript``: ``@grpc/proto-loader`` reads the ``.proto`` itself when the bot starts, so the
   JavaScript kit gets a copy of it, ``bots/starter-javascript/nimmt/arena.proto``.
 
@@ -120,6 +125,30 @@ def generate_java(out: Path) -> list[Path]:
     return _debian_protoc(out, flags, {path: path for path in made})
 
 
+#: The Go module of the starter bot, and the package the generated code is in.
+GO_MODULE = "nimmt-arena/bot"
+GO_PACKAGE = f"{GO_MODULE}/nimmt/v1;nimmtv1"
+
+
+def generate_go(out: Path) -> list[Path]:
+    """Write the Go messages and gRPC client (package ``nimmtv1``) into ``out``; the paths
+    written. The proto names no ``go_package``: the import path is given here (``M`` option)."""
+    plugins = {
+        "go": _tool("protoc-gen-go", "protoc-gen-go"),
+        "go-grpc": _tool("protoc-gen-go-grpc", "protoc-gen-go-grpc"),
+    }
+    flags = []
+    for name, plugin in plugins.items():
+        flags += [
+            f"--plugin=protoc-gen-{name}={plugin}",
+            f"--{name}_out={{tmp}}",
+            f"--{name}_opt=module={GO_MODULE}",
+            f"--{name}_opt=M{SOURCES[0]}={GO_PACKAGE}",
+        ]
+    made = ["nimmt/v1/arena.pb.go", "nimmt/v1/arena_grpc.pb.go"]
+    return _debian_protoc(out, flags, {path: Path(path).name for path in made})
+
+
 def generate_javascript(out: Path) -> list[Path]:
     """Copy the ``.proto`` into ``out`` (proto-loader reads it at start); the paths written."""
     out.mkdir(parents=True, exist_ok=True)
@@ -134,6 +163,7 @@ LANGUAGES = {
         Language("python", OUT, generate),
         Language("cpp", ROOT / "bots" / "starter-cpp" / "nimmt" / "gen", generate_cpp),
         Language("java", ROOT / "bots" / "starter-java" / "src", generate_java),
+        Language("go", ROOT / "bots" / "starter-go" / "nimmt" / "v1", generate_go),
         Language("javascript", ROOT / "bots" / "starter-javascript" / "nimmt", generate_javascript),
     )
 }

@@ -19,7 +19,11 @@ def _generator():
 
 GENERATE = _generator()
 #: The tools each language's generator runs (Debian packages installed by ./dev).
-TOOLS = {"cpp": ("protoc", "grpc_cpp_plugin"), "java": ("protoc", "grpc_java_plugin")}
+TOOLS = {
+    "cpp": ("protoc", "grpc_cpp_plugin"),
+    "java": ("protoc", "grpc_java_plugin"),
+    "go": ("protoc", "protoc-gen-go", "protoc-gen-go-grpc"),
+}
 
 
 @pytest.mark.parametrize("name", list(GENERATE.LANGUAGES))
