@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from ladders.models import Ladder, Rating
+from ladders.models import STANDINGS_RATING, Ladder, Rating
 from ladders.services import standings
 from matches.models import Match, public_faults
 from matches.views import frames as frames_file
@@ -46,6 +46,7 @@ def ladder_dict(ladder: Ladder) -> dict[str, Any]:
         "players": ladder.players,
         "active": ladder.is_active,
         "standings_url": reverse("api-standings", args=[ladder.uuid]),
+        "standings_order": STANDINGS_RATING,
     }
 
 
@@ -53,6 +54,9 @@ def rating_dict(rating: Rating, place: int | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {"place": place} if place is not None else {}
     data.update(
         bot={"id": str(rating.bot.uuid), "name": rating.bot.name, "state": rating.bot.state},
+        margin=round(rating.margin_mu, 3),
+        margin_uncertainty=round(rating.margin_sigma, 3),
+        margin_order=round(rating.margin, 3),
         elo=round(rating.elo, 2),
         elo_uncertainty=round(rating.uncertainty, 1),
         provisional=rating.provisional,

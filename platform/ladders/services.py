@@ -399,18 +399,40 @@ def standings(ladder: Ladder) -> list[Rating]:
     return Standings(ladder, ("bot", "bot__owner", "bot__active_version"))[0:None]
 
 
-def recent_elo(rating_ids: list[int], games: int = 20) -> dict[int, list[float]]:
-    """Each rating's Elo over its last ``games`` rated games, oldest first (its start value
-    first), for trend lines. One query: an index scan of ``rating_change_recent`` per rating.
+@dataclass(frozen=True)
+class Followed:
+    """A rating that trend lines and charts follow: the :class:`~ladders.models.RatingChange`
+    columns ``<value>_before``/``<value>_after`` hold it, ``<sigma>_...`` its ± (``None``: the
+    ± follows from the games played, as Elo's does)."""
+
+    label: str
+    value: str
+    sigma: str | None
+
+
+#: By the names of the standings' orders (:data:`~ladders.models.STANDINGS_COLUMNS`).
+FOLLOWED = {
+    "margin": Followed("Margin", "margin_mu", "margin_sigma"),
+    "elo": Followed("Elo", "elo", None),
+}
+
+
+def recent_ratings(
+    rating_ids: list[int], games: int = 20, rating: str = STANDINGS_RATING
+) -> dict[int, list[float]]:
+    """Each rating's value of ``rating`` (a key of :data:`FOLLOWED`: Margin, the ladder's order,
+    by default) over its last ``games`` rated games, oldest first (its start value first), for
+    trend lines. One query: an index scan of ``rating_change_recent`` per rating.
     """
     if not rating_ids:
         return {}
+    column = FOLLOWED[rating].value
     table = RatingChange._meta.db_table
     sql = f"""
-        SELECT r.id, c.elo_before, c.elo_after
+        SELECT r.id, c.{column}_before, c.{column}_after
         FROM unnest(%s::bigint[]) AS r(id)
         CROSS JOIN LATERAL (
-            SELECT id, elo_before, elo_after FROM {table}
+            SELECT id, {column}_before, {column}_after FROM {table}
             WHERE rating_id = r.id ORDER BY id DESC LIMIT %s
         ) AS c
         ORDER BY r.id, c.id
@@ -421,7 +443,7 @@ def recent_elo(rating_ids: list[int], games: int = 20) -> dict[int, list[float]]
             rows = list(
                 RatingChange.objects.filter(rating_id=rating_id)
                 .order_by("-id")
-                .values_list("elo_before", "elo_after")[:games]
+                .values_list(f"{column}_before", f"{column}_after")[:games]
             )
             if rows:
                 series[rating_id] = [rows[-1][0]] + [after for _, after in reversed(rows)]
@@ -521,8 +543,11 @@ def head_to_head(
 CHART_POINTS = 120
 
 
-def rating_histories(ratings: list[Rating]) -> dict[int, Chart | None]:
-    """A chart per rating of its Elo over all its games, with the ± band (one query).
+def rating_histories(
+    ratings: list[Rating], rating: str = STANDINGS_RATING
+) -> dict[int, Chart | None]:
+    """A chart per rating of its value of ``rating`` (a key of :data:`FOLLOWED`; Margin by
+    default) over all its games, with the ± band (one query).
 
     A chart is about 380 px wide, so a long history is thinned in the database to at most
     about :data:`CHART_POINTS` games, evenly spaced, always with the first and the last; the
@@ -530,10 +555,14 @@ def rating_histories(ratings: list[Rating]) -> dict[int, Chart | None]:
     """
     if not ratings:
         return {}
+    followed = FOLLOWED[rating]
+    value = followed.value
+    sigma = followed.sigma or value  # Elo's ± is computed from the games below
     steps = [max(1, -(-r.games // CHART_POINTS)) for r in ratings]
     table = RatingChange._meta.db_table
+    columns = [f"{value}_before", f"{value}_after", f"{sigma}_before", f"{sigma}_after"]
     sql = f"""
-        SELECT c.rating_id, c.elo_before, c.elo_after, c.games_after
+        SELECT c.rating_id, {", ".join(f"c.{name}" for name in columns)}, c.games_after
         FROM unnest(%s::bigint[], %s::int[], %s::int[]) AS v(id, step, games)
         JOIN {table} c ON c.rating_id = v.id
         WHERE c.games_after %% v.step = 0 OR c.games_after = v.games OR c.games_after = 1
@@ -541,36 +570,39 @@ def rating_histories(ratings: list[Rating]) -> dict[int, Chart | None]:
     """
     params = [[r.pk for r in ratings], steps, [r.games for r in ratings]]
     if connection.vendor != "postgresql":  # the demo's SQLite: no arrays, read it all
-        rows: list[tuple[int, float, float, int]] = []
-        for rating, step in zip(ratings, steps, strict=True):
+        rows: list[tuple[int, float, float, float, float, int]] = []
+        for rating_, step in zip(ratings, steps, strict=True):
             rows += [
                 row
-                for row in RatingChange.objects.filter(rating=rating)
+                for row in RatingChange.objects.filter(rating=rating_)
                 .order_by("id")
-                .values_list("rating_id", "elo_before", "elo_after", "games_after")
-                if row[3] % step == 0 or row[3] in (1, rating.games)
+                .values_list("rating_id", *columns, "games_after")
+                if row[5] % step == 0 or row[5] in (1, rating_.games)
             ]
     else:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
-    series: dict[int, list[tuple[float, int]]] = {}
-    for rating_id, before, after, games in rows:
+    series: dict[int, list[tuple[float, float, int]]] = {}
+    for rating_id, before, after, sigma_before, sigma_after, games in rows:
         points = series.setdefault(rating_id, [])
         if not points:
-            points.append((before, games - 1))
-        points.append((after, games))
+            points.append((before, sigma_before, games - 1))
+        points.append((after, sigma_after, games))
     charts: dict[int, Chart | None] = {}
-    for rating in ratings:
-        points = series.get(rating.pk, [])
-        errors = [
-            ELO.uncertainty(EloRating(str(rating.bot_id), elo, g, ELO.is_provisional(g)))
-            for elo, g in points
-        ]
-        charts[rating.pk] = line_chart(
-            [elo for elo, _ in points],
+    for rating_ in ratings:
+        points = series.get(rating_.pk, [])
+        if followed.sigma is None:
+            errors = [
+                ELO.uncertainty(EloRating(str(rating_.bot_id), v, g, ELO.is_provisional(g)))
+                for v, _, g in points
+            ]
+        else:
+            errors = [error for _, error, _ in points]
+        charts[rating_.pk] = line_chart(
+            [v for v, _, _ in points],
             errors,
-            x_labels=[str(g) for _, g in points],
+            x_labels=[str(g) for _, _, g in points],
             width=380,
             height=170,
             margin=(8, 10, 20, 40),

@@ -14,7 +14,7 @@ from matches.views import with_lineups
 from tournaments.models import Tournament
 
 from ladders.models import ELO, Ladder, Rating, ladder_map
-from ladders.services import Standings, leaders, recent_elo
+from ladders.services import Standings, leaders, recent_ratings
 
 TOP_PER_LADDER = 5
 LADDER_PAGE_SIZE = 50
@@ -45,9 +45,10 @@ class TableRow:
 def _rows(
     ratings: list[Rating], offset: int = 0, trends: dict[int, list[float]] | None = None
 ) -> list[TableRow]:
-    """Table rows: place, rating, uncertainty and the trend over the last games."""
+    """Table rows: place, rating, uncertainty and the trend (Margin, the order) over the last
+    games."""
     if trends is None:
-        trends = recent_elo([r.pk for r in ratings], TREND_GAMES)
+        trends = recent_ratings([r.pk for r in ratings], TREND_GAMES)
     rows = []
     for place, rating in enumerate(ratings, start=offset + 1):
         series = trends.get(rating.pk, [])
@@ -90,7 +91,7 @@ def home(request: HttpRequest) -> HttpResponse:
     every = ladder_map()
     active = [ladder for ladder in sorted(every.values(), key=_ladder_order) if ladder.is_active]
     tops = leaders(active, TOP_PER_LADDER)
-    trends = recent_elo([r.pk for top in tops.values() for r in top], TREND_GAMES)
+    trends = recent_ratings([r.pk for top in tops.values() for r in top], TREND_GAMES)
     ladders = [(ladder, _rows(tops[ladder.pk], trends=trends)) for ladder in active]
     latest = list(Match.objects.filter(status=Match.FINISHED).order_by("-finished_at")[:8])
     running = list(Match.objects.filter(status=Match.RUNNING).order_by("-started_at")[:8])

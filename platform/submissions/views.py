@@ -73,12 +73,14 @@ def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
     )
     is_owner = request.user.is_authenticated and bot.owner_id == request.user.pk
     ratings = list(Rating.objects.filter(bot=bot).select_related("ladder").order_by("ladder__name"))
-    charts = rating_histories(ratings)
+    charts = rating_histories(ratings)  # Margin, the ladders' order
+    elo_charts = rating_histories(ratings, "elo")
     histories = [
         {
             "rating": rating,
             "uncertainty": ELO.uncertainty(rating.elo_record()),
             "chart": charts[rating.pk],
+            "elo_chart": elo_charts[rating.pk],
         }
         for rating in ratings
     ]

@@ -23,7 +23,7 @@ from ladders.rating import (
     SkillCalculator,
     apply_games,
 )
-from ladders.services import Standings, rate_ladder
+from ladders.services import Standings, rate_ladder, rating_histories, recent_ratings
 from matches.models import Match, Seat
 from matches.results import pause_faulty_bots
 from matches.scheduler import create_match, schedule_ladder
@@ -387,11 +387,35 @@ def played(ladder: Ladder, bots: list[Bot], data_dir: Path) -> Match:
 def test_the_api_lists_ladders_and_standings(client: Client, played: Match) -> None:
     ladders = client.get(reverse("api-ladders")).json()["ladders"]
     assert [item["slug"] for item in ladders] == ["basic-4"]
+    assert ladders[0]["standings_order"] == "margin"
     standings = client.get(ladders[0]["standings_url"]).json()["standings"]
     assert [row["place"] for row in standings] == [1, 2, 3, 4]
-    elos = [row["elo"] for row in standings]
-    assert elos == sorted(elos, reverse=True)
+    # In the ladder's order, Margin's mu - 2 sigma, with Margin's mu and ± beside Elo's.
+    order = [row["margin_order"] for row in standings]
+    assert order == sorted(order, reverse=True)
+    for row in standings:
+        rating = Rating.objects.get(bot__uuid=row["bot"]["id"])
+        assert row["margin"] == round(rating.margin_mu, 3)
+        assert row["margin_uncertainty"] == round(rating.margin_sigma, 3)
+        assert row["elo"] == round(rating.elo, 2)
     assert all(row["provisional"] and row["games"] == 1 for row in standings)
+
+
+def test_trends_and_charts_follow_margin_the_ladders_order_unless_told(played: Match) -> None:
+    changes = list(RatingChange.objects.filter(match=played).select_related("rating"))
+    assert len(changes) == 4
+    ratings = [c.rating for c in changes]
+    margin = recent_ratings([r.pk for r in ratings])
+    elo = recent_ratings([r.pk for r in ratings], rating="elo")
+    for change in changes:
+        assert margin[change.rating_id] == [change.margin_mu_before, change.margin_mu_after]
+        assert elo[change.rating_id] == [change.elo_before, change.elo_after]
+    assert any(c.margin_mu_after != c.margin_mu_before for c in changes)
+    charts = rating_histories(ratings)
+    elo_charts = rating_histories(ratings, "elo")
+    for rating in ratings:
+        assert charts[rating.pk] is not None and elo_charts[rating.pk] is not None
+        assert charts[rating.pk] != elo_charts[rating.pk]
 
 
 def test_the_api_filters_matches_and_pages(
