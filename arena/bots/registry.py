@@ -5,13 +5,13 @@ A module of its own, beside the bots it names, so that the :class:`~arena.bots.b
 interface (what the bot kit needs in every sandbox) loads without them.
 
 >>> available()
-['heuristic', 'mcs', 'random']
+['heuristic', 'mcs', 'random', 'search']
 >>> make_bot("random").__class__.__name__
 'RandomBot'
 >>> make_bot("nope")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'nope'; house bots: heuristic, mcs, random
+ValueError: unknown bot 'nope'; house bots: heuristic, mcs, random, search
 """
 
 from collections.abc import Callable, Mapping
@@ -21,10 +21,11 @@ from .base import Bot
 from .heuristic import HeuristicBot
 from .mcs import MonteCarloBot
 from .random import RandomBot
+from .search import SearchBot
 
 #: Each house bot's factory, called with the spec's options ("" if none).
 HOUSE_BOTS: Mapping[str, Callable[[str], Bot]] = MappingProxyType(
-    {"heuristic": HeuristicBot, "mcs": MonteCarloBot, "random": RandomBot}
+    {"heuristic": HeuristicBot, "mcs": MonteCarloBot, "random": RandomBot, "search": SearchBot}
 )
 
 
@@ -34,7 +35,8 @@ def available() -> list[str]:
 
 
 def make_bot(spec: str) -> Bot:
-    """A house bot from its spec: ``random``, ``heuristic``, ``mcs`` or ``mcs:playouts=200``."""
+    """A house bot from its spec: ``random``, ``heuristic``, ``mcs``, ``search`` or
+    ``mcs:playouts=200``."""
     name, _, options = spec.partition(":")
     factory = HOUSE_BOTS.get(name)
     if factory is None:

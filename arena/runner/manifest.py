@@ -6,6 +6,13 @@
     command = ["python3", "bot.py"]  # required: run in the bot's folder; python3 is the arena's
     language = "python"              # optional, informational
     description = "plays its lowest tile"   # optional
+    build = ["sh", "build.sh"]       # optional: run once in a copy of the folder, before `command`
+
+A bot with a ``build`` is built before it plays: the command runs in the bot's folder in the
+sandbox (no network, time and memory limits; :mod:`arena.runner.build`) and what it leaves
+in the folder is the bot that plays (``command = ["./bot"]`` after ``go build -o bot``). The
+files its ``command`` names need only exist after the build, where they are checked
+(:func:`check_command`).
 
 This is the one reader of manifests: the runner reads a bot folder with :func:`load`, and the
 site calls it on every upload once unpacked, so both refuse the same things with the same words.
@@ -28,8 +35,15 @@ paths, no link to a file outside it.
 >>> try:
 ...     load(folder)
 ... except ManifestError as exc:
-...     print(exc.problem)
-unknown key 'comand' (did you mean 'command'?); the keys are name, command, language, description.
+...     print(exc.problem)  # doctest: +ELLIPSIS
+unknown key 'comand' (did you mean 'command'?); the keys are name, command, language, ...
+
+A built bot's command names a file the build makes; it is checked after the build:
+
+>>> built = 'name = "x"\\ncommand = ["./bot"]\\nbuild = ["go", "build", "-o", "bot", "."]\\n'
+>>> _ = (folder / "nimmt-bot.toml").write_text(built)
+>>> load(folder).build
+('go', 'build', '-o', 'bot', '.')
 """
 
 import difflib
@@ -48,12 +62,13 @@ MANIFEST = "nimmt-bot.toml"
 #: A manifest is a few lines; a larger file is refused before it is parsed.
 MAX_MANIFEST_BYTES = 64 * 1024
 #: The house bots that ship as programs in the project's ``bots/`` folder.
-HOUSE_BOTS = ("random", "heuristic", "mcs")
+HOUSE_BOTS = ("random", "heuristic", "mcs", "search")
 MAX_LANGUAGE_CHARS = 40
 MAX_DESCRIPTION_CHARS = 1000
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,39}\Z")
-_KEYS = ("name", "command", "language", "description")
+_KEYS = ("name", "command", "language", "description", "build")
 _EXAMPLE = '["python3", "bot.py"]'
+_BUILD_EXAMPLE = '["sh", "build.sh"]'
 # Arguments that look like source files must exist in the bot's folder (a typo caught early).
 _SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".jar", ".rb", ".pl", ".sh", ".lua", ".php")
 # Control characters (C0, DEL, C1) and the bidirectional overrides that make text read other
@@ -89,13 +104,18 @@ class ManifestError(ValueError):
 
 @dataclass(frozen=True)
 class BotProgram:
-    """A bot that runs as a program: its folder and what its manifest says."""
+    """A bot that runs as a program: its folder and what its manifest says.
+
+    ``build`` is empty for a bot that runs as it is (and for a built one: the artefact's
+    manifest has no ``build`` left, see :mod:`arena.runner.build`).
+    """
 
     name: str
     command: tuple[str, ...]
     directory: Path
     language: str = ""
     description: str = ""
+    build: tuple[str, ...] = ()
 
 
 def load(directory: str | os.PathLike[str]) -> BotProgram:
@@ -182,39 +202,13 @@ def _program(data: dict[str, object], folder: Path, path: Path) -> BotProgram:
 
     if "command" not in data:
         raise wrong(f"has no 'command': add a line like command = {_EXAMPLE}.")
-    command = data["command"]
-    if isinstance(command, str):
-        raise wrong(
-            f"'command' must be a list of strings like {_EXAMPLE}, not a single string: "
-            "split it into its words."
-        )
-    if not isinstance(command, list):
-        raise wrong(
-            f"'command' must be a list of strings like {_EXAMPLE}, not {_toml_type(command)}."
-        )
-    if not command:
-        raise wrong(f"'command' must not be empty; for example {_EXAMPLE}.")
-    words: list[str] = []
-    for number, word in enumerate(command, start=1):
-        if not isinstance(word, str):
-            raise wrong(f"'command' item {number} must be a string, not {_toml_type(word)}.")
-        if not word:
-            raise wrong(f"'command' item {number} must not be empty.")
-        if _CONTROL.search(word):
-            raise wrong(f"'command' item {number} ({_shown(word)}) contains a control character.")
-        if ".." in re.split(r"[/=:]", word):
-            raise wrong(
-                f"'command' item {number} ({_shown(word)}) leaves the bot's folder with '..'; "
-                "name the bot's files by their path inside its folder."
-            )
-        if word.startswith("/"):
-            raise wrong(
-                f"'command' item {number} ({_shown(word)}) is an absolute path; name a program "
-                "(python3, node, java) for the arena to find, and the bot's files by their "
-                "path inside its folder."
-            )
-        words.append(word)
-    _check_command_runs_the_bot(words, folder, wrong)
+    words = _words("command", data["command"], _EXAMPLE, wrong)
+    build: list[str] = []
+    if "build" in data:
+        build = _words("build", data["build"], _BUILD_EXAMPLE, wrong)
+        _check_files_exist("build", build, folder, wrong)
+    else:  # a built bot's command is checked in the built folder
+        _check_command_runs_the_bot(words, folder, wrong)
 
     extras: dict[str, str] = {}
     for key, most, control in (
@@ -229,14 +223,65 @@ def _program(data: dict[str, object], folder: Path, path: Path) -> BotProgram:
         if control.search(value):
             raise wrong(f"{key!r} contains a control character.")
         extras[key] = value
-    return BotProgram(name, tuple(words), folder, extras["language"], extras["description"])
+    return BotProgram(
+        name, tuple(words), folder, extras["language"], extras["description"], tuple(build)
+    )
 
 
-def _check_command_runs_the_bot(
-    command: list[str], folder: Path, wrong: Callable[[str], ManifestError]
+def _words(
+    key: str, value: object, example: str, wrong: Callable[[str], ManifestError]
+) -> list[str]:
+    """The words of ``command`` or ``build``: a non-empty list of strings that stay inside the
+    bot's folder."""
+    if isinstance(value, str):
+        raise wrong(
+            f"{key!r} must be a list of strings like {example}, not a single string: "
+            "split it into its words."
+        )
+    if not isinstance(value, list):
+        raise wrong(f"{key!r} must be a list of strings like {example}, not {_toml_type(value)}.")
+    if not value:
+        raise wrong(f"{key!r} must not be empty; for example {example}.")
+    words: list[str] = []
+    for number, word in enumerate(value, start=1):
+        if not isinstance(word, str):
+            raise wrong(f"{key!r} item {number} must be a string, not {_toml_type(word)}.")
+        if not word:
+            raise wrong(f"{key!r} item {number} must not be empty.")
+        if _CONTROL.search(word):
+            raise wrong(f"{key!r} item {number} ({_shown(word)}) contains a control character.")
+        if ".." in re.split(r"[/=:]", word):
+            raise wrong(
+                f"{key!r} item {number} ({_shown(word)}) leaves the bot's folder with '..'; "
+                "name the bot's files by their path inside its folder."
+            )
+        if word.startswith("/"):
+            raise wrong(
+                f"{key!r} item {number} ({_shown(word)}) is an absolute path; name a program "
+                "(python3, node, java, go) for the arena to find, and the bot's files by their "
+                "path inside its folder."
+            )
+        words.append(word)
+    return words
+
+
+def check_command(program: BotProgram) -> None:
+    """Check that ``program``'s command runs files of its folder, as :func:`load` does for a
+    bot without a build (a built bot's files exist only in its built folder); raises
+    :class:`ManifestError`."""
+    path = program.directory / MANIFEST
+
+    def wrong(problem: str) -> ManifestError:
+        return ManifestError(problem, path)
+
+    _check_command_runs_the_bot(list(program.command), program.directory, wrong)
+
+
+def _check_files_exist(
+    key: str, command: list[str], folder: Path, wrong: Callable[[str], ManifestError]
 ) -> None:
-    # Every word that looks like a file must be one of the bot's (the first word counts as a
-    # file as soon as it has a '/'); options (words starting with '-') are not files.
+    """Every word that looks like a file must be one of the bot's (the first word counts as a
+    file as soon as it has a '/'); options (words starting with '-') are not files."""
     for number, word in enumerate(command):
         if word.startswith("-"):
             continue
@@ -246,7 +291,13 @@ def _check_command_runs_the_bot(
             or (number == 0 and "/" in word)
         )
         if looks_like_file and _kind(folder, word) != "file":
-            raise _missing(folder, [word], wrong, verb="runs")
+            raise _missing(folder, [word], wrong, verb="runs", key=key)
+
+
+def _check_command_runs_the_bot(
+    command: list[str], folder: Path, wrong: Callable[[str], ManifestError]
+) -> None:
+    _check_files_exist("command", command, folder, wrong)
     if _kind(folder, command[0]) == "file":
         return  # the bot's own program, like ["./run.sh"]
     # Otherwise the first word is a program of the system (python3, node, java): some later word
@@ -271,19 +322,21 @@ def _check_command_runs_the_bot(
 
 
 def _missing(
-    folder: Path, words: list[str], wrong: Callable[[str], ManifestError], verb: str
+    folder: Path,
+    words: list[str],
+    wrong: Callable[[str], ManifestError],
+    verb: str,
+    key: str = "command",
 ) -> ManifestError:
     outside = [word for word in words if _kind(folder, word) == "outside"]
     if outside:
         return wrong(
-            f"'command' {verb} {_shown(outside[0])}, which is a link to outside the bot's "
+            f"{key!r} {verb} {_shown(outside[0])}, which is a link to outside the bot's "
             "folder; a bot runs only its own files."
         )
     shown = ", ".join(_shown(word) for word in words[:5])
     plural = "s" if len(words) > 1 else ""
-    return wrong(
-        f"'command' {verb} {shown}, but the bot has no such file{plural}{_listing(folder)}."
-    )
+    return wrong(f"{key!r} {verb} {shown}, but the bot has no such file{plural}{_listing(folder)}.")
 
 
 def _kind(folder: Path, word: str) -> str | None:

@@ -1,0 +1,313 @@
+"""The ``search`` house bot: determinized search at the root with an opponent model for the
+simultaneous turn, sequential halving of the samples, and a time budget.
+
+**What the literature offers, and why this.** Information-set MCTS (Cowling, Powley and
+Whitehouse 2012) grows a tree over information sets from determinized samples; with
+simultaneous moves each seat's choices of a turn are separate nodes chosen from that seat's
+own information. In this game the tree below the root is hopelessly sparse at a few hundred to
+a few thousand playouts per decision: after one turn every sample reveals different tiles, so
+the next decision node is a new information set in almost every iteration and ISMCTS falls back
+to flat Monte Carlo at the root ("Perfect Information Monte Carlo", PIMC, the strongest published
+approach to the card game). What ISMCTS does keep at this budget is the current turn's
+simultaneous move: the other seats' tiles of *this* turn are chosen by a policy rather than at
+random. Uniform random opponents overstate the danger of the safe tiles and understate that of
+the rows everybody avoids; real opponents do not throw the sixth card on a row when they hold a
+quiet one. So the bot is PIMC with three additions:
+
+- **Opponent model for the current turn** (the simultaneous move that ISMCTS would search).
+  In each sample the other seats' tiles of this turn are drawn from a softmax over what each
+  tile is worth to its player if it landed alone on the current board (``temperature=T``
+  points; ``temperature=0`` is uniform). The rest of the game is played out to the end with
+  uniformly random decisions on the lean path (:mod:`arena.engine.playout`).
+- **Sequential halving** (Karnin, Koren and Somekh 2013) of the budget across the options:
+  ``ceil(log2 options)`` rounds, the worse half dropped after each, so the close contenders get
+  most of the playouts. Every option of a round meets the same samples and the same random
+  future (common random numbers).
+- **A prior for wide decisions.** Luck spaces and action cards with targets can give dozens of
+  options; they are cut to a shortlist (:func:`arena.bots.mcs.shortlist`) that always keeps the
+  ``heuristic`` bot's own pick, so a sparse search never discards the obvious move unseen.
+
+Every decision kind of every variant goes through the same search: tiles, luck-card spaces,
+action cards with their targets, the card game's row to take.
+
+**Budget.** ``ms=N`` (default 30) milliseconds per decision on clock ``clock=wall|cpu``
+(:mod:`arena.bots.timing`); the clock is read before each sample, and a sample costs at most
+a few milliseconds, so a decision overruns its budget by little (``benchmarks/strength.py``
+prints p95 times). ``playouts=N`` fixes the work instead, which makes games reproducible from
+:attr:`GameInfo.seed <arena.bots.base.GameInfo.seed>`.
+
+**Outcome.** ``objective=score`` (default): own score (card game: fewer points);
+``margin``: own score less the others' mean.
+
+>>> from arena.engine import Game
+>>> from arena.engine.observation import observe
+>>> game = Game.new("pro+luck", players=4, seed=3)
+>>> bot = SearchBot("playouts=60")
+>>> bot.start_game(GameInfo("pro+luck", players=4, seat=0, seed=1))
+>>> view = observe(game, 0)
+>>> bot.decide(view) in view.legal
+True
+"""
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from random import Random
+from typing import Any
+
+from arena.engine.decisions import Decision, DecisionKind
+from arena.engine.game import next_space, target_row
+from arena.engine.observation import Observation
+from arena.engine.playout import Position
+from arena.engine.sampling import Sampler
+from arena.engine.tiles import BULLHEADS
+from arena.engine.variants import variant
+
+from .base import Bot, GameInfo
+from .heuristic import HeuristicBot
+from .mcs import shortlist
+from .timing import Deadline, clock_named
+
+#: Every sample is played out at least this many times (all options, repeated if few).
+PER_SAMPLE = 8
+OBJECTIVES = ("score", "margin")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The bot's options, parsed from ``name=value`` pairs (``,`` or ``;`` between them)."""
+
+    ms: float = 30.0
+    clock: str = "wall"
+    playouts: int | None = None  # fixed work instead of a time budget
+    objective: str = "score"
+    temperature: float = 3.0  # of the opponent model, in points; 0: uniform
+
+    @classmethod
+    def parse(cls, options: str) -> "Settings":
+        """``"ms=50,clock=cpu"`` -> settings; bad names or values raise ValueError.
+
+        >>> Settings.parse("ms=50;temperature=0")
+        Settings(ms=50.0, clock='wall', playouts=None, objective='score', temperature=0.0)
+        >>> Settings.parse("depth=3")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: bot 'search': unknown option 'depth'; options: ms, clock, playouts, ...
+        """
+        settings = cls()
+        for part in filter(None, (p.strip() for p in options.replace(";", ",").split(","))):
+            name, _, text = part.partition("=")
+            name, text = name.strip(), text.strip()
+            if name not in _PARSERS:
+                raise ValueError(
+                    f"bot 'search': unknown option {name!r}; options: {', '.join(_PARSERS)}"
+                )
+            try:
+                settings = replace(settings, **{name: _PARSERS[name](text)})
+            except ValueError:
+                raise ValueError(
+                    f"bot 'search': bad value {text!r} for {name!r} (ms: a positive number; "
+                    "playouts: a positive integer; temperature: 0 or more; clock: wall, cpu; "
+                    f"objective: {', '.join(OBJECTIVES)})"
+                ) from None
+        return settings
+
+
+def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        value = kind(text)
+        if not value > 0 or math.isinf(value):
+            raise ValueError(text)
+        return value
+
+    return parse
+
+
+def _temperature(text: str) -> float:
+    value = float(text)
+    if not 0 <= value < math.inf:
+        raise ValueError(text)
+    return value
+
+
+def _choice(allowed: Sequence[str], check: Callable[[str], Any] = lambda _: None) -> Any:
+    def parse(text: str) -> str:
+        check(text)
+        if allowed and text not in allowed:
+            raise ValueError(text)
+        return text
+
+    return parse
+
+
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "ms": _positive(float),
+    "clock": _choice((), clock_named),
+    "playouts": _positive(int),
+    "objective": _choice(OBJECTIVES),
+    "temperature": _temperature,
+}
+
+
+class SearchBot(Bot):
+    """Determinized root search with an opponent model (module docstring)."""
+
+    name = "search"
+
+    def __init__(self, options: str = "") -> None:
+        self.settings = Settings.parse(options)
+        self._rng = Random(0)
+        self._prior = HeuristicBot()
+
+    def start_game(self, info: GameInfo) -> None:
+        self._rng = Random(info.seed)
+        self._prior.start_game(info)
+
+    def decide(self, view: Observation) -> Decision:
+        if not view.legal or view.pending is None:
+            raise ValueError(f"seat {view.seat} has nothing to decide")
+        if len(view.legal) == 1:
+            return view.legal[0]
+        settings = self.settings
+        deadline = None if settings.playouts else Deadline(settings.ms, settings.clock)
+        options = self.candidates(view)
+        if len(options) == 1:
+            return options[0]
+        return self._search(view, options, deadline)
+
+    def candidates(self, view: Observation) -> list[Decision]:
+        """The options searched: every legal one, or a shortlist that keeps the heuristic's
+        pick (module docstring)."""
+        options = shortlist(view, self._rng)
+        if len(options) < len(view.legal):
+            pick = self._prior.decide(view)
+            if pick not in options:
+                options[-1] = pick
+        return options
+
+    # -------------------------------------------------------------- search
+
+    def _search(
+        self, view: Observation, options: list[Decision], deadline: Deadline | None
+    ) -> Decision:
+        rng, seat = self._rng, view.seat
+        sampler = Sampler(view)
+        value = _value_function(view, self.settings.objective)
+        model = self._opponent_model(view)
+        rounds = max(1, math.ceil(math.log2(len(options))))
+        alive = list(range(len(options)))
+        totals = [0.0] * len(options)
+        counts = [0] * len(options)
+        budget = self.settings.playouts or 0
+        for r in range(rounds):
+            reps = -(-PER_SAMPLE // len(alive))
+            samples = max(1, budget // (rounds * len(alive) * reps)) if budget else 1 << 30
+            round_end = deadline.at((r + 1) / rounds) if deadline else math.inf
+            for k in range(samples):
+                # The first sample of the search is always taken: every option gets a value.
+                if deadline and (r or k) and deadline.now() >= round_end:
+                    break
+                pos = sampler.position(rng)
+                if model is not None:
+                    pos = model(pos, rng)
+                chosen = [options[i] for i in alive]
+                for _ in range(reps):
+                    results = pos.playouts(rng, seat, chosen)
+                    for i, scores in zip(alive, results, strict=True):
+                        totals[i] += value(scores)
+                        counts[i] += 1
+            if r + 1 < rounds:
+                alive.sort(key=lambda i: -totals[i] / counts[i])  # stable: ties keep order
+                alive = sorted(alive[: (len(alive) + 1) // 2])
+        best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
+        return options[best]
+
+    def _opponent_model(self, view: Observation) -> Callable[[Position, Random], Position] | None:
+        """For a tile choice: the sample with the other seats' tiles of this turn drawn from
+        the softmax of :func:`landing_values` (``None``: nothing to model)."""
+        pending = view.pending
+        temperature = self.settings.temperature
+        if pending is None or pending.kind is not DecisionKind.TILE or not temperature:
+            return None
+        waiting = [s for s in pending.seats if s != view.seat]
+        if not waiting:
+            return None
+        weight = [math.exp(v / temperature) for v in landing_values(view)]
+
+        def model(pos: Position, rng: Random) -> Position:
+            hands = [list(h) for h in pos.hands]
+            chosen = list(pos.chosen)
+            for s in waiting:
+                hand = hands[s]
+                if not hand:
+                    continue
+                cumulative = []
+                total = 0.0
+                for t in hand:
+                    total += weight[t]
+                    cumulative.append(total)
+                x = rng.random() * total
+                j = next((i for i, c in enumerate(cumulative) if c > x), len(hand) - 1)
+                chosen[s] = hand.pop(j)
+            modeled = pos.with_deal(
+                hands, chosen, pos.held, pos.supply, pos.luck_deck, pos.action_deck
+            )
+            modeled.to_choose = tuple(s for s in pos.to_choose if chosen[s] is None)
+            return modeled
+
+        return model
+
+
+def landing_values(view: Observation) -> list[float]:
+    """Per tile number, what it is worth to its player to land alone on the current board
+    (points; the card game counts penalty points as negative): the space's effect, the row's
+    bullheads for completing it, the cheapest row for a card game card below every row.
+
+    >>> from arena.engine import Game
+    >>> from arena.engine.observation import observe
+    >>> values = landing_values(observe(Game.new("classic", players=4, seed=1), 0))
+    >>> len(values), max(values)
+    (105, 0.0)
+    """
+    v = variant(view.variant)
+    spaces = view.spaces
+    fill = [next_space(row) for row in spaces]
+    stops = set(view.stops)
+    rsum = [sum(BULLHEADS[t] for t in row if t > 0) for row in spaces]
+    values = [0.0] * (v.tiles + 1)
+    for t in range(1, v.tiles + 1):
+        row = target_row(t, spaces, fill, stops, v.classic)
+        if row is None:  # card game, below every row: its player takes the cheapest
+            values[t] = -float(min(rsum))
+            continue
+        f = fill[row]
+        if v.classic:
+            values[t] = -float(rsum[row]) if f == len(spaces[row]) else 0.0
+            continue
+        layout, markers = view.layout[row], view.markers[row]
+        if f >= len(layout) - 1:  # the final space: completing the row
+            bonus = 10.0 if markers[-1] == "final10" else 0.0
+            taken = float(rsum[row])
+            values[t] = bonus - (taken / 2 if layout[-1] == "C" else taken)
+        elif markers[f] == "plus5":
+            values[t] = 5.0
+        else:
+            values[t] = {"+": BULLHEADS[t], "-": -BULLHEADS[t], "D": -0.5, "A": 1.0}.get(
+                layout[f], 0.0
+            )
+    return values
+
+
+def _value_function(view: Observation, objective: str) -> Callable[[Sequence[float]], float]:
+    seat = view.seat
+    sign = -1.0 if variant(view.variant).classic else 1.0  # the card game counts penalties
+    others = view.players - 1
+
+    def score(scores: Sequence[float]) -> float:
+        return sign * scores[seat]
+
+    def margin(scores: Sequence[float]) -> float:
+        own = scores[seat]
+        return sign * (own - (sum(scores) - own) / others)
+
+    return score if objective == "score" else margin
