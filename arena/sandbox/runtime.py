@@ -8,6 +8,12 @@ is built from ``/usr/bin/python3`` (``NIMMT_RUNTIME_PYTHON``) in ``/opt/nimmt/ru
 and the versions of Python, grpcio and protobuf (pinned to the runner's, so both ends speak the
 same protocol); a runtime whose stamp holds another key is stale and rebuilt beside the old one,
 under a lock, then swapped in.
+
+The runtime also carries the JavaScript bot kit's npm packages (``@grpc/grpc-js``,
+``@grpc/proto-loader``) as ``node_modules``, copied from ``bots/starter-javascript/node_modules``
+where ``./dev`` installs them with ``npm ci`` (no network is needed to build a runtime); the kit
+finds them at ``/opt/nimmt/runtime/node_modules``. Without them the runtime is built all the same
+and a JavaScript bot says what is missing.
 """
 
 from __future__ import annotations
@@ -36,11 +42,13 @@ RUNTIME_ROOT = Path("/opt/nimmt")
 #: The file in a runtime that names the key it was built for.
 STAMP_NAME = "nimmt-runtime.json"
 #: Bump to force a rebuild when the recipe below changes.
-RECIPE_VERSION = 1
+RECIPE_VERSION = 2
 #: After a build, other runtimes that no bot holds and nobody asked for this long are removed.
 PRUNE_AFTER_SECONDS = 600
 #: Distributions pinned to the runner's versions.
 PINNED = ("grpcio", "protobuf")
+#: The folder whose ``package-lock.json`` and ``node_modules`` give the JavaScript kit's packages.
+NODE_KIT = Path("bots") / "starter-javascript"
 
 _ready: dict[str | None, Path] = {}
 _ready_lock = threading.Lock()
@@ -79,6 +87,12 @@ def _source_files(project: Path) -> Iterator[Path]:
                 yield Path(folder, name)
 
 
+def node_modules(project: Path) -> Path | None:
+    """The JavaScript kit's installed npm packages, if ``./dev`` installed them."""
+    folder = project / NODE_KIT / "node_modules"
+    return folder if (folder / "@grpc" / "grpc-js" / "package.json").is_file() else None
+
+
 def runtime_key(project: Path) -> str:
     """A hash of everything the runtime is built from."""
     digest = hashlib.sha256()
@@ -89,6 +103,9 @@ def runtime_key(project: Path) -> str:
     for path in _source_files(project):
         digest.update(str(path.relative_to(project)).encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
+    lock = project / NODE_KIT / "package-lock.json"
+    if node_modules(project) is not None and lock.is_file():
+        digest.update(b"node_modules\0" + lock.read_bytes())
     return digest.hexdigest()
 
 
@@ -240,6 +257,9 @@ def _build(project: Path, key: str, target: Path) -> None:
         pip = [sys.executable, "-m", "pip", "--python", str(building / "bin" / "python")]
         pip += ["install", "--quiet", "--disable-pip-version-check", "--no-warn-script-location"]
         _run([*pip, *_requirements(), str(source)], "installing grpcio, protobuf and arena")
+    packages = node_modules(project)
+    if packages is not None:
+        shutil.copytree(packages, building / "node_modules", symlinks=True)
     for folder, _dirs, files in os.walk(building):
         os.chmod(folder, 0o755)
         for name in files:

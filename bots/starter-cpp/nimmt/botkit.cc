@@ -1,0 +1,585 @@
+// The C++ bot kit's implementation: the protocol's messages <-> the kit's values, and the
+// conversation with the arena (see botkit.h and protos/nimmt/v1/arena.proto).
+#include "nimmt/botkit.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <cstring>
+#include <stdexcept>
+
+#include "nimmt/v1/arena.grpc.pb.h"
+
+namespace nimmt {
+namespace {
+
+namespace pb = ::nimmt::v1;
+using Clock = std::chrono::steady_clock;
+
+const char* const kKit = "nimmt-botkit-cpp/1";
+constexpr double kConnectTimeout = 10.0;
+
+bool quiet = false;
+Clock::time_point deadline = Clock::time_point::max();
+
+// One line on stderr, as the Python kit logs: time, logger, level, message.
+void log(const char* level, const std::string& text) {
+  if (quiet && std::string(level) == "INFO") return;
+  std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+  std::cerr << stamp << " nimmt.botkit " << level << " " << text << std::endl;
+}
+
+// The arena ended the connection, refused the bot, or cannot be reached.
+struct ArenaError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// The bot's own code threw.
+struct BotCodeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* const kActionNames[] = {"",         "stop",     "swap",    "skip", "front",
+                                    "ascending", "anywhere", "another", "plus5"};
+const char* const kLuckNames[] = {"", "plus5", "final10"};
+
+std::string action_name(int card) {
+  if (card < 0 || card > 8) throw std::runtime_error("unknown action card " + std::to_string(card));
+  return kActionNames[card];
+}
+
+pb::ActionCard action_number(const std::string& card) {
+  for (int i = 1; i <= 8; ++i) {
+    if (card == kActionNames[i]) return static_cast<pb::ActionCard>(i);
+  }
+  throw BotCodeError("play_action() returned the unknown action card '" + card +
+                     "' (stop, swap, skip, front, ascending, anywhere, another, plus5)");
+}
+
+std::string luck_name(int card) { return card >= 0 && card <= 2 ? kLuckNames[card] : ""; }
+
+Kind kind_from(pb::DecisionKind kind) {
+  switch (kind) {
+    case pb::DECISION_KIND_LUCK:
+      return Kind::kLuck;
+    case pb::DECISION_KIND_ACTION:
+      return Kind::kAction;
+    case pb::DECISION_KIND_TAKE_ROW:
+      return Kind::kTakeRow;
+    default:
+      return Kind::kTile;
+  }
+}
+
+template <typename T>
+std::vector<int> ints(const T& repeated) {
+  return std::vector<int>(repeated.begin(), repeated.end());
+}
+
+Decision decision_from(const pb::Decision& message) {
+  switch (message.decision_case()) {
+    case pb::Decision::kLuck:
+      return Decision::place_luck(message.luck().row(), message.luck().space());
+    case pb::Decision::kAction: {
+      const auto& action = message.action();
+      return Decision::play_action(
+          action_name(action.card()),
+          action.has_row() ? std::optional<int>(action.row()) : std::nullopt,
+          action.has_new_tile() ? std::optional<int>(action.new_tile()) : std::nullopt);
+    }
+    case pb::Decision::kTakeRow:
+      return Decision::take_row(message.take_row().row());
+    default:
+      return Decision::play_tile(message.tile().tile());
+  }
+}
+
+void put_decision(pb::Decision* message, const Decision& decision) {
+  switch (decision.kind) {
+    case Kind::kTile:
+      message->mutable_tile()->set_tile(decision.tile);
+      break;
+    case Kind::kLuck:
+      message->mutable_luck()->set_row(decision.row);
+      message->mutable_luck()->set_space(decision.space);
+      break;
+    case Kind::kAction: {
+      auto* action = message->mutable_action();
+      action->set_card(decision.card.empty() ? pb::ACTION_CARD_NONE : action_number(decision.card));
+      if (decision.action_row) action->set_row(*decision.action_row);
+      if (decision.new_tile) action->set_new_tile(*decision.new_tile);
+      break;
+    }
+    case Kind::kTakeRow:
+      message->mutable_take_row()->set_row(decision.row);
+      break;
+  }
+}
+
+View view_from(const pb::Observation& m) {
+  View view;
+  view.variant = m.variant();
+  view.seat = static_cast<int>(m.seat());
+  view.players = static_cast<int>(m.players());
+  view.turn = static_cast<int>(m.turn());
+  view.set_number = static_cast<int>(m.set_number());
+  view.layout.assign(m.layout().begin(), m.layout().end());
+  for (const auto& row : m.spaces()) view.spaces.push_back(ints(row.tiles()));
+  for (const auto& marker : m.markers()) {
+    view.markers.push_back(
+        {static_cast<int>(marker.row()), static_cast<int>(marker.space()), luck_name(marker.card())});
+  }
+  view.stops = ints(m.stops());
+  view.hand = ints(m.hand());
+  for (int card : m.action_cards()) view.action_cards.push_back(action_name(card));
+  if (m.has_chosen()) view.chosen = static_cast<int>(m.chosen());
+  view.scores = ints(m.scores());
+  view.hand_sizes = ints(m.hand_sizes());
+  view.action_counts = ints(m.action_counts());
+  for (const auto& plays : m.history()) view.history.push_back(ints(plays.tiles()));
+  for (const auto& c : m.choices()) {
+    Choice choice;
+    choice.seat = static_cast<int>(c.seat());
+    choice.kind = kind_from(c.kind());
+    if (choice.kind == Kind::kLuck) choice.card = luck_name(c.luck_card());
+    if (choice.kind == Kind::kAction) choice.card = action_name(c.action_card());
+    if (c.has_tile()) choice.tile = static_cast<int>(c.tile());
+    if (c.has_row()) choice.row = static_cast<int>(c.row());
+    if (c.has_space()) choice.space = static_cast<int>(c.space());
+    if (c.has_new_tile()) choice.new_tile = static_cast<int>(c.new_tile());
+    view.choices.push_back(choice);
+  }
+  for (const auto& p : m.to_place()) {
+    view.to_place.push_back({static_cast<int>(p.tile()), static_cast<int>(p.seat())});
+  }
+  view.supply_size = static_cast<int>(m.supply_size());
+  view.luck_deck_size = static_cast<int>(m.luck_deck_size());
+  view.action_deck_size = static_cast<int>(m.action_deck_size());
+  if (m.has_pending()) {
+    Pending pending;
+    pending.kind = kind_from(m.pending().kind());
+    pending.seats = ints(m.pending().seats());
+    if (m.pending().has_tile()) pending.tile = static_cast<int>(m.pending().tile());
+    pending.card = luck_name(m.pending().card());
+    view.pending = pending;
+  }
+  for (const auto& d : m.legal()) view.legal.push_back(decision_from(d));
+  return view;
+}
+
+const char* status_name(grpc::StatusCode code) {
+  static const char* const names[] = {
+      "OK",          "CANCELLED",       "UNKNOWN",           "INVALID_ARGUMENT",
+      "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",    "PERMISSION_DENIED",
+      "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+      "UNIMPLEMENTED", "INTERNAL",      "UNAVAILABLE",       "DATA_LOSS",
+      "UNAUTHENTICATED"};
+  int index = static_cast<int>(code);
+  return index >= 0 && index <= 16 ? names[index] : "UNKNOWN";
+}
+
+std::string legal_text(const std::vector<Decision>& legal) {
+  std::string text;
+  for (size_t i = 0; i < legal.size() && i < 12; ++i) text += (i ? ", " : "") + legal[i].str();
+  return text;
+}
+
+// Turns arena messages into calls of the bot and its answers into messages.
+class Session {
+ public:
+  explicit Session(KitBot& bot) : bot_(bot) {}
+
+  // The reply to `message`, if it asks for one.
+  std::optional<pb::BotMessage> handle(const pb::EngineMessage& message, Clock::time_point received) {
+    switch (message.body_case()) {
+      case pb::EngineMessage::kRequest:
+        return answer(message.request(), received);
+      case pb::EngineMessage::kGameStart: {
+        const auto& start = message.game_start();
+        GameInfo game{start.variant(), static_cast<int>(start.players()),
+                      static_cast<int>(start.seat()), start.seed(), start.game_id()};
+        call("start_game", [&] { bot_.start_game(game); });
+        break;
+      }
+      case pb::EngineMessage::kGameEnd: {
+        const auto& end = message.game_end();
+        View view = view_from(end.view());
+        std::vector<int> scores = ints(end.scores()), ranks = ints(end.ranks());
+        call("end_game", [&] { bot_.end_game(view, scores, ranks); });
+        ++games_;
+        int seat = view.seat;
+        std::ostringstream line;
+        line << end.game_id() << " over: seat " << seat;
+        if (seat < static_cast<int>(scores.size()) && seat < static_cast<int>(ranks.size())) {
+          line << ", score " << scores[seat] << ", rank " << ranks[seat] << " of " << ranks.size();
+        }
+        for (const auto& fault : end.faults()) {
+          if (static_cast<int>(fault.seat()) != seat) continue;
+          std::string kind = pb::FaultKind_Name(fault.kind());
+          kind = kind.substr(kind.rfind('_') + 1);
+          std::transform(kind.begin(), kind.end(), kind.begin(), ::tolower);
+          line << "; fault " << kind << " in turn " << fault.turn() + 1 << ": " << fault.detail();
+        }
+        log("INFO", line.str());
+        break;
+      }
+      case pb::EngineMessage::kNotice: {
+        const auto& notice = message.notice();
+        std::string kind = pb::NoticeKind_Name(notice.kind());
+        kind = kind.substr(kind.rfind('_') + 1);
+        std::transform(kind.begin(), kind.end(), kind.begin(), ::tolower);
+        std::ostringstream text;
+        text << kind << " (request " << notice.request_id() << ", game " << notice.game_id()
+             << "): " << notice.message();
+        if (notice.has_played()) text << "; the arena played '" << decision_from(notice.played()).str() << "'";
+        log("WARNING", "arena notice: " + text.str());
+        break;
+      }
+      case pb::EngineMessage::kWelcome: {
+        const auto& w = message.welcome();
+        std::ostringstream text;
+        text << "in the match " << w.match_id() << " as '" << w.bot_name() << "': " << w.games()
+             << " games, " << w.decision_ms() << " ms per decision + " << w.bank_ms()
+             << " ms bank per game, dropped after " << w.max_faults() << " faults";
+        log("INFO", text.str());
+        break;
+      }
+      case pb::EngineMessage::kMatchEnd: {
+        std::ostringstream text;
+        text << "match over: " << message.match_end().games() << " games, " << answers_
+             << " answers, " << message.match_end().faults() << " faults";
+        log("INFO", text.str());
+        break;
+      }
+      default:
+        break;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  pb::BotMessage answer(const pb::DecisionRequest& request, Clock::time_point received) {
+    deadline = received + std::chrono::milliseconds(request.deadline_ms());
+    View view = view_from(request.view());
+    Decision decision = call("decide", [&] { return bot_.decide(view); });
+    if (std::find(view.legal.begin(), view.legal.end(), decision) == view.legal.end()) {
+      log("WARNING", "request " + std::to_string(request.request_id()) + ": decide() returned '" +
+                         decision.str() + "', which is not among the legal options (" +
+                         legal_text(view.legal) + "); the arena will count it as illegal");
+    }
+    auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - received);
+    if (spent.count() > request.deadline_ms()) {
+      log("WARNING", "request " + std::to_string(request.request_id()) + ": answered after " +
+                         std::to_string(spent.count()) + " ms, the deadline was " +
+                         std::to_string(request.deadline_ms()) + " ms");
+    }
+    deadline = Clock::time_point::max();
+    pb::BotMessage reply;
+    reply.mutable_answer()->set_request_id(request.request_id());
+    put_decision(reply.mutable_answer()->mutable_decision(), decision);
+    ++answers_;
+    return reply;
+  }
+
+  template <typename F>
+  auto call(const char* method, F f) -> decltype(f()) {
+    try {
+      return f();
+    } catch (const BotCodeError&) {
+      throw;
+    } catch (const std::exception& exc) {
+      throw BotCodeError(std::string("the bot's ") + method + "() threw: " + exc.what());
+    } catch (...) {
+      throw BotCodeError(std::string("the bot's ") + method + "() threw something not an exception");
+    }
+  }
+
+  KitBot& bot_;
+  int games_ = 0;
+  int answers_ = 0;
+};
+
+void play(KitBot& bot, const std::string& address, const std::string& token, double connect_timeout) {
+  grpc::ChannelArguments arguments;
+  arguments.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
+  auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments);
+  auto until = std::chrono::system_clock::now() +
+               std::chrono::milliseconds(static_cast<int64_t>(connect_timeout * 1000));
+  if (!channel->WaitForConnected(until)) {
+    std::ostringstream text;
+    text << "cannot reach the arena at " << address << " within " << connect_timeout
+         << " s: is the match running, and is the address right?";
+    throw ArenaError(text.str());
+  }
+  auto stub = pb::Arena::NewStub(channel);
+  grpc::ClientContext context;
+  auto stream = stub->Play(&context);
+  pb::BotMessage hello;
+  hello.mutable_hello()->set_protocol_version(kProtocolVersion);
+  hello.mutable_hello()->set_bot_name(bot.name());
+  hello.mutable_hello()->set_token(token);
+  hello.mutable_hello()->set_kit(kKit);
+  Session session(bot);
+  if (stream->Write(hello)) {
+    pb::EngineMessage message;
+    while (stream->Read(&message)) {
+      std::optional<pb::BotMessage> reply;
+      try {
+        reply = session.handle(message, Clock::now());
+      } catch (const BotCodeError&) {
+        context.TryCancel();
+        throw;
+      }
+      if (reply && !stream->Write(*reply)) break;  // the stream is closing: Finish says why
+    }
+  }
+  grpc::Status status = stream->Finish();
+  if (!status.ok()) {
+    std::string details = status.error_message().empty() ? "(no details)" : status.error_message();
+    throw ArenaError(std::string("the arena ended the connection: ") + status_name(status.error_code()) +
+                     ": " + details);
+  }
+}
+
+std::string trimmed(const std::string& text) {
+  const char* space = " \t\r\n";
+  size_t start = text.find_first_not_of(space);
+  if (start == std::string::npos) return "";
+  return text.substr(start, text.find_last_not_of(space) - start + 1);
+}
+
+// The token: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN, else "".
+std::string token_from_env() {
+  const char* path = std::getenv("NIMMT_TOKEN_FILE");
+  if (path && *path) {
+    std::ifstream file(path);
+    if (!file) {
+      throw ArenaError(std::string("cannot read the token file $NIMMT_TOKEN_FILE=") + path + ": " +
+                       std::strerror(errno));
+    }
+    std::stringstream content;
+    content << file.rdbuf();
+    return trimmed(content.str());
+  }
+  const char* token = std::getenv("NIMMT_TOKEN");
+  return token ? token : "";
+}
+
+int usage_error(const std::string& program, const std::string& text) {
+  std::cerr << "usage: " << program
+            << " [--connect ADDRESS] [--token TOKEN] [--connect-timeout SECONDS] [--quiet]\n"
+            << program << ": error: " << text << std::endl;
+  return 2;
+}
+
+}  // namespace
+
+Decision Decision::play_tile(int tile) {
+  Decision d;
+  d.kind = Kind::kTile;
+  d.tile = tile;
+  return d;
+}
+
+Decision Decision::place_luck(int row, int space) {
+  Decision d;
+  d.kind = Kind::kLuck;
+  d.row = row;
+  d.space = space;
+  return d;
+}
+
+Decision Decision::play_action(std::string card, std::optional<int> row, std::optional<int> new_tile) {
+  Decision d;
+  d.kind = Kind::kAction;
+  d.card = std::move(card);
+  d.action_row = row;
+  d.new_tile = new_tile;
+  return d;
+}
+
+Decision Decision::take_row(int row) {
+  Decision d;
+  d.kind = Kind::kTakeRow;
+  d.row = row;
+  return d;
+}
+
+bool Decision::operator==(const Decision& o) const {
+  if (kind != o.kind) return false;
+  switch (kind) {
+    case Kind::kTile:
+      return tile == o.tile;
+    case Kind::kLuck:
+      return row == o.row && space == o.space;
+    case Kind::kAction:
+      return card == o.card && action_row == o.action_row && new_tile == o.new_tile;
+    case Kind::kTakeRow:
+      return row == o.row;
+  }
+  return false;
+}
+
+std::string Decision::str() const {
+  switch (kind) {
+    case Kind::kTile:
+      return "tile " + std::to_string(tile);
+    case Kind::kLuck:
+      return "luck " + std::to_string(row) + " " + std::to_string(space);
+    case Kind::kAction: {
+      std::string text = "action " + (card.empty() ? std::string("none") : card);
+      if (action_row) text += " row=" + std::to_string(*action_row);
+      if (new_tile) text += " new_tile=" + std::to_string(*new_tile);
+      return text;
+    }
+    case Kind::kTakeRow:
+      return "take_row " + std::to_string(row);
+  }
+  return "?";
+}
+
+int bullheads(int tile) {
+  if (tile == 55) return 7;
+  if (tile % 11 == 0) return 5;
+  if (tile % 10 == 0) return 3;
+  if (tile % 5 == 0) return 2;
+  return 1;
+}
+
+int fewest_bullheads_row(const std::vector<std::vector<int>>& spaces) {
+  int best = 0, fewest = std::numeric_limits<int>::max();
+  for (size_t r = 0; r < spaces.size(); ++r) {
+    int total = 0;
+    for (int tile : spaces[r]) total += tile > 0 ? bullheads(tile) : 0;
+    if (total < fewest) {
+      fewest = total;
+      best = static_cast<int>(r);
+    }
+  }
+  return best;
+}
+
+void KitBot::start_game(const GameInfo& game) {
+  info = game;
+  rng.seed(game.seed);
+}
+
+void KitBot::end_game(const View&, const std::vector<int>&, const std::vector<int>&) {}
+
+Decision KitBot::decide(const View& view) {
+  if (!view.pending) throw std::runtime_error("seat " + std::to_string(view.seat) + " has nothing to decide");
+  const Pending& pending = *view.pending;
+  switch (pending.kind) {
+    case Kind::kTile:
+      return Decision::play_tile(choose_tile(view));
+    case Kind::kLuck: {
+      auto place = place_luck(view, pending.card);
+      return Decision::place_luck(place.first, place.second);
+    }
+    case Kind::kAction: {
+      auto action = play_action(view, pending.tile.value_or(0));
+      if (!action) return Decision::play_action("");
+      return Decision::play_action(action->card, action->row, action->new_tile);
+    }
+    case Kind::kTakeRow:
+      return Decision::take_row(take_row(view, pending.tile.value_or(0)));
+  }
+  throw std::runtime_error("unknown decision kind");
+}
+
+int KitBot::choose_tile(const View& view) {
+  if (view.hand.empty()) throw std::runtime_error("choose_tile() with an empty hand");
+  return *std::min_element(view.hand.begin(), view.hand.end());
+}
+
+std::pair<int, int> KitBot::place_luck(const View& view, const std::string&) {
+  if (view.legal.empty()) throw std::runtime_error("place_luck() without a legal space");
+  return {view.legal.front().row, view.legal.front().space};
+}
+
+std::optional<PlayAction> KitBot::play_action(const View&, int) { return std::nullopt; }
+
+int KitBot::take_row(const View& view, int) { return fewest_bullheads_row(view.spaces); }
+
+double KitBot::time_left() const {
+  if (deadline == Clock::time_point::max()) return std::numeric_limits<double>::infinity();
+  double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+  return std::max(0.0, left);
+}
+
+int run(KitBot& bot, int argc, char** argv) {
+  // The arena names gRPC experiments of its own (newer) gRPC; Debian's libgrpc 1.51 knows none
+  // of them and would log an error line for each.
+  unsetenv("GRPC_EXPERIMENTS");
+  std::string program = argc > 0 ? argv[0] : "bot";
+  const char* engine = std::getenv("NIMMT_ENGINE");
+  std::string address = engine ? engine : "";
+  std::optional<std::string> token;
+  double connect_timeout = kConnectTimeout;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const std::string& flag) -> std::optional<std::string> {
+      if (arg.rfind(flag + "=", 0) == 0) return arg.substr(flag.size() + 1);
+      if (arg == flag && i + 1 < argc) return std::string(argv[++i]);
+      return std::nullopt;
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::cout << "usage: " << program
+                << " [--connect ADDRESS] [--token TOKEN] [--connect-timeout SECONDS] [--quiet]\n\n"
+                << "Run the bot '" << bot.name() << "' in a Nimmt Arena match.\n\n"
+                << "  --connect ADDRESS   the arena's address, e.g. unix:///tmp/arena.sock "
+                   "(default: $NIMMT_ENGINE)\n"
+                << "  --token TOKEN       the bot's token for this match (default: the content of "
+                   "$NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)\n"
+                << "  --connect-timeout SECONDS  how long to wait for the arena to accept the "
+                   "connection (10 s)\n"
+                << "  --quiet             log only warnings and errors\n";
+      return 0;
+    }
+    if (arg == "--quiet") {
+      quiet = true;
+    } else if (auto v = value("--connect")) {
+      address = *v;
+    } else if (auto v = value("--token")) {
+      token = *v;
+    } else if (auto v = value("--connect-timeout")) {
+      char* end = nullptr;
+      connect_timeout = std::strtod(v->c_str(), &end);
+      if (end == v->c_str() || *end != '\0' || !(connect_timeout >= 0)) {
+        return usage_error(program, "argument --connect-timeout: invalid number: '" + *v + "'");
+      }
+    } else {
+      return usage_error(program, "unrecognized arguments: " + arg);
+    }
+  }
+  if (address.empty()) {
+    return usage_error(program,
+                       "no arena address: the arena sets NIMMT_ENGINE; to connect by hand pass "
+                       "--connect unix:///path/to/engine.sock");
+  }
+  try {
+    play(bot, address, token ? *token : token_from_env(), connect_timeout);
+  } catch (const ArenaError& exc) {
+    log("ERROR", exc.what());
+    return 1;
+  } catch (const BotCodeError& exc) {
+    log("CRITICAL", std::string(exc.what()) + "; the bot stops here (a crash)");
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace nimmt

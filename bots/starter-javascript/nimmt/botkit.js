@@ -1,0 +1,584 @@
+"use strict";
+/**
+ * The JavaScript bot kit: write a bot as a class with one method per decision, then
+ * `run(bot)` connects it to the arena.
+ *
+ * It mirrors the Python kit (arena/botkit.py): a KitBot overrides only the decisions it cares
+ * about; the others keep the arena's defaults (lowest tile, first legal luck space, no action
+ * card, the row with the fewest bullheads).
+ *
+ *     const { KitBot, run } = require("./nimmt/botkit");
+ *
+ *     class Lowball extends KitBot {
+ *       name = "lowball";
+ *       chooseTile(view) { return Math.min(...view.hand); }
+ *     }
+ *
+ *     if (require.main === module) run(new Lowball());
+ *
+ * Every method gets the seat's whole view (a plain object, see `viewFromProto`): hand, spaces,
+ * scores, history, ... and `view.legal`, every legal option, as decisions
+ * ({kind: "tile", tile}, {kind: "luck", row, space}, {kind: "action", card, row, newTile},
+ * {kind: "take_row", row}).
+ *
+ * Where to connect: the arena sets NIMMT_ENGINE (e.g. unix:///run/nimmt/engine.sock) and
+ * NIMMT_TOKEN_FILE, the file holding the bot's token; by hand, pass --connect ADDRESS and
+ * --token TOKEN (or set NIMMT_TOKEN). run() plays until the match ends and exits the process:
+ * 0 after a normal match, 1 if the arena ended the connection with an error (the reason is
+ * logged to stderr, which the arena keeps as the bot's log), 2 for a usage error, 3 if the
+ * bot's own code threw.
+ *
+ * The packages @grpc/grpc-js and @grpc/proto-loader come from `npm ci` in this folder when
+ * there is a node_modules here, else from the arena's runtime, read-only in every sandbox at
+ * /opt/nimmt/runtime/node_modules (so an upload needs no node_modules).
+ */
+
+const fs = require("fs");
+const path = require("path");
+
+const PROTOCOL_VERSION = 1;
+const KIT = `nimmt-botkit-javascript/${PROTOCOL_VERSION}`;
+const CONNECT_TIMEOUT = 10;
+
+// Where the arena's runtime keeps the kit's npm packages inside the sandbox.
+const RUNTIME_NODE_MODULES = "/opt/nimmt/runtime/node_modules";
+
+function requirePackage(name) {
+  try {
+    return require(name); // node_modules of the bot's folder, or NODE_PATH
+  } catch (error) {
+    if (error.code !== "MODULE_NOT_FOUND" || !fs.existsSync(path.join(RUNTIME_NODE_MODULES, name))) {
+      throw error;
+    }
+  }
+  return require(path.join(RUNTIME_NODE_MODULES, name));
+}
+
+let grpc;
+let protoLoader;
+try {
+  grpc = requirePackage("@grpc/grpc-js");
+  protoLoader = requirePackage("@grpc/proto-loader");
+} catch (error) {
+  process.stderr.write(
+    "the bot kit needs the npm packages @grpc/grpc-js and @grpc/proto-loader: the arena's " +
+      "runtime provides them (./dev installs them); to run the bot yourself, run `npm ci` in " +
+      `its folder (${error.message.split("\n")[0]})\n`,
+  );
+  process.exit(1);
+}
+
+const ACTION_CARDS = ["stop", "swap", "skip", "front", "ascending", "anywhere", "another", "plus5"];
+const KINDS = {
+  DECISION_KIND_TILE: "tile",
+  DECISION_KIND_LUCK: "luck",
+  DECISION_KIND_ACTION: "action",
+  DECISION_KIND_TAKE_ROW: "take_row",
+};
+
+let deadline = Infinity; // performance.now() by which the current request must be answered
+
+/** Seconds left to answer the current request (Infinity outside a request). */
+function timeLeft() {
+  return Math.max(0, (deadline - performance.now()) / 1000);
+}
+
+// ------------------------------------------------------------------------------ decisions
+
+const playTile = (tile) => ({ kind: "tile", tile });
+const placeLuck = (row, space) => ({ kind: "luck", row, space });
+/** An action card (`null` declines); `row` for stop, front, ascending, anywhere; `newTile`
+ * for swap and another. */
+const playAction = (card, { row = null, newTile = null } = {}) => ({
+  kind: "action",
+  card,
+  row,
+  newTile,
+});
+const takeRow = (row) => ({ kind: "take_row", row });
+
+/** The engine's text form: "tile 37", "luck 2 4", "action stop row=3", "take_row 1". */
+function decisionText(d) {
+  if (d.kind === "tile") return `tile ${d.tile}`;
+  if (d.kind === "luck") return `luck ${d.row} ${d.space}`;
+  if (d.kind === "take_row") return `take_row ${d.row}`;
+  let text = `action ${d.card ?? "none"}`;
+  if (d.row !== null && d.row !== undefined) text += ` row=${d.row}`;
+  if (d.newTile !== null && d.newTile !== undefined) text += ` new_tile=${d.newTile}`;
+  return text;
+}
+
+const sameDecision = (a, b) => decisionText(a) === decisionText(b);
+
+function decisionFromProto(m) {
+  if (m.decision === "luck") return placeLuck(m.luck.row, m.luck.space);
+  if (m.decision === "take_row") return takeRow(m.take_row.row);
+  if (m.decision === "action") {
+    const a = m.action;
+    const card = a.card === "ACTION_CARD_NONE" ? null : a.card.slice("ACTION_CARD_".length).toLowerCase();
+    return playAction(card, { row: a.row ?? null, newTile: a.new_tile ?? null });
+  }
+  return playTile(m.tile.tile);
+}
+
+function decisionToProto(d) {
+  if (d.kind === "tile") return { tile: { tile: d.tile } };
+  if (d.kind === "luck") return { luck: { row: d.row, space: d.space } };
+  if (d.kind === "take_row") return { take_row: { row: d.row } };
+  if (d.card !== null && !ACTION_CARDS.includes(d.card)) {
+    throw new BotCodeError(
+      `playAction() returned the unknown action card ${JSON.stringify(d.card)} ` +
+        `(${ACTION_CARDS.join(", ")}, or null)`,
+    );
+  }
+  const action = { card: d.card === null ? "ACTION_CARD_NONE" : `ACTION_CARD_${d.card.toUpperCase()}` };
+  if (d.row !== null && d.row !== undefined) action.row = d.row;
+  if (d.newTile !== null && d.newTile !== undefined) action.new_tile = d.newTile;
+  return { action };
+}
+
+// ------------------------------------------------------------------------------ views
+
+const luckName = (card) => (card === "LUCK_CARD_NONE" ? null : card.slice("LUCK_CARD_".length).toLowerCase());
+const optional = (value) => (value === undefined ? null : value);
+
+/**
+ * The view as a plain object, the fields of arena.proto's Observation in camelCase: variant,
+ * seat, players, turn, setNumber, layout (strings ".+-FDAC", none in the card game), spaces
+ * (per row, per space: tile, 0 empty, -1 skipped), markers ([{row, space, card}]), stops,
+ * hand, actionCards (names), chosen (or null), scores, handSizes, actionCounts, history (per
+ * turn, per seat: the tile, 0 none), choices ([{seat, kind, card, tile, row, space, newTile}]),
+ * toPlace ([{tile, seat}]), supplySize, luckDeckSize, actionDeckSize, pending ({kind, seats,
+ * tile, card} or null once the game is over), legal (decisions).
+ */
+function viewFromProto(m) {
+  return {
+    variant: m.variant,
+    seat: m.seat,
+    players: m.players,
+    turn: m.turn,
+    setNumber: m.set_number,
+    layout: m.layout,
+    spaces: m.spaces.map((row) => row.tiles),
+    markers: m.markers.map((mk) => ({ row: mk.row, space: mk.space, card: luckName(mk.card) })),
+    stops: m.stops,
+    hand: m.hand,
+    actionCards: m.action_cards.map((c) => c.slice("ACTION_CARD_".length).toLowerCase()),
+    chosen: optional(m.chosen),
+    scores: m.scores,
+    handSizes: m.hand_sizes,
+    actionCounts: m.action_counts,
+    history: m.history.map((turn) => turn.tiles),
+    choices: m.choices.map((c) => {
+      const kind = KINDS[c.kind];
+      let card = null;
+      if (kind === "luck") card = luckName(c.luck_card);
+      if (kind === "action") card = c.action_card.slice("ACTION_CARD_".length).toLowerCase();
+      return {
+        seat: c.seat,
+        kind,
+        card,
+        tile: optional(c.tile),
+        row: optional(c.row),
+        space: optional(c.space),
+        newTile: optional(c.new_tile),
+      };
+    }),
+    toPlace: m.to_place.map((p) => ({ tile: p.tile, seat: p.seat })),
+    supplySize: m.supply_size,
+    luckDeckSize: m.luck_deck_size,
+    actionDeckSize: m.action_deck_size,
+    pending: m.pending
+      ? {
+          kind: KINDS[m.pending.kind],
+          seats: m.pending.seats,
+          tile: optional(m.pending.tile),
+          card: luckName(m.pending.card),
+        }
+      : null,
+    legal: m.legal.map(decisionFromProto),
+  };
+}
+
+// ------------------------------------------------------------------------------ the bot
+
+/** Bullheads printed on a tile (the card game's table). */
+function bullheads(tile) {
+  if (tile === 55) return 7;
+  if (tile % 11 === 0) return 5;
+  if (tile % 10 === 0) return 3;
+  if (tile % 5 === 0) return 2;
+  return 1;
+}
+
+/** The row whose tiles carry the fewest bullheads (the topmost of equal rows). */
+function fewestBullheadsRow(spaces) {
+  const totals = spaces.map((row) => row.reduce((sum, t) => sum + (t > 0 ? bullheads(t) : 0), 0));
+  return totals.indexOf(Math.min(...totals));
+}
+
+/** A random generator seeded from a 64-bit seed (splitmix64): `next()` in [0, 1). */
+class Random {
+  constructor(seed = 0n) {
+    this.state = BigInt.asUintN(64, BigInt(seed));
+  }
+
+  next() {
+    this.state = BigInt.asUintN(64, this.state + 0x9e3779b97f4a7c15n);
+    let z = this.state;
+    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
+    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
+    z ^= z >> 31n;
+    return Number(z >> 11n) / 2 ** 53;
+  }
+
+  /** An integer in [low, high). */
+  int(low, high) {
+    return low + Math.floor(this.next() * (high - low));
+  }
+}
+
+/**
+ * A bot with one method per decision; override the ones you want. `this.info` is the current
+ * game ({variant, players, seat, seed (a BigInt), gameId}) and `this.rng` a Random seeded from
+ * the game's seed. An override of startGame must call super.startGame(info).
+ */
+class KitBot {
+  name = "kitbot";
+
+  constructor() {
+    this.info = { variant: "", players: 0, seat: 0, seed: 0n, gameId: "" };
+    this.rng = new Random(0n);
+  }
+
+  startGame(info) {
+    this.info = info;
+    this.rng = new Random(info.seed);
+  }
+
+  /** A game is over: the final view, scores and ranks in seat order. */
+  endGame(view, scores, ranks) {}
+
+  /** Dispatches on view.pending.kind to the four methods below; returns a decision. */
+  decide(view) {
+    const pending = view.pending;
+    if (!pending) throw new Error(`seat ${view.seat} has nothing to decide`);
+    if (pending.kind === "tile") return playTile(number(this.chooseTile(view), "chooseTile", "a tile"));
+    if (pending.kind === "luck") {
+      const place = this.placeLuck(view, pending.card);
+      if (!Array.isArray(place) || place.length !== 2) {
+        throw new TypeError(`placeLuck() must return [row, space], not ${JSON.stringify(place)}`);
+      }
+      return placeLuck(number(place[0], "placeLuck", "a row"), number(place[1], "placeLuck", "a space"));
+    }
+    if (pending.kind === "action") {
+      const action = this.playAction(view, pending.tile);
+      if (action === null || action === undefined) return playAction(null);
+      if (action.kind !== "action") {
+        throw new TypeError(`playAction() must return playAction(...) or null, not ${JSON.stringify(action)}`);
+      }
+      return action;
+    }
+    return takeRow(number(this.takeRow(view, pending.tile), "takeRow", "a row"));
+  }
+
+  /** The tile to reveal this turn, from view.hand. Default: the lowest. */
+  chooseTile(view) {
+    return Math.min(...view.hand);
+  }
+
+  /** [row, space] for the luck card `card` ("plus5", "final10") just drawn; the legal spaces
+   * are view.legal. Default: the first. */
+  placeLuck(view, card) {
+    return [view.legal[0].row, view.legal[0].space];
+  }
+
+  /** An action card to play on `tile` (yours, about to be placed), as playAction("stop",
+   * {row: 3}), or null to keep the cards; the legal ones are view.legal. Default: null. */
+  playAction(view, tile) {
+    return null;
+  }
+
+  /** Card game: the row to take because `tile` is lower than every row's end. Default: the
+   * row with the fewest bullheads. */
+  takeRow(view, tile) {
+    return fewestBullheadsRow(view.spaces);
+  }
+
+  /** Seconds left to answer the current request. */
+  timeLeft() {
+    return timeLeft();
+  }
+}
+
+function number(value, method, what) {
+  if (!Number.isInteger(value)) {
+    throw new TypeError(`${method}() must return ${what} (an integer), not ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+// ------------------------------------------------------------------------------ the match
+
+/** The arena refused the bot or ended the match early; the message says why. */
+class ArenaError extends Error {}
+/** The bot's own code threw. */
+class BotCodeError extends Error {}
+
+function log(level, text) {
+  if (level === "INFO" && log.quiet) return;
+  const stamp = new Date().toISOString().replace("T", " ").slice(0, 19);
+  process.stderr.write(`${stamp} nimmt.botkit ${level} ${text}\n`);
+}
+log.quiet = false;
+
+function call(method, f) {
+  try {
+    return f();
+  } catch (error) {
+    if (error instanceof BotCodeError) throw error;
+    const wrapped = new BotCodeError(`the bot's ${method}() threw ${error?.name ?? "a value"}: ${error?.message ?? error}`);
+    wrapped.cause = error;
+    throw wrapped;
+  }
+}
+
+function shortKind(name) {
+  return name.slice(name.lastIndexOf("_") + 1).toLowerCase();
+}
+
+/** Turns arena messages into calls of the bot and its answers into messages. */
+class Session {
+  constructor(bot) {
+    this.bot = bot;
+    this.answers = 0;
+  }
+
+  /** The reply to `message`, if it asks for one. */
+  handle(message, received) {
+    if (message.body === "request") {
+      const request = message.request;
+      deadline = received + request.deadline_ms;
+      const view = viewFromProto(request.view);
+      const decision = call("decide", () => this.bot.decide(view));
+      if (!decision || !["tile", "luck", "action", "take_row"].includes(decision.kind)) {
+        throw new BotCodeError(
+          `the bot's decide() returned ${JSON.stringify(decision)}, not a decision ` +
+            "(playTile, placeLuck, playAction or takeRow; view.legal lists the legal ones)",
+        );
+      }
+      if (!view.legal.some((d) => sameDecision(d, decision))) {
+        log(
+          "WARNING",
+          `request ${request.request_id}: decide() returned '${decisionText(decision)}', which is ` +
+            `not among the legal options (${view.legal.slice(0, 12).map(decisionText).join(", ")}); ` +
+            "the arena will count it as illegal",
+        );
+      }
+      const spent = performance.now() - received;
+      if (spent > request.deadline_ms) {
+        log(
+          "WARNING",
+          `request ${request.request_id}: answered after ${Math.round(spent)} ms, the deadline was ${request.deadline_ms} ms`,
+        );
+      }
+      deadline = Infinity;
+      this.answers += 1;
+      return { answer: { request_id: request.request_id, decision: decisionToProto(decision) } };
+    }
+    if (message.body === "game_start") {
+      const s = message.game_start;
+      const info = { variant: s.variant, players: s.players, seat: s.seat, seed: BigInt(s.seed), gameId: s.game_id };
+      call("startGame", () => this.bot.startGame(info));
+    } else if (message.body === "game_end") {
+      const end = message.game_end;
+      const view = viewFromProto(end.view);
+      call("endGame", () => this.bot.endGame(view, end.scores, end.ranks));
+      const seat = view.seat;
+      const faults = end.faults
+        .filter((f) => f.seat === seat)
+        .map((f) => `; fault ${shortKind(f.kind)} in turn ${f.turn + 1}: ${f.detail}`)
+        .join("");
+      log(
+        "INFO",
+        `${end.game_id} over: seat ${seat}, score ${end.scores[seat]}, rank ${end.ranks[seat]} of ${end.ranks.length}${faults}`,
+      );
+    } else if (message.body === "notice") {
+      const n = message.notice;
+      let text = `${shortKind(n.kind)} (request ${n.request_id}, game ${n.game_id}): ${n.message}`;
+      if (n.played) text += `; the arena played '${decisionText(decisionFromProto(n.played))}'`;
+      log("WARNING", `arena notice: ${text}`);
+    } else if (message.body === "welcome") {
+      const w = message.welcome;
+      log(
+        "INFO",
+        `in the match ${w.match_id} as '${w.bot_name}': ${w.games} games, ${w.decision_ms} ms per ` +
+          `decision + ${w.bank_ms} ms bank per game, dropped after ${w.max_faults} faults`,
+      );
+    } else if (message.body === "match_end") {
+      const e = message.match_end;
+      log("INFO", `match over: ${e.games} games, ${this.answers} answers, ${e.faults} faults`);
+    }
+    return null;
+  }
+}
+
+function loadArena() {
+  const definition = protoLoader.loadSync(path.join(__dirname, "arena.proto"), {
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  return grpc.loadPackageDefinition(definition).nimmt.v1;
+}
+
+/** Connect `bot` to the arena at `address` and play until the match ends (a Promise). */
+function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT) {
+  const arena = loadArena();
+  const client = new arena.Arena(address, grpc.credentials.createInsecure(), {
+    "grpc.enable_http_proxy": 0,
+  });
+  return new Promise((resolve, reject) => {
+    client.waitForReady(Date.now() + connectTimeout * 1000, (error) => {
+      if (error) {
+        client.close();
+        reject(
+          new ArenaError(
+            `cannot reach the arena at ${address} within ${connectTimeout} s: is the match ` +
+              "running, and is the address right?",
+          ),
+        );
+        return;
+      }
+      const session = new Session(bot);
+      const stream = client.Play();
+      let failed = null;
+      stream.on("data", (message) => {
+        if (failed) return;
+        let reply;
+        try {
+          reply = session.handle(message, performance.now());
+        } catch (error) {
+          failed = error;
+          stream.cancel();
+          return;
+        }
+        if (reply) stream.write(reply);
+      });
+      stream.on("error", () => {}); // the status event says why
+      stream.on("status", (status) => {
+        client.close();
+        if (failed) reject(failed);
+        else if (status.code === grpc.status.OK) resolve(session);
+        else {
+          const name = Object.keys(grpc.status).find((k) => grpc.status[k] === status.code) ?? status.code;
+          reject(new ArenaError(`the arena ended the connection: ${name}: ${status.details || "(no details)"}`));
+        }
+      });
+      stream.write({
+        hello: { protocol_version: PROTOCOL_VERSION, bot_name: String(bot.name), token, kit: KIT },
+      });
+    });
+  });
+}
+
+/** The token: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN, else "". */
+function tokenFromEnv() {
+  const file = process.env.NIMMT_TOKEN_FILE;
+  if (file) {
+    try {
+      return fs.readFileSync(file, "utf8").trim();
+    } catch (error) {
+      throw new ArenaError(`cannot read the token file $NIMMT_TOKEN_FILE=${file}: ${error.message}`);
+    }
+  }
+  return process.env.NIMMT_TOKEN ?? "";
+}
+
+const USAGE = "usage: bot.js [--connect ADDRESS] [--token TOKEN] [--connect-timeout SECONDS] [--quiet]";
+
+/** Parse the command line and environment, play; a Promise of the exit code (see above). */
+async function main(bot, argv = process.argv.slice(2)) {
+  let address = process.env.NIMMT_ENGINE ?? "";
+  let token = null;
+  let connectTimeout = CONNECT_TIMEOUT;
+  const usageError = (text) => {
+    process.stderr.write(`${USAGE}\nbot.js: error: ${text}\n`);
+    return 2;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].includes("=") ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
+    const value = () => (inline !== undefined ? inline : argv[++i]);
+    if (flag === "-h" || flag === "--help") {
+      process.stdout.write(
+        `${USAGE}\n\nRun the bot '${bot.name}' in a Nimmt Arena match.\n\n` +
+          "  --connect ADDRESS          the arena's address, e.g. unix:///tmp/arena.sock (default: $NIMMT_ENGINE)\n" +
+          "  --token TOKEN              the bot's token (default: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)\n" +
+          `  --connect-timeout SECONDS  how long to wait for the arena to accept the connection (${CONNECT_TIMEOUT} s)\n` +
+          "  --quiet                    log only warnings and errors\n",
+      );
+      return 0;
+    } else if (flag === "--quiet") log.quiet = true;
+    else if (flag === "--connect") address = value() ?? "";
+    else if (flag === "--token") token = value() ?? "";
+    else if (flag === "--connect-timeout") {
+      const text = value();
+      connectTimeout = Number(text);
+      if (text === undefined || text === "" || !(connectTimeout >= 0)) {
+        return usageError(`argument --connect-timeout: invalid number: '${text}'`);
+      }
+    } else return usageError(`unrecognized arguments: ${argv[i]}`);
+  }
+  if (!address) {
+    return usageError(
+      "no arena address: the arena sets NIMMT_ENGINE; to connect by hand pass --connect unix:///path/to/engine.sock",
+    );
+  }
+  try {
+    await play(bot, address, token ?? tokenFromEnv(), connectTimeout);
+  } catch (error) {
+    if (error instanceof ArenaError) {
+      log("ERROR", error.message);
+      return 1;
+    }
+    if (error instanceof BotCodeError) {
+      log("CRITICAL", `${error.message}; the bot stops here (a crash)\n${error.cause?.stack ?? ""}`);
+      return 3;
+    }
+    throw error;
+  }
+  return 0;
+}
+
+/** Play the match the environment (or --connect) names, then exit the process. */
+function run(bot, argv) {
+  main(bot, argv).then(
+    (code) => process.exit(code),
+    (error) => {
+      log("CRITICAL", `the bot kit failed: ${error.stack ?? error}`);
+      process.exit(3);
+    },
+  );
+}
+
+module.exports = {
+  ArenaError,
+  KitBot,
+  PROTOCOL_VERSION,
+  Random,
+  bullheads,
+  decisionText,
+  fewestBullheadsRow,
+  main,
+  placeLuck,
+  play,
+  playAction,
+  playTile,
+  run,
+  takeRow,
+  timeLeft,
+  tokenFromEnv,
+  viewFromProto,
+};
