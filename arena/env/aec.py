@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 from arena.engine.game import Game
 from arena.engine.observation import Observation
 
-from .actions import ACTION_COUNT, decision_of
+from .actions import ACTION_COUNT, action_mask, decision_of
 from .encoding import HIGH, LOW
 from .table import DealSeeds, SeatObservation, Table, agent_name
 
@@ -123,13 +123,13 @@ class NimmtEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
             self._was_dead_step(action)
             return
         seat = seat_of(agent, self._table.players)
-        view = self._table.view(seat)
+        legal = self._table.game.legal(seat)
         decision = None if action is None else decision_of(int(action))
-        if decision is None or decision not in view.legal:
+        if decision is None or decision not in legal:
             shown = "wait" if action is not None and decision is None else decision
             raise IllegalActionError(
                 f"action {action} ({shown}) is not legal for {agent} now; legal actions: "
-                f"{self._table.observation(seat, view)['action_mask'].nonzero()[0].tolist()}"
+                f"{action_mask(legal).nonzero()[0].tolist()}"
             )
         self._cumulative_rewards[agent] = 0.0
         self._table.game.apply(seat, decision)
