@@ -3,9 +3,11 @@ the seats the engine asks, mask exactly the legal decisions, show only the seat'
 pay score changes."""
 
 import random
+import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -336,3 +338,40 @@ def test_the_engine_and_the_arena_import_without_the_env_libraries():
         "from arena.cli import main\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "ENVIRONMENT.md").read_text("utf-8")
+
+
+def test_the_guides_examples_run():
+    blocks = re.findall(r"^```python\n(.*?)^```$", GUIDE, re.S | re.M)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "docs/ENVIRONMENT.md", "exec"), {})
+
+
+def test_the_guides_action_table_and_sizes_are_the_codes():
+    assert f"`Discrete({ACTION_COUNT})`" in GUIDE
+    assert f"vector of {OBSERVATION_SIZE} numbers" in GUIDE
+    rows = dict(re.findall(r"^\| (\d+(?:–\d+)?) \| (.+?) \|$", GUIDE, re.M))
+    spans = {k: range(int(k.split("–")[0]), int(k.split("–")[-1]) + 1) for k in rows}
+    assert sorted(i for span in spans.values() for i in span) == list(range(ACTION_COUNT))
+    examples = {
+        "105 + 8 *r* + *s*": (PlaceLuck(2, 3), 105 + 8 * 2 + 3),
+        "186 + *r*": (PlayAction("stop", row=4), 190),
+        "195 + *t*": (PlayAction("swap", new_tile=9), 204),
+        "297 + *r*": (PlayAction("front", row=1), 298),
+        "307 + *r*": (PlayAction("ascending", row=9), 316),
+        "317 + *r*": (PlayAction("anywhere", row=0), 317),
+        "326 + *t*": (PlayAction("another", new_tile=100), 426),
+        "428 + *r*": (TakeRow(3), 431),
+    }
+    for formula, (decision, action) in examples.items():
+        assert any(formula in text for text in rows.values()), formula
+        assert action_of(decision) == action
+    assert action_of(PlayAction(None)) == 185 and action_of(PlayAction("skip")) == 296
+    assert action_of(PlayAction("plus5")) == 427 and action_of(PlayTile(104)) == 104
+    sizes = dict(re.findall(r"^\| ([a-z ]+) \| ([\d × ]+) \|", GUIDE, re.M))
+    total = sum(np.prod([int(n) for n in size.split(" × ")]) for size in sizes.values())
+    assert total == OBSERVATION_SIZE
+    assert set(sizes) == set(BLOCKS)
