@@ -1,0 +1,674 @@
+package nimmt.kit;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import nimmt.v1.ArenaGrpc;
+import nimmt.v1.ArenaOuterClass;
+import nimmt.v1.ArenaOuterClass.BotMessage;
+import nimmt.v1.ArenaOuterClass.EngineMessage;
+
+/**
+ * The conversation with the arena (protos/nimmt/v1/arena.proto): the command line, the
+ * connection, and the protocol's messages turned into the kit's values and back.
+ *
+ * <p>The arena listens on a Unix socket. Debian's grpc-netty reaches Unix sockets only through
+ * netty's native epoll library, which Debian's libnetty-java does not ship, so the kit carries
+ * the stream itself: it connects to the socket with the JDK's own Unix-domain channel and hands
+ * gRPC a loopback TCP port inside the bot's sandbox that forwards every byte to it ({@link
+ * Bridge}). gRPC, HTTP/2 and protobuf are Debian's, unchanged.
+ */
+final class Arena {
+  static final int PROTOCOL_VERSION = 1;
+  static final String KIT = "nimmt-botkit-java/" + PROTOCOL_VERSION;
+  static final double CONNECT_TIMEOUT = 10.0;
+
+  private static volatile long deadline = Long.MAX_VALUE; // System.nanoTime() to answer by
+  private static boolean quiet = false;
+
+  private Arena() {}
+
+  static double timeLeft() {
+    long d = deadline;
+    if (d == Long.MAX_VALUE) return Double.POSITIVE_INFINITY;
+    return Math.max(0.0, (d - System.nanoTime()) / 1e9);
+  }
+
+  static void log(String level, String text) {
+    if (quiet && level.equals("INFO")) return;
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
+    System.err.println(stamp + " nimmt.botkit " + level + " " + text);
+    System.err.flush();
+  }
+
+  /** The arena refused the bot, ended the match early, or cannot be reached. */
+  static final class ArenaError extends Exception {
+    ArenaError(String message) {
+      super(message);
+    }
+  }
+
+  /** The bot's own code threw. */
+  static final class BotCodeError extends Exception {
+    BotCodeError(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  // ------------------------------------------------------------------------- the command line
+
+  static final String USAGE =
+      "usage: bot [--connect ADDRESS] [--token TOKEN] [--connect-timeout SECONDS] [--quiet]";
+
+  static int main(KitBot bot, String[] args) {
+    String address = System.getenv().getOrDefault("NIMMT_ENGINE", "");
+    String token = null;
+    double connectTimeout = CONNECT_TIMEOUT;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      String flag = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+      String inline = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : null;
+      boolean hasValue = inline != null || i + 1 < args.length;
+      switch (flag) {
+        case "-h", "--help" -> {
+          System.out.println(
+              USAGE
+                  + "\n\nRun the bot '"
+                  + bot.name()
+                  + "' in a Nimmt Arena match.\n\n"
+                  + "  --connect ADDRESS          the arena's address, e.g. unix:///tmp/arena.sock"
+                  + " (default: $NIMMT_ENGINE)\n"
+                  + "  --token TOKEN              the bot's token (default: the content of"
+                  + " $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)\n"
+                  + "  --connect-timeout SECONDS  how long to wait for the arena to accept the"
+                  + " connection (10 s)\n"
+                  + "  --quiet                    log only warnings and errors");
+          return 0;
+        }
+        case "--quiet" -> quiet = true;
+        case "--connect", "--token", "--connect-timeout" -> {
+          if (!hasValue) return usageError("argument " + flag + ": expected one argument");
+          String value = inline != null ? inline : args[++i];
+          if (flag.equals("--connect")) address = value;
+          else if (flag.equals("--token")) token = value;
+          else {
+            try {
+              connectTimeout = Double.parseDouble(value);
+            } catch (NumberFormatException e) {
+              connectTimeout = -1;
+            }
+            if (!(connectTimeout >= 0)) {
+              return usageError("argument --connect-timeout: invalid number: '" + value + "'");
+            }
+          }
+        }
+        default -> {
+          return usageError("unrecognized arguments: " + arg);
+        }
+      }
+    }
+    if (address.isEmpty()) {
+      return usageError(
+          "no arena address: the arena sets NIMMT_ENGINE; to connect by hand pass --connect"
+              + " unix:///path/to/engine.sock");
+    }
+    try {
+      play(bot, address, token != null ? token : tokenFromEnv(), connectTimeout);
+    } catch (ArenaError e) {
+      log("ERROR", e.getMessage());
+      return 1;
+    } catch (BotCodeError e) {
+      java.io.StringWriter trace = new java.io.StringWriter();
+      e.getCause().printStackTrace(new java.io.PrintWriter(trace));
+      log("CRITICAL", e.getMessage() + "; the bot stops here (a crash)\n" + trace);
+      return 3;
+    }
+    return 0;
+  }
+
+  private static int usageError(String text) {
+    System.err.println(USAGE + "\nbot: error: " + text);
+    return 2;
+  }
+
+  /** The token: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN, else "". */
+  static String tokenFromEnv() throws ArenaError {
+    String file = System.getenv("NIMMT_TOKEN_FILE");
+    if (file != null && !file.isEmpty()) {
+      try {
+        return Files.readString(Path.of(file)).strip();
+      } catch (IOException e) {
+        throw new ArenaError(
+            "cannot read the token file $NIMMT_TOKEN_FILE=" + file + ": " + e.getMessage());
+      }
+    }
+    return System.getenv().getOrDefault("NIMMT_TOKEN", "");
+  }
+
+  // ------------------------------------------------------------------------- the connection
+
+  /** What the reading side hands the main thread: a message, or the end with its status. */
+  private record Event(EngineMessage message, Status status) {}
+
+  static void play(KitBot bot, String address, String token, double connectTimeout)
+      throws ArenaError, BotCodeError {
+    // netty looks for a hardware address to name itself; the sandbox has none (only loopback)
+    System.setProperty("io.netty.machineId", "02:00:00:00:00:01");
+    Bridge bridge = null;
+    NettyChannelBuilder builder;
+    if (address.startsWith("unix:")) {
+      String path = address.startsWith("unix://") ? address.substring(7) : address.substring(5);
+      bridge = Bridge.open(path, address, connectTimeout);
+      builder = NettyChannelBuilder.forAddress(bridge.address());
+    } else {
+      builder = NettyChannelBuilder.forTarget(address);
+    }
+    NioEventLoopGroup loop = new NioEventLoopGroup(1);
+    ManagedChannel channel =
+        builder
+            .usePlaintext()
+            .eventLoopGroup(loop)
+            .channelType(NioSocketChannel.class)
+            .directExecutor()
+            .proxyDetector(target -> null)
+            .build();
+    try {
+      converse(bot, channel, token);
+    } finally {
+      channel.shutdownNow();
+      loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      if (bridge != null) bridge.close();
+    }
+  }
+
+  private static void converse(KitBot bot, ManagedChannel channel, String token)
+      throws ArenaError, BotCodeError {
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    StreamObserver<BotMessage> out =
+        ArenaGrpc.newStub(channel)
+            .play(
+                new StreamObserver<EngineMessage>() {
+                  @Override
+                  public void onNext(EngineMessage message) {
+                    events.add(new Event(message, null));
+                  }
+
+                  @Override
+                  public void onError(Throwable error) {
+                    events.add(new Event(null, Status.fromThrowable(error)));
+                  }
+
+                  @Override
+                  public void onCompleted() {
+                    events.add(new Event(null, Status.OK));
+                  }
+                });
+    out.onNext(
+        BotMessage.newBuilder()
+            .setHello(
+                ArenaOuterClass.Hello.newBuilder()
+                    .setProtocolVersion(PROTOCOL_VERSION)
+                    .setBotName(bot.name())
+                    .setToken(token)
+                    .setKit(KIT))
+            .build());
+    Session session = new Session(bot);
+    while (true) {
+      Event event;
+      try {
+        event = events.take();
+      } catch (InterruptedException e) {
+        throw new ArenaError("interrupted");
+      }
+      if (event.status() != null) {
+        Status status = event.status();
+        if (status.isOk()) return;
+        String details = status.getDescription();
+        throw new ArenaError(
+            "the arena ended the connection: "
+                + status.getCode()
+                + ": "
+                + (details == null || details.isEmpty() ? "(no details)" : details));
+      }
+      BotMessage reply;
+      try {
+        reply = session.handle(event.message(), System.nanoTime());
+      } catch (BotCodeError e) {
+        out.onError(Status.CANCELLED.withDescription("the bot's code threw").asException());
+        throw e;
+      }
+      if (reply != null) out.onNext(reply);
+    }
+  }
+
+  /**
+   * A loopback TCP port that forwards one connection, byte for byte both ways, to the arena's
+   * Unix socket (connected before gRPC starts, so that an unreachable arena is said at once).
+   */
+  static final class Bridge {
+    private final ServerSocketChannel server;
+    private final SocketChannel arena;
+
+    private Bridge(ServerSocketChannel server, SocketChannel arena) {
+      this.server = server;
+      this.arena = arena;
+    }
+
+    static Bridge open(String path, String address, double timeout) throws ArenaError {
+      long until = System.nanoTime() + (long) (timeout * 1e9);
+      SocketChannel arena;
+      while (true) {
+        try {
+          arena = SocketChannel.open(StandardProtocolFamily.UNIX);
+          arena.connect(UnixDomainSocketAddress.of(path));
+          break;
+        } catch (IOException | RuntimeException e) {
+          if (System.nanoTime() >= until) {
+            throw new ArenaError(
+                "cannot reach the arena at "
+                    + address
+                    + " within "
+                    + timeout
+                    + " s: is the match running, and is the address right? ("
+                    + e.getMessage()
+                    + ")");
+          }
+          try {
+            Thread.sleep(50);
+          } catch (InterruptedException interrupted) {
+            throw new ArenaError("interrupted");
+          }
+        }
+      }
+      try {
+        ServerSocketChannel server = ServerSocketChannel.open();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
+        Bridge bridge = new Bridge(server, arena);
+        Thread accept = new Thread(bridge::serve, "nimmt-bridge");
+        accept.setDaemon(true);
+        accept.start();
+        return bridge;
+      } catch (IOException e) {
+        throw new ArenaError("cannot open the loopback port for gRPC: " + e.getMessage());
+      }
+    }
+
+    InetSocketAddress address() {
+      try {
+        return (InetSocketAddress) server.getLocalAddress();
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    private void serve() {
+      try (SocketChannel grpc = server.accept()) {
+        server.close(); // one connection only
+        grpc.socket().setTcpNoDelay(true);
+        Thread up = new Thread(() -> pump(grpc, arena), "nimmt-bridge-up");
+        up.setDaemon(true);
+        up.start();
+        pump(arena, grpc);
+        up.join();
+      } catch (IOException | InterruptedException e) {
+        // the connection is over: gRPC sees its end
+      } finally {
+        close();
+      }
+    }
+
+    private static void pump(SocketChannel from, SocketChannel to) {
+      ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
+      try {
+        while (from.read(buffer) >= 0) {
+          buffer.flip();
+          while (buffer.hasRemaining()) to.write(buffer);
+          buffer.clear();
+        }
+        to.shutdownOutput();
+      } catch (IOException e) {
+        try {
+          to.close();
+          from.close();
+        } catch (IOException ignored) {
+          // closing anyway
+        }
+      }
+    }
+
+    void close() {
+      try {
+        server.close();
+        arena.close();
+      } catch (IOException ignored) {
+        // closing anyway
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------- the messages
+
+  /** Turns arena messages into calls of the bot and its answers into messages. */
+  static final class Session {
+    private final KitBot bot;
+    private int answers = 0;
+
+    Session(KitBot bot) {
+      this.bot = bot;
+    }
+
+    interface Call<T> {
+      T call() throws Exception;
+    }
+
+    private static <T> T call(String method, Call<T> f) throws BotCodeError {
+      try {
+        return f.call();
+      } catch (Exception | StackOverflowError e) {
+        throw new BotCodeError("the bot's " + method + "() threw " + e, e);
+      }
+    }
+
+    BotMessage handle(EngineMessage message, long received) throws BotCodeError {
+      switch (message.getBodyCase()) {
+        case REQUEST:
+          return answer(message.getRequest(), received);
+        case GAME_START:
+          {
+            ArenaOuterClass.GameStart s = message.getGameStart();
+            GameInfo game =
+                new GameInfo(s.getVariant(), s.getPlayers(), s.getSeat(), s.getSeed(), s.getGameId());
+            call(
+                "startGame",
+                () -> {
+                  bot.startGame(game);
+                  return null;
+                });
+            break;
+          }
+        case GAME_END:
+          {
+            ArenaOuterClass.GameEnd end = message.getGameEnd();
+            View view = view(end.getView());
+            List<Integer> scores = end.getScoresList(), ranks = end.getRanksList();
+            call(
+                "endGame",
+                () -> {
+                  bot.endGame(view, scores, ranks);
+                  return null;
+                });
+            int seat = view.seat();
+            StringBuilder line = new StringBuilder(end.getGameId() + " over: seat " + seat);
+            if (seat < scores.size() && seat < ranks.size()) {
+              line.append(", score ").append(scores.get(seat)).append(", rank ");
+              line.append(ranks.get(seat)).append(" of ").append(ranks.size());
+            }
+            for (ArenaOuterClass.Fault fault : end.getFaultsList()) {
+              if (fault.getSeat() != seat) continue;
+              line.append("; fault ").append(shortName(fault.getKind().name()));
+              line.append(" in turn ").append(fault.getTurn() + 1).append(": ");
+              line.append(fault.getDetail());
+            }
+            log("INFO", line.toString());
+            break;
+          }
+        case NOTICE:
+          {
+            ArenaOuterClass.Notice n = message.getNotice();
+            String text =
+                shortName(n.getKind().name())
+                    + " (request "
+                    + Long.toUnsignedString(n.getRequestId())
+                    + ", game "
+                    + n.getGameId()
+                    + "): "
+                    + n.getMessage();
+            if (n.hasPlayed()) text += "; the arena played '" + decision(n.getPlayed()) + "'";
+            log("WARNING", "arena notice: " + text);
+            break;
+          }
+        case WELCOME:
+          {
+            ArenaOuterClass.Welcome w = message.getWelcome();
+            log(
+                "INFO",
+                "in the match "
+                    + w.getMatchId()
+                    + " as '"
+                    + w.getBotName()
+                    + "': "
+                    + w.getGames()
+                    + " games, "
+                    + w.getDecisionMs()
+                    + " ms per decision + "
+                    + w.getBankMs()
+                    + " ms bank per game, dropped after "
+                    + w.getMaxFaults()
+                    + " faults");
+            break;
+          }
+        case MATCH_END:
+          {
+            ArenaOuterClass.MatchEnd e = message.getMatchEnd();
+            log(
+                "INFO",
+                "match over: " + e.getGames() + " games, " + answers + " answers, " + e.getFaults()
+                    + " faults");
+            break;
+          }
+        default:
+          break;
+      }
+      return null;
+    }
+
+    private BotMessage answer(ArenaOuterClass.DecisionRequest request, long received)
+        throws BotCodeError {
+      deadline = received + request.getDeadlineMs() * 1_000_000L;
+      View view = view(request.getView());
+      Decision decision = call("decide", () -> bot.decide(view));
+      if (decision == null) {
+        throw new BotCodeError(
+            "the bot's decide() returned null, not a decision",
+            new NullPointerException("decision"));
+      }
+      String id = Long.toUnsignedString(request.getRequestId());
+      if (!view.legal().contains(decision)) {
+        List<String> shown = new ArrayList<>();
+        for (Decision d : view.legal().subList(0, Math.min(12, view.legal().size()))) {
+          shown.add(d.toString());
+        }
+        log(
+            "WARNING",
+            "request " + id + ": decide() returned '" + decision + "', which is not among the"
+                + " legal options (" + String.join(", ", shown)
+                + "); the arena will count it as illegal");
+      }
+      long spentMs = (System.nanoTime() - received) / 1_000_000L;
+      if (spentMs > request.getDeadlineMs()) {
+        log(
+            "WARNING",
+            "request " + id + ": answered after " + spentMs + " ms, the deadline was "
+                + request.getDeadlineMs() + " ms");
+      }
+      deadline = Long.MAX_VALUE;
+      answers++;
+      ArenaOuterClass.Answer.Builder answer =
+          ArenaOuterClass.Answer.newBuilder().setRequestId(request.getRequestId());
+      try {
+        answer.setDecision(proto(decision));
+      } catch (IllegalArgumentException e) {
+        throw new BotCodeError("the bot's decide() returned " + decision + ": " + e.getMessage(), e);
+      }
+      return BotMessage.newBuilder().setAnswer(answer).build();
+    }
+  }
+
+  static String shortName(String name) {
+    return name.substring(name.lastIndexOf('_') + 1).toLowerCase(Locale.ROOT);
+  }
+
+  private static String cardName(String enumName, String prefix) {
+    return enumName.substring(prefix.length()).toLowerCase(Locale.ROOT);
+  }
+
+  static Decision.Kind kind(ArenaOuterClass.DecisionKind kind) {
+    return switch (kind) {
+      case DECISION_KIND_LUCK -> Decision.Kind.LUCK;
+      case DECISION_KIND_ACTION -> Decision.Kind.ACTION;
+      case DECISION_KIND_TAKE_ROW -> Decision.Kind.TAKE_ROW;
+      default -> Decision.Kind.TILE;
+    };
+  }
+
+  static String luck(ArenaOuterClass.LuckCard card) {
+    return card == ArenaOuterClass.LuckCard.LUCK_CARD_NONE
+            || card == ArenaOuterClass.LuckCard.UNRECOGNIZED
+        ? null
+        : cardName(card.name(), "LUCK_CARD_");
+  }
+
+  static String action(ArenaOuterClass.ActionCard card) {
+    return card == ArenaOuterClass.ActionCard.ACTION_CARD_NONE
+            || card == ArenaOuterClass.ActionCard.UNRECOGNIZED
+        ? null
+        : cardName(card.name(), "ACTION_CARD_");
+  }
+
+  static Decision decision(ArenaOuterClass.Decision m) {
+    switch (m.getDecisionCase()) {
+      case LUCK:
+        return Decision.placeLuck(m.getLuck().getRow(), m.getLuck().getSpace());
+      case ACTION:
+        ArenaOuterClass.PlayAction a = m.getAction();
+        return Decision.playAction(
+            action(a.getCard()),
+            a.hasRow() ? a.getRow() : null,
+            a.hasNewTile() ? a.getNewTile() : null);
+      case TAKE_ROW:
+        return Decision.takeRow(m.getTakeRow().getRow());
+      default:
+        return Decision.playTile(m.getTile().getTile());
+    }
+  }
+
+  static ArenaOuterClass.Decision proto(Decision d) {
+    ArenaOuterClass.Decision.Builder b = ArenaOuterClass.Decision.newBuilder();
+    switch (d.kind()) {
+      case TILE -> b.setTile(ArenaOuterClass.PlayTile.newBuilder().setTile(d.tile()));
+      case LUCK -> b.setLuck(
+          ArenaOuterClass.PlaceLuck.newBuilder().setRow(d.row()).setSpace(d.space()));
+      case TAKE_ROW -> b.setTakeRow(ArenaOuterClass.TakeRow.newBuilder().setRow(d.row()));
+      case ACTION -> {
+        ArenaOuterClass.PlayAction.Builder a = ArenaOuterClass.PlayAction.newBuilder();
+        if (d.card() == null) a.setCard(ArenaOuterClass.ActionCard.ACTION_CARD_NONE);
+        else {
+          try {
+            a.setCard(
+                ArenaOuterClass.ActionCard.valueOf("ACTION_CARD_" + d.card().toUpperCase(Locale.ROOT)));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                "unknown action card '" + d.card()
+                    + "' (stop, swap, skip, front, ascending, anywhere, another, plus5, or null)");
+          }
+        }
+        if (d.actionRow() != null) a.setRow(d.actionRow());
+        if (d.newTile() != null) a.setNewTile(d.newTile());
+        b.setAction(a);
+      }
+    }
+    return b.build();
+  }
+
+  static View view(ArenaOuterClass.Observation m) {
+    List<List<Integer>> spaces = new ArrayList<>();
+    for (ArenaOuterClass.Row row : m.getSpacesList()) spaces.add(List.copyOf(row.getTilesList()));
+    List<View.Marker> markers = new ArrayList<>();
+    for (ArenaOuterClass.Marker mk : m.getMarkersList()) {
+      markers.add(new View.Marker(mk.getRow(), mk.getSpace(), luck(mk.getCard())));
+    }
+    List<String> actionCards = new ArrayList<>();
+    for (ArenaOuterClass.ActionCard card : m.getActionCardsList()) actionCards.add(action(card));
+    List<List<Integer>> history = new ArrayList<>();
+    for (ArenaOuterClass.TurnPlays plays : m.getHistoryList()) {
+      history.add(List.copyOf(plays.getTilesList()));
+    }
+    List<View.Choice> choices = new ArrayList<>();
+    for (ArenaOuterClass.Choice c : m.getChoicesList()) {
+      Decision.Kind kind = kind(c.getKind());
+      String card =
+          kind == Decision.Kind.LUCK
+              ? luck(c.getLuckCard())
+              : kind == Decision.Kind.ACTION ? action(c.getActionCard()) : null;
+      choices.add(
+          new View.Choice(
+              c.getSeat(),
+              kind,
+              card,
+              c.hasTile() ? c.getTile() : null,
+              c.hasRow() ? c.getRow() : null,
+              c.hasSpace() ? c.getSpace() : null,
+              c.hasNewTile() ? c.getNewTile() : null));
+    }
+    List<View.Placement> toPlace = new ArrayList<>();
+    for (ArenaOuterClass.Placement p : m.getToPlaceList()) {
+      toPlace.add(new View.Placement(p.getTile(), p.getSeat()));
+    }
+    View.Pending pending = null;
+    if (m.hasPending()) {
+      ArenaOuterClass.Pending p = m.getPending();
+      pending =
+          new View.Pending(
+              kind(p.getKind()),
+              List.copyOf(p.getSeatsList()),
+              p.hasTile() ? p.getTile() : null,
+              luck(p.getCard()));
+    }
+    List<Decision> legal = new ArrayList<>();
+    for (ArenaOuterClass.Decision d : m.getLegalList()) legal.add(decision(d));
+    return new View(
+        m.getVariant(),
+        m.getSeat(),
+        m.getPlayers(),
+        m.getTurn(),
+        m.getSetNumber(),
+        List.copyOf(m.getLayoutList()),
+        List.copyOf(spaces),
+        List.copyOf(markers),
+        List.copyOf(m.getStopsList()),
+        List.copyOf(m.getHandList()),
+        List.copyOf(actionCards),
+        m.hasChosen() ? m.getChosen() : null,
+        List.copyOf(m.getScoresList()),
+        List.copyOf(m.getHandSizesList()),
+        List.copyOf(m.getActionCountsList()),
+        List.copyOf(history),
+        List.copyOf(choices),
+        List.copyOf(toPlace),
+        m.getSupplySize(),
+        m.getLuckDeckSize(),
+        m.getActionDeckSize(),
+        pending,
+        List.copyOf(legal));
+  }
+}
