@@ -1,5 +1,10 @@
-"""Sign-up and personal API tokens (log-in and log-out are Django's own views)."""
+"""Sign-up (rate-limited, with email confirmation when it is on), log-in (Django's view with
+django-axes' lockout), and personal API tokens."""
 
+import contextlib
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -7,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts import confirmation, throttle
 from accounts.forms import SignupForm, TokenForm
 from accounts.models import ApiToken, User
 
@@ -15,12 +21,46 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("my-bots")
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}! Upload your first bot.")
-        return redirect("new-bot")
+    if request.method == "POST":
+        try:
+            refused = throttle.signup_refused(request)
+        except throttle.Unavailable:
+            refused = "Sign-up is unavailable for a moment; try again in a minute."
+        if refused:
+            form.add_error(None, refused)
+            return render(request, "accounts/signup.html", {"form": form}, status=429)
+        if form.is_valid():
+            return _open_account(request, form)
     return render(request, "accounts/signup.html", {"form": form})
+
+
+def _open_account(request: HttpRequest, form: SignupForm) -> HttpResponse:
+    user = form.save(commit=False)
+    user.is_active = not settings.EMAIL_CONFIRMATION
+    user.save()
+    with contextlib.suppress(throttle.Unavailable):  # the attempt was counted; the account is made
+        throttle.count_signup(request)
+    if settings.EMAIL_CONFIRMATION:
+        confirmation.send_confirmation(request, user)
+        return render(request, "accounts/confirm_sent.html", {"new_user": user})
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, f"Welcome, {user.username}! Upload your first bot.")
+    return redirect("new-bot")
+
+
+def confirm_email(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    user = confirmation.confirm(uidb64, token)
+    if user is None:
+        return render(request, "accounts/confirm_failed.html", status=400)
+    messages.success(request, f"Your email address is confirmed, {user.username}. Log in.")
+    return redirect("login")
+
+
+def locked_out(request: HttpRequest, response: Any, credentials: Any) -> HttpResponse:
+    """django-axes' answer to a locked-out log-in: the log-in page in the site's layout."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    context = {"failures": settings.AXES_FAILURE_LIMIT, "minutes": minutes}
+    return render(request, "accounts/locked_out.html", context, status=429)
 
 
 @login_required

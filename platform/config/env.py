@@ -6,7 +6,9 @@ value cannot be read, so a typo in a deployment fails at start-up, not at the fi
 """
 
 import os
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -170,3 +172,109 @@ def broker_from_url(name: str, default: str, environ: Mapping[str, str] | None =
         except ValueError:
             raise ImproperlyConfigured(f"{name}={url!r} has a bad port") from None
     return url
+
+
+_RATE = re.compile(r"(?P<count>[1-9][0-9]*)/(?P<multiple>[1-9][0-9]*)?(?P<period>[smhd])")
+
+
+def env_rate(name: str, default: str, environ: Mapping[str, str] | None = None) -> str:
+    """A rate limit as django-ratelimit reads it: ``5/h`` (five an hour), ``10/15m``, ``1/s``.
+
+    >>> env_rate("X", "5/h", {"X": "20/10m"})
+    '20/10m'
+    """
+    value = env_str(name, default, environ)
+    if _RATE.fullmatch(value) is None:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a rate; write COUNT/PERIOD, e.g. 5/h, 20/10m (s, m, h, d)"
+        )
+    return value
+
+
+def cache_from_url(
+    name: str, default: str, environ: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """A ``CACHES`` entry from ``redis://host:6379/1`` (Django's Redis cache) or ``locmem://``
+    (one process's memory: only for a demo served by one process).
+
+    >>> cache_from_url("X", "locmem://")["BACKEND"]
+    'django.core.cache.backends.locmem.LocMemCache'
+    """
+    url = env_str(name, default, environ)
+    parts = urlsplit(url)
+    if parts.scheme in ("redis", "rediss"):
+        try:
+            _ = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}={url!r} has a bad port") from None
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "nimmt-cache",  # beside the broker's keys when they share a database
+        }
+    if url == "locmem://":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    raise ImproperlyConfigured(
+        f"{name}={url!r}: unsupported cache; use redis://host:6379/1 or locmem://"
+    )
+
+
+@dataclass(frozen=True)
+class Email:
+    """How the site sends mail (Django's ``EMAIL_*`` settings)."""
+
+    backend: str
+    file_path: str = ""
+    host: str = "localhost"
+    port: int = 25
+    user: str = ""
+    password: str = ""
+    tls: bool = False
+    ssl: bool = False
+
+
+def email_from_url(name: str, default: str, environ: Mapping[str, str] | None = None) -> Email:
+    """``console://`` (mails printed to the log), ``file:///abs/folder`` (a file per mail) or
+    ``smtp://user:pw@host:587?tls=true`` (``ssl=true`` for port 465).
+
+    >>> email_from_url("X", "smtp://bob:s%40cret@mail.example?tls=true")
+    Email(backend='django.core.mail.backends.smtp.EmailBackend', file_path='', \
+host='mail.example', port=587, user='bob', password='s@cret', tls=True, ssl=False)
+    """
+    url = env_str(name, default, environ)
+    parts = urlsplit(url)
+    if url == "console://":
+        return Email("django.core.mail.backends.console.EmailBackend")
+    if parts.scheme == "file":
+        folder = unquote(parts.path)
+        if parts.netloc or not folder.startswith("/") or folder == "/":
+            raise ImproperlyConfigured(f"{name}={url!r}: a file URL is file:///absolute/folder")
+        return Email("django.core.mail.backends.filebased.EmailBackend", file_path=folder)
+    if parts.scheme == "smtp":
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}={url!r} has a bad port") from None
+        if not parts.hostname:
+            raise ImproperlyConfigured(f"{name}={url!r} names no host (smtp://host:587)")
+        options = dict(parse_qsl(parts.query))
+        if unknown := sorted(set(options) - {"tls", "ssl"}):
+            raise ImproperlyConfigured(f"{name}={url!r}: unknown option {unknown[0]!r}")
+        tls, ssl = (
+            env_bool(f"{name} {key}", False, {f"{name} {key}": options.get(key, "")})
+            for key in ("tls", "ssl")
+        )
+        if tls and ssl:
+            raise ImproperlyConfigured(f"{name}={url!r}: choose tls=true or ssl=true, not both")
+        return Email(
+            "django.core.mail.backends.smtp.EmailBackend",
+            host=parts.hostname,
+            port=port or (465 if ssl else 587 if tls else 25),
+            user=unquote(parts.username or ""),
+            password=unquote(parts.password or ""),
+            tls=tls,
+            ssl=ssl,
+        )
+    raise ImproperlyConfigured(
+        f"{name}={url!r}: unsupported email; use console://, file:///folder or smtp://host:587"
+    )

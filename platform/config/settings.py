@@ -7,19 +7,24 @@ and ``NIMMT_ALLOWED_HOSTS``; then ``manage.py check --deploy`` is clean. Every v
 strictly by :mod:`config.env`: a bad one stops start-up with an error naming the variable.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
     broker_from_url,
+    cache_from_url,
     database_from_url,
+    email_from_url,
     env_bool,
     env_float,
     env_int,
     env_list,
     env_path,
+    env_rate,
     env_str,
 )
 
@@ -49,6 +54,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
+    "csp",
+    "django_ratelimit",
     "core",
     "accounts",
     "submissions",
@@ -60,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -67,6 +76,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: it answers a locked-out log-in
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -95,6 +105,10 @@ DATABASES["default"]["CONN_MAX_AGE"] = env_int("NIMMT_DATABASE_CONN_MAX_AGE", 0,
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out log-in before the rest
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -123,10 +137,28 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("NIMMT_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("NIMMT_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("NIMMT_HSTS_PRELOAD", not DEBUG)
-if env_bool("NIMMT_BEHIND_TLS_PROXY", False):
+BEHIND_TLS_PROXY = env_bool("NIMMT_BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     # Only behind a proxy that sets this header itself (and strips it from clients).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+# Every script and style is a file of the site's own (no inline code, no style attributes).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# The client's address, for log-in lockout and sign-up limits: REMOTE_ADDR, or the last entry
+# of X-Forwarded-For when a proxy in front appends it (and clients cannot set it themselves).
+TRUST_FORWARDED_FOR = env_bool("NIMMT_TRUST_FORWARDED_FOR", BEHIND_TLS_PROXY)
 
 # ---------------------------------------------------------------------------- the arena
 
@@ -223,6 +255,45 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
     },
 }
+
+# ---------------------------------------------------------------------------- accounts
+
+# Rate limits count in the cache, which every web process must share: by default the broker's
+# Redis (keys of its own prefix); the demo, one process without Redis, counts in memory.
+CACHES = {
+    "default": cache_from_url(
+        "NIMMT_CACHE_URL",
+        CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "locmem://",
+    )
+}
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]  # Django's own Redis cache: shared, atomic
+if DEBUG and CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+    SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")  # the demo's one process
+RATELIMIT_IP_META_KEY = "accounts.throttle.limit_address"
+# New accounts per address (counted when one is made), and sign-up attempts per address.
+SIGNUP_RATE = env_rate("NIMMT_SIGNUP_RATE", "5/h")
+SIGNUP_ATTEMPT_RATE = env_rate("NIMMT_SIGNUP_ATTEMPT_RATE", "30/h")
+
+# Log-in lockout (django-axes): after this many failed passwords for one username from one
+# address, that pair is refused for the cool-off; other addresses can still log in to it.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = env_int("NIMMT_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("NIMMT_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+
+# With confirmation on, a new account stays inactive until its owner follows the link mailed
+# to the address given at sign-up (valid for PASSWORD_RESET_TIMEOUT, 3 days).
+EMAIL_CONFIRMATION = env_bool("NIMMT_EMAIL_CONFIRMATION", False)
+_EMAIL = email_from_url("NIMMT_EMAIL_URL", "console://")
+EMAIL_BACKEND = _EMAIL.backend
+EMAIL_FILE_PATH = _EMAIL.file_path
+EMAIL_HOST, EMAIL_PORT = _EMAIL.host, _EMAIL.port
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _EMAIL.user, _EMAIL.password
+EMAIL_USE_TLS, EMAIL_USE_SSL = _EMAIL.tls, _EMAIL.ssl
+DEFAULT_FROM_EMAIL = env_str("NIMMT_EMAIL_FROM", f"{SITE_NAME} <arena@localhost>")
 
 # ---------------------------------------------------------------------------- logging
 

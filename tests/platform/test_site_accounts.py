@@ -1,11 +1,20 @@
-"""Sign-up, log-in and log-out, and personal API tokens (shown once, stored hashed, revocable)."""
+"""Sign-up, log-in and log-out, and personal API tokens (shown once, stored hashed, revocable);
+log-in lockout (django-axes, by username and address), sign-up limits (django-ratelimit, on the
+real Redis cache), and email confirmation when it is on."""
 
 import hashlib
+import re
+from typing import Any
 
 import pytest
+from accounts.confirmation import tokens
 from accounts.models import ApiToken, User
+from django.core.cache import cache
+from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from nimmt_site_testing import make_user
 
 pytestmark = pytest.mark.django_db
@@ -89,3 +98,225 @@ def test_the_admin_is_for_organisers(client: Client) -> None:
     assert client.get("/admin/").status_code == 200
     assert client.get("/admin/submissions/bot/").status_code == 200
     assert client.get("/admin/matches/match/").status_code == 200
+
+
+# ---------------------------------------------------------------------------- log-in lockout
+
+ALICE_PASSWORD = "a-long-test-password"
+HERE = "203.0.113.5"
+ELSEWHERE = "198.51.100.7"
+
+
+@pytest.fixture(autouse=True)
+def fresh_counters() -> None:
+    """Rate-limit counters live in the real cache (the test broker's Redis): start from none."""
+    cache.clear()
+
+
+def log_in(client: Client, username: str, password: str, address: str = HERE) -> HttpResponse:
+    return client.post(  # type: ignore[return-value]
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def test_it_locks_out_a_username_from_one_address_after_five_wrong_passwords(
+    client: Client,
+) -> None:
+    make_user("alice")
+    statuses = [log_in(client, "alice", f"wrong-{n}").status_code for n in range(20)]
+    assert statuses[:4] == [200] * 4  # the form again, with its error
+    assert set(statuses[4:]) == {429}, statuses
+    refused = log_in(client, "alice", ALICE_PASSWORD)
+    assert refused.status_code == 429
+    assert b"Too many wrong passwords" in refused.content
+    assert b"site-header" in refused.content  # in the site's layout
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_lockout_does_not_reach_the_owner_at_another_address(client: Client) -> None:
+    make_user("alice")
+    for n in range(10):
+        log_in(client, "alice", f"wrong-{n}", HERE)
+    assert log_in(client, "alice", ALICE_PASSWORD, HERE).status_code == 429
+    elsewhere = Client()
+    assert log_in(elsewhere, "alice", ALICE_PASSWORD, ELSEWHERE).status_code == 302
+    assert elsewhere.get(reverse("my-bots")).status_code == 200
+
+
+def test_a_locked_out_address_can_still_log_in_to_other_accounts(client: Client) -> None:
+    make_user("alice")
+    make_user("bob")
+    for n in range(6):
+        log_in(client, "alice", f"wrong-{n}")
+    assert log_in(client, "bob", ALICE_PASSWORD).status_code == 302
+
+
+def test_spaces_or_unicode_forms_of_the_name_count_against_the_same_account(
+    client: Client,
+) -> None:
+    make_user("alice")
+    # The form strips and NFKC-normalises the name: all of these are "alice" to it.
+    for variant in (" alice", "alice ", "ａｌｉｃｅ", "\talice", " alice "):
+        log_in(client, variant, "wrong")
+    assert log_in(client, "alice", ALICE_PASSWORD).status_code == 429
+
+
+def test_a_good_log_in_clears_the_count_of_failures(client: Client) -> None:
+    make_user("alice")
+    for n in range(4):
+        log_in(client, "alice", f"wrong-{n}")
+    assert log_in(client, "alice", ALICE_PASSWORD).status_code == 302
+    client.post(reverse("logout"))
+    for n in range(4):
+        assert log_in(client, "alice", f"wrong-{n}").status_code == 200
+    assert log_in(client, "alice", ALICE_PASSWORD).status_code == 302
+
+
+def test_the_admin_log_in_is_locked_out_too(client: Client) -> None:
+    User.objects.create_superuser("org", "org@example.org", ALICE_PASSWORD)
+    for n in range(6):
+        client.post(
+            "/admin/login/", {"username": "org", "password": f"wrong-{n}"}, REMOTE_ADDR=HERE
+        )
+    response = client.post(
+        "/admin/login/", {"username": "org", "password": ALICE_PASSWORD}, REMOTE_ADDR=HERE
+    )
+    assert response.status_code == 429
+
+
+def test_behind_a_proxy_the_client_is_the_last_forwarded_address(
+    client: Client, settings: Any
+) -> None:
+    settings.TRUST_FORWARDED_FOR = True
+    make_user("alice")
+    for n in range(6):  # the client claims a new address each time; the proxy appends the real one
+        client.post(
+            reverse("login"),
+            {"username": "alice", "password": f"wrong-{n}"},
+            REMOTE_ADDR="10.0.0.2",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, {HERE}",
+        )
+    locked = client.post(
+        reverse("login"),
+        {"username": "alice", "password": ALICE_PASSWORD},
+        REMOTE_ADDR="10.0.0.2",
+        HTTP_X_FORWARDED_FOR=HERE,
+    )
+    assert locked.status_code == 429
+
+
+def test_new_ipv6_addresses_of_one_network_count_as_one(client: Client) -> None:
+    make_user("alice")
+    for n in range(6):
+        log_in(client, "alice", "wrong", f"2001:db8:5:6::{n + 1:x}")
+    assert log_in(client, "alice", ALICE_PASSWORD, "2001:db8:5:6::99").status_code == 429
+
+
+# ---------------------------------------------------------------------------- sign-up limits
+
+
+def sign_up(client: Client, username: str, address: str = HERE, **extra: str) -> HttpResponse:
+    data = {
+        "username": username,
+        "email": f"{username}@example.org",
+        "password1": "a-long-test-password",
+        "password2": "a-long-test-password",
+        **extra,
+    }
+    return client.post(reverse("signup"), data, REMOTE_ADDR=address)  # type: ignore[return-value]
+
+
+def test_it_makes_at_most_five_accounts_an_hour_from_one_address() -> None:
+    statuses = [sign_up(Client(), f"user{n}").status_code for n in range(8)]
+    assert statuses == [302] * 5 + [429] * 3
+    assert User.objects.count() == 5
+    refused = sign_up(Client(), "late")
+    assert b"Too many new accounts from your address (at most 5 an hour)" in refused.content
+    assert sign_up(Client(), "elsewhere", ELSEWHERE).status_code == 302
+
+
+def test_failed_sign_ups_are_limited_too_but_do_not_use_up_the_accounts(
+    client: Client, settings: Any
+) -> None:
+    settings.SIGNUP_ATTEMPT_RATE = "10/h"
+    for n in range(3):
+        assert sign_up(client, f"weak{n}", password1="123", password2="123").status_code == 200
+    assert sign_up(client, "carol").status_code == 302  # mistakes did not count as accounts
+    other = Client()
+    statuses = [sign_up(other, f"x{n}", password1="1", password2="1").status_code for n in range(8)]
+    assert statuses[:6] == [200] * 6 and statuses[6:] == [429] * 2
+    assert b"Too many sign-up attempts" in sign_up(other, "dave").content
+
+
+def test_sign_up_is_refused_with_words_when_the_cache_is_down(settings: Any) -> None:
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+        }
+    }
+    # (Django's test signals rebuild the cache handler when CACHES changes.)
+    response = sign_up(Client(), "carol")
+    assert response.status_code == 429
+    assert b"Sign-up is unavailable for a moment" in response.content
+    assert not User.objects.filter(username="carol").exists()
+
+
+# ---------------------------------------------------------------------------- email confirmation
+
+
+def test_with_confirmation_on_a_new_account_opens_only_with_the_mailed_link(
+    client: Client, settings: Any, mailoutbox: list[Any]
+) -> None:
+    settings.EMAIL_CONFIRMATION = True
+    response = sign_up(client, "carol")
+    assert response.status_code == 200
+    assert b"We mailed a link to" in response.content
+    carol = User.objects.get(username="carol")
+    assert not carol.is_active
+    assert "_auth_user_id" not in client.session
+    refused = log_in(client, "carol", "a-long-test-password")
+    assert refused.status_code == 200
+    assert b"not confirmed yet" in refused.content
+    [mail] = mailoutbox
+    assert mail.to == ["carol@example.org"]
+    link = re.search(r"https?://testserver(/accounts/confirm/\S+)", mail.body)
+    assert link is not None
+    opened = client.get(link.group(1))
+    assert opened.status_code == 302 and opened["Location"] == reverse("login")
+    carol.refresh_from_db()
+    assert carol.is_active
+    assert log_in(client, "carol", "a-long-test-password").status_code == 302
+    again = Client().get(link.group(1))  # a link works once
+    assert again.status_code == 400
+    assert b"does not confirm an account" in again.content
+
+
+def test_with_confirmation_on_sign_up_needs_an_email_address(client: Client, settings: Any) -> None:
+    settings.EMAIL_CONFIRMATION = True
+    response = sign_up(client, "carol", email="")
+    assert response.status_code == 200
+    assert not User.objects.filter(username="carol").exists()
+
+
+def test_a_forged_or_foreign_confirmation_link_opens_nothing(client: Client, settings: Any) -> None:
+    settings.EMAIL_CONFIRMATION = True
+    sign_up(client, "carol")
+    sign_up(Client(), "mallory", ELSEWHERE)
+    carol = User.objects.get(username="carol")
+    mallory = User.objects.get(username="mallory")
+    mallory_token = tokens.make_token(mallory)
+    carol_uid = urlsafe_base64_encode(force_bytes(carol.pk))
+    for path in (
+        reverse("confirm-email", args=[carol_uid, mallory_token]),
+        reverse("confirm-email", args=[carol_uid, "abc-123"]),
+        reverse("confirm-email", args=["!!", mallory_token]),
+    ):
+        assert client.get(path).status_code == 400
+    carol.refresh_from_db()
+    assert not carol.is_active
+
+
+def test_without_confirmation_the_account_opens_at_once(client: Client) -> None:
+    assert sign_up(client, "carol").status_code == 302
+    assert User.objects.get(username="carol").is_active
