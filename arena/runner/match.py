@@ -40,12 +40,17 @@ from .rules import BANK_MS, DECISION_MS, EXTERNAL_WAIT_MS, MAX_FAULTS, START_MS,
 
 _REPLAY_NAME = re.compile(r"game-\d{5,}\.json")
 
+#: ``watch(number, game, names)``: game ``number`` (1-based) of the match is dealt (see
+#: :func:`run_match`).
+Watch = Callable[[int, Game, tuple[str, ...]], None]
+
 
 async def _play(
     config: MatchConfig,
     entrants: Sequence[Entrant],
     progress: Callable[[int, int], None] | None,
     announce: Callable[[str, str, str], None] | None,
+    watch: Watch | None,
 ) -> MatchResult:
     started = time.time()
     match_id = secrets.token_hex(4)
@@ -66,7 +71,7 @@ async def _play(
     try:
         async with lineup as players:
             for index in range(config.games):
-                replay, game = await _play_game(config, referee, players, index)
+                replay, game = await _play_game(config, referee, players, index, watch)
                 replays.append(replay)
                 result = replay["result"]
                 seated.append(SeatedGame(game, tuple(result["scores"]), tuple(result["ranks"])))
@@ -105,7 +110,7 @@ async def _play(
 
 
 async def _play_game(
-    config: MatchConfig, referee: Referee, players: list[Player], index: int
+    config: MatchConfig, referee: Referee, players: list[Player], index: int, watch: Watch | None
 ) -> tuple[dict[str, Any], tuple[int, ...]]:
     """Game ``index``: its replay, and the lineup entry at each seat."""
     n = len(players)
@@ -114,6 +119,8 @@ async def _play_game(
     # As `nimmt play` names seats, so that the same seed gives the same replay.
     names = [p.name.partition("#")[0] for p in seats]
     game = Game.new(config.variant, players=n, seed=series.deal_seed)
+    if watch is not None:
+        watch(index + 1, game, tuple(names))
     game_id = replay_file(index).removesuffix(".json")
     faults = await referee.play(
         game,
@@ -163,10 +170,15 @@ def run_match(
     entrants: Sequence[Entrant],
     progress: Callable[[int, int], None] | None = None,
     announce: Callable[[str, str, str], None] | None = None,
+    watch: Watch | None = None,
 ) -> MatchResult:
     """Play the match ``config`` describes between ``entrants`` (lineup order; the number of
     entrants is the number of players). ``progress(done, total)`` is called after each game;
     ``announce(name, address, token)`` once the runner waits for an external bot.
+    ``watch(number, game, names)`` is called when game ``number`` (1-based) is dealt, before
+    its first decision, so that a spectator can follow it live by listening to its step events
+    (:meth:`Game.listen`, e.g. :class:`arena.engine.frames.Film`); a listener runs inside the
+    match's loop, so it must be quick and must not change the game.
 
     Raises :class:`MatchError` if the bots cannot be run as asked (see :class:`Entrant`).
     """
@@ -181,7 +193,7 @@ def run_match(
     names = [e.name for e in entrants]
     if len(set(names)) != len(names):
         raise MatchError(f"entrant names must differ: {names}")
-    return asyncio.run(_play(config, entrants, progress, announce))
+    return asyncio.run(_play(config, entrants, progress, announce, watch))
 
 
 __all__ = [
@@ -194,5 +206,6 @@ __all__ = [
     "MatchConfig",
     "MatchError",
     "MatchResult",
+    "Watch",
     "run_match",
 ]

@@ -30,7 +30,7 @@ from arena.runner import check
 from arena.runner import manifest as manifests
 from arena.runner.lineup import Entrant as RunnerEntrant
 from arena.runner.lineup import MatchError
-from arena.runner.match import run_match
+from arena.runner.match import Watch, run_match
 from arena.runner.results import MatchResult
 from arena.runner.rules import MatchConfig
 from arena.sandbox import SandboxUnavailable
@@ -102,8 +102,11 @@ def play_match(
     entrants: list[Entrant],
     out_dir: Path,
     duplicate: bool = False,
+    watch: Watch | None = None,
 ) -> MatchOutcome:
-    """Play ``games`` games between ``entrants`` in the sandbox; files go to ``out_dir``.
+    """Play ``games`` games between ``entrants`` in the sandbox; files go to ``out_dir``;
+    ``watch`` follows each game as it is played (the runner's, e.g. :class:`matches.live.
+    LiveFeed`).
 
     ``duplicate``: the ``games`` are ``games / len(entrants)`` deals, each played once per seat
     rotation (``games`` must be a multiple of the number of entrants), in one runner match: the
@@ -122,7 +125,7 @@ def play_match(
         duplicate=duplicate,
     )
     try:
-        result = run_match(config, _programs(entrants))
+        result = run_match(config, _programs(entrants), watch=watch)
     except (MatchError, SandboxUnavailable) as error:
         raise ArenaError(str(error)) from None
     deals = games // players if duplicate else games
