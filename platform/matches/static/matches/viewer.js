@@ -310,9 +310,11 @@
     for (var p = 0; p < g.players; p++) {
       var row = document.createElement("tr");
       row.setAttribute("data-seat", p);
-      row.innerHTML = '<td><span class="seat-dot" style="background:' + SEAT_COLOURS[p % 10] + '"></span>' + esc(g.names[p]) +
+      row.innerHTML = '<td><span class="seat-dot"></span>' + esc(g.names[p]) +
         '<span class="fault-tag"></span></td><td class="num score"><span class="value"></span><span class="delta"></span></td>' +
         '<td class="num hand"></td>' + (g.pro ? '<td class="num held"></td>' : "");
+      // Set through the style object: the site's Content-Security-Policy drops style attributes.
+      row.querySelector(".seat-dot").style.background = SEAT_COLOURS[p % 10];
       body.appendChild(row);
       this.playerRows.push(row);
     }
