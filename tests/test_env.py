@@ -33,7 +33,7 @@ from arena.env import (
     encode,
 )
 from arena.env.actions import BLOCKS as ACTION_BLOCKS
-from arena.env.encoding import BLOCKS, OBSERVATION_SIZE
+from arena.env.features import BLOCKS, OBSERVATION_SIZE, features
 from arena.local import bot_seed, play_game
 
 TABLES = [
@@ -88,7 +88,9 @@ def test_the_parallel_env_passes_pettingzoos_api_and_seed_tests(variant, players
 )
 def test_the_seat_env_passes_gymnasiums_env_checker(variant, opponents):
     check_env(SeatEnv(variant, opponents, seed=3), skip_render_check=True)
-    made = gymnasium.make(nimmt_env.SEAT_ENV_ID, variant=variant, opponents=opponents, seed=3)
+    made = gymnasium.make(
+        "arena.env.single:nimmt/Seat-v0", variant=variant, opponents=opponents, seed=3
+    )
     check_env(made.unwrapped, skip_render_check=True)
 
 
@@ -138,8 +140,13 @@ def test_an_agent_acts_only_when_the_engine_asks_it_and_its_mask_is_exactly_its_
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_observations_stay_within_the_declared_bounds(variant):
     space = nimmt_env.env(variant, 4).observation_space("player_0")
-    for _, agent, observation in random_games(variant, 4, games=3, seed=7):
+    for env, agent, observation in random_games(variant, 4, games=3, seed=7):
         assert space.contains(observation), agent
+        at, values = features(env.view(agent))
+        assert len(set(at)) == len(at)  # a plain-Python dot product may add them up
+        dense = np.zeros(OBSERVATION_SIZE, np.float32)
+        dense[at] = values
+        assert np.array_equal(dense, observation["observation"])
     assert observation["observation"].shape == (OBSERVATION_SIZE,)
 
 
@@ -330,12 +337,13 @@ def test_the_ansi_render_shows_the_public_table():
     assert not any(str(t) in text.split() for t in env.view("player_1").hand if t > 30)
 
 
-def test_the_engine_and_the_arena_import_without_the_env_libraries():
+def test_the_arena_and_the_envs_plain_python_parts_import_without_the_env_libraries():
     code = (
         "import sys\n"
-        "sys.modules.update(pettingzoo=None, gymnasium=None)\n"
+        "sys.modules.update(pettingzoo=None, gymnasium=None, numpy=None)\n"
         "import arena.engine, arena.bots.registry, arena.local, arena.botkit, arena.cli\n"
-        "from arena.cli import main\n"
+        "from arena.env import ACTION_COUNT, action_of, features\n"  # plain Python, for bots
+        "import arena.env.actions, arena.env.features\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 

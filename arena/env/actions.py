@@ -1,7 +1,7 @@
 """The environments' one flat action space: every decision of every variant is one integer.
 
 ``Discrete(ACTION_COUNT)`` covers the five variants at once, so a single policy can play all of
-them; a seat's *action mask* (:func:`action_mask`) marks which integers are legal now. The
+them; a seat's *action mask* (:func:`arena.env.action_mask`) marks which integers are legal now. The
 integers come in blocks, in this order (``R`` rows and ``S`` spaces of the largest board, ``T``
 the highest tile of any variant, ``B`` the highest tile of the professional game, ``K`` the card
 game's rows):
@@ -35,9 +35,6 @@ True
 """
 
 from collections.abc import Iterable
-
-import numpy as np
-import numpy.typing as npt
 
 from arena.engine.decisions import Decision, PlaceLuck, PlayAction, PlayTile, TakeRow
 from arena.engine.variants import ACTION_CARDS, VARIANT_NAMES, variant
@@ -101,13 +98,3 @@ def decision_of(action: int) -> Decision | None:
     if not 0 <= action < ACTION_COUNT:
         raise ValueError(f"action {action} is outside 0..{ACTION_COUNT - 1}")
     return DECISIONS[action]
-
-
-def action_mask(legal: Iterable[Decision]) -> npt.NDArray[np.int8]:
-    """1 for each legal decision's action, 0 elsewhere; only :data:`WAIT` if none is legal."""
-    mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-    for decision in legal:
-        mask[_ACTION_OF[decision]] = 1
-    if not mask.any():
-        mask[WAIT] = 1
-    return mask

@@ -29,8 +29,8 @@ from pettingzoo import AECEnv
 from arena.engine.game import Game
 from arena.engine.observation import Observation
 
-from .actions import ACTION_COUNT, action_mask, decision_of
-from .encoding import HIGH, LOW
+from .actions import ACTION_COUNT, decision_of
+from .encoding import HIGH, LOW, action_mask
 from .table import DealSeeds, SeatObservation, Table, agent_name
 
 

@@ -7,7 +7,7 @@ in seat order. A step is one of the learner's decisions; the bots play in betwee
 each bot gets its own seed, from the deal seed as ``nimmt play`` derives it). The reward is the
 learner's change of score since its previous decision (penalty points negative; the game's final
 scores count), so a game's rewards add up to its final score. Observations, actions and masks
-are those of the PettingZoo environments (:mod:`arena.env.actions`, :mod:`arena.env.encoding`);
+are those of the PettingZoo environments (:mod:`arena.env.actions`, :mod:`arena.env.features`);
 an action outside the mask plays the arena's fault default instead and the step's info says
 ``{"illegal_action": True}``.
 
@@ -151,3 +151,10 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             gymnasium.logger.warn("render() without render_mode: pass render_mode='ansi'")
             return None
         return self._table.render()
+
+
+#: ``gymnasium.make("arena.env.single:nimmt/Seat-v0", variant="pro", opponents=[...])`` builds a
+#: :class:`SeatEnv` (the module part imports this module, which registers the id).
+SEAT_ENV_ID = "nimmt/Seat-v0"
+if SEAT_ENV_ID not in gymnasium.registry:
+    gymnasium.register(SEAT_ENV_ID, entry_point="arena.env.single:SeatEnv")

@@ -27,8 +27,7 @@ from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
 from arena.engine.variants import variant as get_variant
 
-from .actions import action_mask
-from .encoding import encode
+from .encoding import action_mask, encode
 
 #: A seat's observation as the environments give it: the vector and the action mask.
 SeatObservation = dict[str, npt.NDArray[Any]]
