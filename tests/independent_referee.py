@@ -18,6 +18,13 @@ Command line::
 Where RULES.md leaves a detail open, this referee follows the project's written interpretations
 (placement order, timing of luck cards and action cards, the meaning of each replay field); they
 are restated next to the code that implements them.
+
+Readings (RULES.md 10): a replay names the reading of the rules it was played under in its
+``rules`` key. ``"nimmt-rules/2"`` is the current text; a replay without the key, or with
+``"nimmt-rules/1"``, is judged by the earlier reading, which differs on four points: the board
+game's tiles carry the card game's bullheads (55 carries 7, not 5); Stop may not close the row
+the tile would go to; after Another the tile the card was played on goes first, then the new
+one; Plus five adds 5 on top of whatever the space and its marker do.
 """
 
 from __future__ import annotations
@@ -79,9 +86,13 @@ START_ROWS = 4
 # Marker put in the message when a replay stops before the game is over.
 UNFINISHED = "game is not over"
 
+READING_1 = "nimmt-rules/1"
+READING_2 = "nimmt-rules/2"
+BOARD_MAX_BULLHEADS = 5  # RULES.md 1, reading 2: tiles carry 1 to 5 bullheads
+
 
 def bullheads(tile: int) -> int:
-    """Bullheads of a tile or card (RULES.md 1, the card game's table)."""
+    """Bullheads of a card of the card game (RULES.md 7; the board game's under reading 1)."""
     if tile == 55:
         return 7
     if tile % 11 == 0:
@@ -91,6 +102,12 @@ def bullheads(tile: int) -> int:
     if tile % 5 == 0:
         return 2
     return 1
+
+
+def board_bullheads(tile: int) -> int:
+    """Bullheads of a board-game tile under reading 2 (RULES.md 1): the card game's table
+    capped at 5, so that 55 carries 5."""
+    return min(bullheads(tile), BOARD_MAX_BULLHEADS)
 
 
 def competition_ranks(scores: Sequence[int], faulted: set[int], lower_is_better: bool) -> list[int]:
@@ -188,6 +205,16 @@ class _Game:
         self.refilled = False
         self.choices: list[Any] = []
         self.next_choice = 0
+        self.reading = READING_1
+        # Reading 2, Another: the seat's revealed tiles still to be placed now, each with
+        # whether it has had its action card; None while no Another card is being resolved.
+        self.own_tiles: list[tuple[int, bool]] | None = None
+
+    def heads(self, tile: int) -> int:
+        """Bullheads of ``tile`` in this game (card game: always the card game's table)."""
+        if self.classic or self.reading == READING_1:
+            return bullheads(tile)
+        return board_bullheads(tile)
 
     # ----------------------------------------------------------------- reporting
 
@@ -216,6 +243,10 @@ class _Game:
             raise self.fail("replay is not a JSON object")
         if replay.get("format") != FORMAT:
             self.note(f"format is {replay.get('format')!r}, expected {FORMAT!r}")
+        rules = replay.get("rules", READING_1)
+        if rules not in (READING_1, READING_2):
+            raise self.fail(f"unknown rules reading {rules!r}")
+        self.reading = rules
         variant = replay.get("variant")
         if variant not in VARIANTS:
             raise self.fail(f"unknown variant {variant!r}")
@@ -459,12 +490,12 @@ class _Game:
                 )
             self.take()
             index = self.row_arg(choice, len(rows))
-            self.scores[seat] += sum(bullheads(c) for c in rows[index])
+            self.scores[seat] += sum(self.heads(c) for c in rows[index])
             rows[index] = [card]
             return
         index = max(lower, key=lambda i: rows[i][-1])
         if len(rows[index]) >= CLASSIC_ROW_LIMIT:
-            self.scores[seat] += sum(bullheads(c) for c in rows[index])
+            self.scores[seat] += sum(self.heads(c) for c in rows[index])
             rows[index] = [card]
         else:
             rows[index].append(card)
@@ -518,8 +549,10 @@ class _Game:
             stop = self.row_arg(choice, len(self.rows))
             if not self.rows[stop].active():
                 raise self.fail(f"stop on row {stop}, which is not active")
-            if stop == self.normal_row(tile):
+            if self.reading == READING_1 and stop == self.normal_row(tile):
                 raise self.fail(f"stop on row {stop}, the row tile {tile} goes to")
+            if sum(1 for row in self.rows if row.active()) < 2:
+                raise self.fail(f"stop on row {stop}, the only active row")
             self.rows[stop].stopped = True
             self.place_normal(seat, tile, bonus=0)
         elif card == "swap":
@@ -530,8 +563,11 @@ class _Game:
         elif card == "another":
             new = self.new_tile_arg(choice, seat)
             self.hands[seat].remove(new)
-            self.place_normal(seat, tile, bonus=0)
-            self.place_revealed(seat, new, allow_action=True)
+            if self.reading == READING_1:  # this tile, then the new one
+                self.place_normal(seat, tile, bonus=0)
+                self.place_revealed(seat, new, allow_action=True)
+            else:
+                self.place_own_tiles(seat, tile, new)
         elif card == "plus5":
             self.place_normal(seat, tile, bonus=5)
         elif card == "skip":
@@ -566,6 +602,27 @@ class _Game:
                 )
             self.land(seat, index, row.next_empty(), tile, bonus=0)
 
+    def place_own_tiles(self, seat: int, carded: int, new: int) -> None:
+        """Reading 2, Another: the seat's revealed tiles are placed one after the other, lowest
+        first, before anybody else's; the new one may get an action card of its own, the one
+        the card was played on may not. An Another card played on a tile of this group adds
+        its new tile to the group (every revealed tile of the seat goes lowest first)."""
+        if self.own_tiles is not None:  # inside a group already: join it
+            self.own_tiles += [(carded, True), (new, False)]
+            return
+        self.own_tiles = [(carded, True), (new, False)]
+        try:
+            while self.own_tiles:
+                lowest = min(self.own_tiles)
+                self.own_tiles.remove(lowest)
+                tile, had_card = lowest
+                if had_card:
+                    self.place_normal(seat, tile, bonus=0)
+                else:
+                    self.place_revealed(seat, tile, allow_action=True)
+        finally:
+            self.own_tiles = None
+
     def place_normal(self, seat: int, tile: int, bonus: int) -> None:
         index = self.normal_row(tile)
         self.land(seat, index, self.rows[index].next_empty(), tile, bonus)
@@ -576,12 +633,12 @@ class _Game:
         row.tiles[space] = tile
         delta = bonus
         marker = row.markers.get(space)
-        if space == row.final:
+        if space == row.final:  # a Plus five card's 5 come on top (both readings)
             others = [t for t in row.tiles if t is not None and t != tile]
             if row.layout[space] == "C":
                 self.hands[seat].update(others)
             else:
-                delta -= sum(bullheads(t) for t in others)
+                delta -= sum(self.heads(t) for t in others)
             if marker == "final10":
                 delta += 10
             row.clear()
@@ -591,14 +648,16 @@ class _Game:
             if not empty:
                 raise self.fail(f"no empty row for tile {tile} after completing row {index}")
             self.rows[empty[0]].tiles[0] = tile
+        elif bonus and self.reading == READING_2:
+            pass  # Plus five, reading 2: the space counts as +5 instead of its effect or marker
         elif marker == "plus5":
             delta += 5
         else:
             kind = row.layout[space]
             if kind == "+":
-                delta += bullheads(tile)
+                delta += self.heads(tile)
             elif kind == "-":
-                delta -= bullheads(tile)
+                delta -= self.heads(tile)
             elif kind == "D":
                 if self.supply:
                     self.hands[seat].add(self.supply.pop(0))
@@ -662,7 +721,7 @@ class _Game:
         final = list(self.scores)
         if not self.classic:
             for seat in range(self.n):
-                final[seat] -= sum(bullheads(t) for t in self.hands[seat])
+                final[seat] -= sum(self.heads(t) for t in self.hands[seat])
         result = self.replay.get("result")
         if not isinstance(result, dict):
             raise self.fail("result is missing")

@@ -21,6 +21,7 @@ from arena.engine import (
     variant,
 )
 from arena.engine.observation import observe
+from arena.engine.readings import READING_1, READING_2, Reading
 from arena.local import play_game, series_game
 from arena.stats import SeatedGame, summarize_series
 
@@ -115,12 +116,14 @@ def test_heuristic_finds_the_row_the_engine_uses(name: str) -> None:
                 game.apply(seat, rng.choice(game.legal(seat)))
 
 
-def test_heuristic_models_the_points_of_a_basic_turn_exactly() -> None:
-    """Placing the revealed tiles in order, the bot's board model gives the engine's points."""
+@pytest.mark.parametrize("rules", [READING_1, READING_2], ids=lambda r: r.name)
+def test_heuristic_models_the_points_of_a_basic_turn_exactly(rules: Reading) -> None:
+    """Placing the revealed tiles in order, the bot's board model gives the engine's points
+    (under the game's reading: tile 55 carries 7 under reading 1, 5 under reading 2)."""
     rng = random.Random(5)
     ctx = _Context(Weights(), players=4, luck_left=False, actions_left=False, end_weight=0.0)
     for _ in range(20):
-        game = Game.new("basic", 4, seed=rng.randrange(10**6))
+        game = Game.new("basic", 4, seed=rng.randrange(10**6), rules=rules)
         while not game.is_over():
             board = _Board.of(observe(game, 0))
             before = list(game.scores)
@@ -131,6 +134,44 @@ def test_heuristic_models_the_points_of_a_basic_turn_exactly() -> None:
             for seat, tile in plays.items():
                 game.apply(seat, PlayTile(tile))
             assert [a - b for a, b in zip(game.scores, before, strict=True)] == expected
+
+
+@pytest.mark.parametrize("rules", [READING_1, READING_2], ids=lambda r: r.name)
+def test_heuristic_models_the_points_of_every_action_card_exactly(rules: Reading) -> None:
+    """With the weights of draws, cards and claims at 0, the bot's outcome of an action card
+    (its own placement and the rest of the turn) is the engine's points, under either reading:
+    the Stop card's rows, the Another card's order, what Plus five is worth."""
+    bot = HeuristicBot("draw=0,action=0,claim=0,luck=0")
+    ctx = _Context(bot.weights, players=3, luck_left=False, actions_left=True, end_weight=0.0)
+    rng = random.Random(8)
+    cards: set[str] = set()
+    for _ in range(25):
+        game = Game.new("pro", 3, seed=rng.randrange(10**6), rules=rules)
+        while not game.is_over():
+            pending = game.pending
+            assert pending is not None
+            seat = pending.seats[0]
+            if pending.kind is DecisionKind.ACTION:
+                assert pending.tile is not None
+                view = observe(game, seat)
+                for option in view.legal:
+                    assert isinstance(option, PlayAction)
+                    ours, theirs = bot._action_outcome(
+                        view, _Board.of(view), ctx, pending.tile, option
+                    )
+                    trial = game.clone()
+                    before = list(trial.scores)
+                    trial.apply(seat, option)
+                    while trial.in_turn():  # the rest of the turn, every other card declined
+                        asked = trial.pending
+                        assert asked is not None and asked.kind is DecisionKind.ACTION
+                        trial.apply(asked.seats[0], PlayAction(None))
+                    gained = [a - b for a, b in zip(trial.turns[-1].scores, before, strict=True)]
+                    assert ours == gained[seat], (option, rules.name)
+                    assert theirs == sum(gained) - gained[seat], (option, rules.name)
+                    cards.add(str(option.card))
+            game.apply(seat, rng.choice(game.legal(seat)))
+    assert cards >= {"stop", "another", "plus5", "None"}
 
 
 def _decide(game: Game, seat: int) -> object:

@@ -173,7 +173,6 @@ def pro_action_position() -> Game:
 @pytest.mark.parametrize(
     "decision",
     [
-        PlayAction("stop", row=3),  # the row the tile goes to
         PlayAction("stop", row=7),  # an empty row
         PlayAction("ascending", row=1),  # ends higher
         PlayAction("front", row=0),  # starts lower

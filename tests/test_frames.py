@@ -27,7 +27,6 @@ from arena.engine import (
     PlayTile,
     ReplayError,
     TakeRow,
-    bullheads,
 )
 from arena.engine.frames import (
     FORMAT,
@@ -209,7 +208,7 @@ def check_the_steps(replay: dict[str, Any], film: Frames) -> None:
             assert step.tile is not None and step.to_row is not None and step.row is not None
             assert frame.spaces[step.to_row][0] == step.tile
             assert all(t not in board for t in step.tiles)
-            assert step.heads == sum(bullheads(t) for t in step.tiles)
+            assert step.heads == sum(film.bullheads[t] for t in step.tiles)
             assert all(t <= 0 for t in frame.spaces[step.row])  # cleared
         if step.kind == "sixth":
             assert step.tile not in board and film.frames[i + 1].step.kind == "take"
@@ -288,9 +287,18 @@ def test_every_action_card_is_a_step_before_the_placement_it_changes() -> None:
             assert step.card is not None and step.seat is not None
             seen.add(step.card)
             assert frame.tray[0] == (step.tile, step.seat)  # the tile it is played on, in play
-            placed = next(f.step for f in film.frames[i + 1 :] if f.step.kind == "land")
+            placed = next(f.step for f in film.frames[i + 1 :] if f.step.kind in ("land", "action"))
+            if placed.kind == "action":  # Another's new tile went first, with a card of its own
+                assert step.card == "another" and placed.tile == step.new_tile
+                continue
             assert placed.seat == step.seat
-            assert placed.tile == (step.new_tile if step.card == "swap" else step.tile)
+            if step.card == "swap":
+                assert placed.tile == step.new_tile
+            elif step.card == "another":  # both tiles go now, lowest first (reading 2)
+                assert step.new_tile is not None and step.tile is not None
+                assert placed.tile == min(step.tile, step.new_tile)
+            else:
+                assert placed.tile == step.tile
             after = film.frames[i + 1]
             if step.card == "stop":
                 assert step.row in after.stops
@@ -551,7 +559,8 @@ def test_the_step_events_applied_in_order_account_for_every_score_change_and_til
 ) -> None:
     game, ledger = watched_game(variant, players, seed, choices)
     assert ledger.final == game.result().scores
-    penalty = [sum(map(bullheads, hand)) if game.variant.actions else 0 for hand in game.hands]
+    table = game.bullheads
+    penalty = [sum(table[t] for t in hand) if game.variant.actions else 0 for hand in game.hands]
     assert list(ledger.final) == [s - p for s, p in zip(ledger.scores, penalty, strict=True)]
     kinds = Counter(type(event).__name__ for event in ledger.events)
     assert kinds["Revealed"] == kinds["TurnEnded"] == len(game.turns) and kinds["GameOver"] == 1

@@ -670,6 +670,103 @@ def test_it_flags_a_missing_hand_penalty() -> None:
     assert_flagged(replay, "result", "expected [0, 0, -44, -47]")
 
 
+# --------------------------------------------------------------------------- readings
+#
+# The scenarios above name no reading, so they are judged by nimmt-rules/1 (RULES.md 10). Here
+# each point on which nimmt-rules/2 differs, worked by hand under both readings.
+
+
+def under(reading: str | None, replay: Replay) -> Replay:
+    """``replay`` as played under ``reading`` (``None``: a replay that names none)."""
+    if reading is not None:
+        replay["rules"] = reading
+    return replay
+
+
+def test_it_rejects_an_unknown_reading() -> None:
+    assert_flagged(under("nimmt-rules/3", pro_start()), "unknown rules reading 'nimmt-rules/3'")
+
+
+def test_reading_2_tile_55_carries_5_bullheads_in_the_board_game() -> None:
+    # pro_chain_game's seat 2 ends holding 53..58: 1+1+5+1+1+1 = 10 under reading 2 (55 -> 5),
+    # so its final score is -32 - 10 = -42; seat 3's hand holds no 55.
+    replay = under("nimmt-rules/2", pro_chain_game())
+    assert_flagged(replay, "result", "expected [0, 0, -42, -47]")
+    replay["result"] = {"scores": [0, 0, -42, -47], "ranks": [1, 1, 3, 4], "faults": []}
+    assert check_replay(replay) == []
+
+
+@pytest.mark.parametrize("reading", [None, "nimmt-rules/1"])
+def test_reading_1_tile_55_carries_7_bullheads_in_the_board_game(reading: str | None) -> None:
+    assert check_replay(under(reading, pro_chain_game())) == []
+
+
+@pytest.mark.parametrize("reading", ["nimmt-rules/1", "nimmt-rules/2"])
+def test_the_card_game_keeps_55_at_7_bullheads_under_every_reading(reading: str) -> None:
+    # 55 is the only card of row 0; 54 is lower than every row end: seat 0 takes row 0 (7).
+    replay = make_replay("classic", [55, 60, 70, 80], [[54], [81]], [])
+    replay["turns"] = [turn([54, 81], [7, 0], take_row(0, 0))]
+    assert_accepted_prefix(under(reading, replay))
+
+
+STOP_OWN_ROW = [turn([21, 13, 31, 32], [0, -5, 0, 0], action(1, "stop", 13, row=0))]
+# Seat 1 stops row 0, where 13 would go (after 12). 13 is then lower than every active row end
+# (20, 30, 42) and goes to the highest, row 3 ('..AF'): its final space, -(40 41 42 = 3+1+1),
+# and 13 moves to row 4. 21 -> row 1, 31 and 32 -> row 2, all on plain spaces.
+
+
+def test_reading_2_stop_may_close_the_row_the_tile_would_go_to() -> None:
+    assert_accepted_prefix(under("nimmt-rules/2", pro_start("stop", STOP_OWN_ROW)))
+
+
+@pytest.mark.parametrize("reading", [None, "nimmt-rules/1"])
+def test_reading_1_stop_may_not_close_the_row_the_tile_would_go_to(reading: str | None) -> None:
+    replay = under(reading, pro_start("stop", STOP_OWN_ROW))
+    assert_flagged(replay, "stop on row 0, the row tile 13 goes to")
+
+
+ANOTHER_LOW = [action(1, "another", 43, new_tile=5)]
+# Turn 2: 21 -> row 1, 31 and 32 -> row 2 (next: space 3 '-'), then seat 1's 43 with Another
+# revealing 5.
+# Reading 2, lowest first: 5 is lower than every row end and goes to the highest, row 3 (ends
+# 42): the final space, -5, and 5 moves to row 4; then 43 goes after 32 on row 2's '-': -1.
+# Reading 1, 43 first: row 3's final space, -5, 43 moves to row 4; 5 then goes after 43: plain.
+
+
+def test_reading_2_another_places_the_seats_two_tiles_lowest_first() -> None:
+    good = [turn([21, 43, 31, 32], [0, -6, 0, 0], *ANOTHER_LOW)]
+    assert_accepted_prefix(under("nimmt-rules/2", pro_start("another", good)))
+    wrong = [turn([21, 43, 31, 32], [0, -5, 0, 0], *ANOTHER_LOW)]
+    assert_flagged(under("nimmt-rules/2", pro_start("another", wrong)), "seat 1 score -6")
+
+
+@pytest.mark.parametrize("reading", [None, "nimmt-rules/1"])
+def test_reading_1_another_places_the_carded_tile_first(reading: str | None) -> None:
+    good = [turn([21, 43, 31, 32], [0, -5, 0, 0], *ANOTHER_LOW)]
+    assert_accepted_prefix(under(reading, pro_start("another", good)))
+
+
+PLUS5_ON_D = [
+    turn([21, 13, 31, 32], [0, 5, 0, 0], action(1, "plus5", 13)),
+    turn([22, 60, 33, 34], [0, 0, -5, 0]),
+]
+# Turn 2: seat 1's 13 with Plus five lands on row 0's 'D' space: +5. Turn 3: seat 1 plays 60,
+# the supply's top tile, which only that D space can have given it. Reading 1: 22 -> row 1,
+# 33 -> row 2 '-' (seat 2 -5), 34 -> row 2 'D', 60 -> row 3's final space, cost 40 41 42
+# (3+1+1): seat 1 at 5 - 5 = 0.
+
+
+def test_reading_2_plus_five_gives_5_instead_of_the_spaces_draw() -> None:
+    assert_accepted_prefix(under("nimmt-rules/2", pro_start("plus5", PLUS5_ON_D[:1])))
+    replay = under("nimmt-rules/2", pro_start("plus5", PLUS5_ON_D))
+    assert_flagged(replay, "turn 3", "seat 1 plays tile 60, which is not in its hand")
+
+
+@pytest.mark.parametrize("reading", [None, "nimmt-rules/1"])
+def test_reading_1_plus_five_gives_5_on_top_of_the_spaces_draw(reading: str | None) -> None:
+    assert_accepted_prefix(under(reading, pro_start("plus5", PLUS5_ON_D)))
+
+
 # --------------------------------------------------------------------------- command line
 
 

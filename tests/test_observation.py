@@ -21,8 +21,9 @@ RULES_VIEW = {
     "supply and deck sizes": {"supply_size", "luck_deck_size", "action_deck_size"},
     "turn and set number": {"turn", "set_number"},
 }
-# Which game and seat the view is of, and the decision it is asked for (RULES.md 6, 1-4).
-CONTEXT = {"variant", "seat", "players", "pending", "legal"}
+# Which game (and reading of the rules) and seat the view is of, and the decision it is asked
+# for (RULES.md 6, 1-4).
+CONTEXT = {"variant", "rules", "seat", "players", "pending", "legal"}
 
 
 def fields() -> set[str]:

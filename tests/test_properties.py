@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import arena.engine.game as game_module
-from arena.engine import VARIANT_NAMES, DecisionKind, Game, PlayTile, bullheads
+from arena.engine import VARIANT_NAMES, DecisionKind, Game, PlayTile
 from arena.engine.game import ActionPlayed, Event, Landed, Revealed, RowCompleted, RowTaken
 from arena.engine.observation import observe
 from arena.engine.replay import read, to_replay, verify, write
@@ -102,32 +102,37 @@ def scoring_events(game: Game) -> list[tuple[int, int, int]]:
     event says happened, without the score change the engine reports with it."""
     found: list[tuple[int, int, int]] = []
     turn = -1
+    bh = game.bullheads
+    plus5_on: int | None = None  # the tile a Plus five card was just played on
 
     def value(event: Event) -> None:
-        nonlocal turn
+        nonlocal turn, plus5_on
         layout = game.layout
         match event:
             case Revealed():
                 turn = event.turn - 1
-            case ActionPlayed(seat, card="plus5"):
+            case ActionPlayed(seat, tile, card="plus5"):
                 found.append((turn, seat, 5))
+                plus5_on = tile
             case Landed(seat, tile, row, space, marker=marker):
+                replaced = plus5_on == tile and game.rules.plus5_replaces
+                plus5_on = None
                 if space == len(game.spaces[row]) - 1:
                     return  # the row's completion, next, scores
-                if marker == "plus5":
+                if replaced:  # reading 2: the card's +5 instead of the space
+                    points = 0
+                elif marker == "plus5":
                     points = 5
                 elif layout:
-                    points = {"+": bullheads(tile), "-": -bullheads(tile)}.get(
-                        layout[row][space], 0
-                    )
+                    points = {"+": bh[tile], "-": -bh[tile]}.get(layout[row][space], 0)
                 else:
                     points = 0
                 found.append((turn, seat, points))
             case RowCompleted(seat, row=row, tiles=tiles, marker=marker):
-                lost = 0 if layout[row][-1] == "C" else sum(map(bullheads, tiles))
+                lost = 0 if layout[row][-1] == "C" else sum(bh[t] for t in tiles)
                 found.append((turn, seat, (10 if marker == "final10" else 0) - lost))
             case RowTaken(seat, tiles=tiles):
-                found.append((turn, seat, sum(map(bullheads, tiles))))
+                found.append((turn, seat, sum(bh[t] for t in tiles)))
 
     game.listen(value)
     return found
@@ -145,7 +150,7 @@ def test_each_seats_score_is_the_sum_of_its_scoring_events(case):
             total = sum(points for t, s, points in events if s == seat and t <= i)
             assert turn.scores[seat] == total, (i, seat)
     penalty = [
-        sum(bullheads(t) for t in hand) if game.variant.actions else 0 for hand in game.hands
+        sum(game.bullheads[t] for t in hand) if game.variant.actions else 0 for hand in game.hands
     ]
     assert list(game.result().scores) == [
         s - p for s, p in zip(game.turns[-1].scores, penalty, strict=True)

@@ -10,6 +10,7 @@ import pytest
 
 from arena.engine import Game, PlayTile, bullheads, competition_ranks, variant
 from arena.engine.rng import DealRandom
+from arena.engine.tiles import BOARD_BULLHEADS, board_bullheads
 
 # RULES.md 1, the basic side exactly as printed there.
 RULES_BASIC_BOARD = """
@@ -69,14 +70,20 @@ def play_first_legal(game: Game, turns: int) -> None:
 # ---------------------------------------------------------------- 1. components
 
 
-def test_a_tile_carries_the_card_games_bullheads():
-    assert bullheads(55) == 7
-    assert [bullheads(t) for t in (11, 22, 33, 44, 66, 77, 88, 99)] == [5] * 8
-    assert [bullheads(t) for t in range(10, 101, 10)] == [3] * 10
-    assert [bullheads(t) for t in range(5, 100, 10) if t != 55] == [2] * 9
+def test_a_tile_carries_the_card_games_bullheads_capped_at_5():
+    """RULES.md 1 [decision], reading nimmt-rules/2: tiles carry 1 to 5 bullheads."""
+    assert board_bullheads(55) == 5
+    assert [board_bullheads(t) for t in (11, 22, 33, 44, 66, 77, 88, 99)] == [5] * 8
+    assert [board_bullheads(t) for t in range(10, 101, 10)] == [3] * 10
+    assert [board_bullheads(t) for t in range(5, 100, 10) if t != 55] == [2] * 9
     others = [t for t in range(1, 101) if t % 5 and t % 11]
-    assert {bullheads(t) for t in others} == {1}
+    assert {board_bullheads(t) for t in others} == {1}
     assert len(others) == 100 - 20 - 9 + 1  # multiples of 5 or 11 (55 counted once)
+    assert [board_bullheads(t) for t in range(1, 101)] == [
+        min(bullheads(t), 5) for t in range(1, 101)
+    ]
+    assert Game.new("basic", 2, 1).bullheads == BOARD_BULLHEADS
+    assert max(BOARD_BULLHEADS[1:101]) == 5
 
 
 def test_the_bullheads_of_the_104_cards_add_up_to_the_card_games_171():
@@ -216,7 +223,7 @@ def test_a_plus_space_gains_the_placed_tiles_bullheads():
     game = position("basic", {3: [10, 12]}, [[55], []])  # row 4 '..+F'
     play(game, 55)
     assert game.spaces[3][2] == 55
-    assert game.scores == [7, 0]
+    assert game.scores == [5, 0]
 
 
 def test_a_minus_space_loses_the_placed_tiles_bullheads():

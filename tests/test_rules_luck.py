@@ -122,7 +122,7 @@ def test_a_plus5_marker_on_a_minus_space_makes_the_placement_positive_so_nothing
     assert game.luck_deck == ["plus5"]
 
 
-@pytest.mark.parametrize(("card", "score", "draws"), [(None, -1, True), ("plus5", 4, False)])
+@pytest.mark.parametrize(("card", "score", "draws"), [(None, -1, True), ("plus5", 5, False)])
 def test_a_plus_five_action_card_counts_towards_the_net_change(card, score, draws):
     game = position(
         "pro+luck",
@@ -151,7 +151,7 @@ def test_the_end_of_game_hand_penalty_never_draws_a_luck_card():
     play(game, 20, 30)
     assert game.is_over()
     assert game.turns[-1].scores == [0, 0]
-    assert game.result().scores == (-7, 0)
+    assert game.result().scores == (-5, 0)
     assert game.luck_deck == ["plus5"]
     assert game.pending is None
 

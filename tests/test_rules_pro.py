@@ -183,7 +183,7 @@ def test_the_hand_penalty_is_in_the_final_result_but_not_in_the_last_turns_score
     assert game.is_over()
     assert game.turns[-1].scores == [3, 0]
     assert game.scores == [3, 0]
-    assert game.result().scores == (3 - 7 - 5, 0)
+    assert game.result().scores == (3 - 5 - 5, 0)  # 55 and 11 carry 5 each
     assert game.result().ranks == (2, 1)
 
 
@@ -266,10 +266,10 @@ def test_a_played_action_card_is_recorded_with_its_tile_and_target():
 # ---------------------------------------------------------------- stop
 
 
-def test_stop_targets_an_active_row_other_than_the_one_the_tile_goes_to():
+def test_stop_targets_any_active_row_the_one_the_tile_goes_to_included():
     game = position("pro", {0: [10], 1: [30], 2: [50]}, [[20], [35]], held=[["stop"], []])
     play(game, 20, 35)
-    assert action_rows(game, 0, "stop") == {1, 2}  # not row 0 (20's row), no empty row
+    assert action_rows(game, 0, "stop") == {0, 1, 2}  # row 0 is 20's own row; no empty row
 
 
 def test_stop_keeps_tiles_off_a_row_until_the_end_of_the_turn():
@@ -525,11 +525,11 @@ def test_the_extra_tile_of_another_may_get_another_another():
 # ---------------------------------------------------------------- plus five
 
 
-def test_plus_five_gains_5_on_top_of_what_the_space_does():
+def test_plus_five_makes_the_landing_space_worth_5_instead_of_what_it_does():
     game = position("pro", {5: [1, 2, 3, 4]}, [[55], [90]], held=[["plus5"], []])
-    play(game, 55, 90)
+    play(game, 55, 90)  # 55 lands on row 5's '+' (worth its 5 bullheads without the card)
     game.apply(0, PlayAction("plus5"))
-    assert game.scores[0] == 7 + 5
+    assert game.scores[0] == 5
 
 
 def test_plus_five_on_a_final_space_softens_the_loss():

@@ -28,6 +28,10 @@ is kept for a landing that loses points, or spent on the last tiles so it is not
 
 **Card game, taking a row:** the row with the fewest bullheads.
 
+**Readings.** The bot's model of the rules follows the reading the game is played under
+(``view.rules``, RULES.md 10): its bullhead table, the order of an Another card's two tiles and
+what a Plus five card is worth; the rows a Stop card may close come with the legal options.
+
 Options (``heuristic:near=0.5,keep=2``) override the :class:`Weights`.
 
 >>> from arena.engine import Game
@@ -53,7 +57,7 @@ from arena.engine.decisions import (
 )
 from arena.engine.game import SKIPPED, landing_row, next_space, put_first, target_row
 from arena.engine.observation import Observation
-from arena.engine.tiles import BULLHEADS
+from arena.engine.readings import CURRENT, Reading, reading
 from arena.engine.variants import variant as get_variant
 
 from .base import Bot, GameInfo
@@ -96,7 +100,8 @@ class Weights:
 
 
 class _Board:
-    """A mutable copy of the board in an observation, with the placement rule (RULES.md 3)."""
+    """A mutable copy of the board in an observation, with the placement rule (RULES.md 3)
+    under the game's reading of the rules (``rules``; ``bh``: its bullhead table)."""
 
     def __init__(
         self,
@@ -104,18 +109,24 @@ class _Board:
         spaces: Iterable[Iterable[int]],
         markers: Iterable[Iterable[str | None]],
         stops: Iterable[int],
+        rules: Reading = CURRENT,
+        bh: tuple[int, ...] | None = None,
     ) -> None:
         self.layout = layout
         self.spaces = [list(row) for row in spaces]
         self.markers = [list(row) for row in markers]
         self.stops = set(stops)
+        self.rules = rules
+        self.bh = rules.board_bullheads if bh is None else bh
 
     @classmethod
     def of(cls, view: Observation) -> "_Board":
-        return cls(view.layout, view.spaces, view.markers, view.stops)
+        rules = reading(view.rules)
+        bh = rules.bullheads(get_variant(view.variant))
+        return cls(view.layout, view.spaces, view.markers, view.stops, rules, bh)
 
     def copy(self) -> "_Board":
-        return _Board(self.layout, self.spaces, self.markers, self.stops)
+        return _Board(self.layout, self.spaces, self.markers, self.stops, self.rules, self.bh)
 
     @property
     def classic(self) -> bool:
@@ -130,7 +141,7 @@ class _Board:
         return self.spaces[row][f - 1] if f else 0
 
     def bullheads(self, row: int) -> int:
-        return sum(BULLHEADS[t] for t in self.spaces[row] if t > 0)
+        return sum(self.bh[t] for t in self.spaces[row] if t > 0)
 
     def target(self, tile: int) -> int | None:
         """The row ``tile`` goes to; ``None`` in the card game when it is below every row."""
@@ -160,9 +171,9 @@ def _space_value(board: _Board, ctx: _Context, row: int, space: int, tile: int) 
         return 5.0
     kind = board.layout[row][space]
     if kind == "+":
-        return float(BULLHEADS[tile])
+        return float(board.bh[tile])
     if kind == "-":
-        return -float(BULLHEADS[tile]) + (ctx.weights.luck if ctx.luck_left else 0.0)
+        return -float(board.bh[tile]) + (ctx.weights.luck if ctx.luck_left else 0.0)
     if kind == "D":
         return ctx.weights.draw
     if kind == "A":
@@ -201,6 +212,18 @@ def _place(board: _Board, ctx: _Context, tile: int) -> float:
     return _land(board, ctx, tile, row, board.fill(row))
 
 
+def _place_plus5(board: _Board, ctx: _Context, tile: int) -> float:
+    """Place ``tile`` with a Plus five card (RULES.md 5): reading 2, the landing space is worth
+    5 instead of what it does, a final space still completes its row; reading 1, 5 on top."""
+    row = board.target(tile)
+    assert row is not None
+    space = board.fill(row)
+    if board.rules.plus5_replaces and space < len(board.spaces[row]) - 1:
+        board.spaces[row][space] = tile
+        return 5.0
+    return _land(board, ctx, tile, row, space) + 5.0
+
+
 def _binomial(n: int, p: float) -> list[float]:
     return [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
 
@@ -222,8 +245,9 @@ def _expected_value(
     w = ctx.weights
     if row is None:  # card game, lower than every row: take the cheapest
         return -float(min(board.bullheads(r) for r in range(len(board.spaces))))
+    bh = board.bh
     p = len(before) / unseen if unseen else 0.0
-    per_tile = sum(BULLHEADS[u] for u in before) / len(before) if before else 0.0
+    per_tile = sum(bh[u] for u in before) / len(before) if before else 0.0
     fill, size, held = board.fill(row), len(board.spaces[row]), board.bullheads(row)
     near_share = w.near / ctx.players
     total = 0.0
@@ -236,7 +260,7 @@ def _expected_value(
             if cards_before == size:  # the sixth card takes the row
                 value = -taken
             elif cards_before == size - 1:
-                value = -near_share * (taken + BULLHEADS[tile])
+                value = -near_share * (taken + bh[tile])
             else:  # fewer cards, or somebody else took the row first
                 value = 0.0
         else:
@@ -244,13 +268,13 @@ def _expected_value(
             if space < size - 1:
                 value = _space_value(board, ctx, row, space, tile)
                 if space == size - 2:
-                    value -= near_share * (taken + BULLHEADS[tile])
+                    value -= near_share * (taken + bh[tile])
             elif space == size - 1:
                 value = _completion_value(board, ctx, row, taken)
             else:  # another tile completed the row; ours starts again on a plain space
                 value = 0.0
         total += pk * value
-    return total + ctx.end_weight * BULLHEADS[tile]
+    return total + ctx.end_weight * bh[tile]
 
 
 class HeuristicBot(Bot):
@@ -384,8 +408,10 @@ class HeuristicBot(Bot):
         trial = board.copy()
         card, row = option.card, option.row
         ours = 0.0
-        if card is None or card == "plus5":
-            ours = _place(trial, ctx, tile) + (5.0 if card else 0.0)
+        if card is None:
+            ours = _place(trial, ctx, tile)
+        elif card == "plus5":
+            ours = _place_plus5(trial, ctx, tile)
         elif card == "stop":
             assert row is not None
             trial.stops.add(row)
@@ -395,8 +421,11 @@ class HeuristicBot(Bot):
             ours = _place(trial, ctx, option.new_tile)
         elif card == "another":
             assert option.new_tile is not None
-            ours = _place(trial, ctx, tile) + _place(trial, ctx, option.new_tile)
-            ours += ctx.end_weight * BULLHEADS[option.new_tile]
+            first, second = tile, option.new_tile
+            if trial.rules.another_lowest_first:
+                first, second = sorted((first, second))
+            ours = _place(trial, ctx, first) + _place(trial, ctx, second)
+            ours += ctx.end_weight * trial.bh[option.new_tile]
         elif card == "skip":
             target = trial.target(tile)
             assert target is not None

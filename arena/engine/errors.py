@@ -31,3 +31,7 @@ class SetupError(NimmtError):
 
 class ReplayError(NimmtError):
     """A replay file that is not valid ``nimmt-replay/1``."""
+
+
+class UnknownReadingError(NimmtError):
+    """A rules reading (a replay's ``rules`` key) that the engine does not know."""

@@ -32,10 +32,12 @@ JSON (:meth:`Frames.to_json`), every index 0-based as in the replay::
     {
       "format": "nimmt-frames/1",
       "variant": "pro+luck",
+      "rules": "nimmt-rules/2",                         # the reading the game was played under
       "players": ["alice-bot", "bob-bot", "random-1"],   # names, seat order
       "layout": ["....+F", ...],                        # the replay's layout ([] for classic)
       "row_lengths": [6, 6, 7, ...],                    # spaces per row
-      "bullheads": [0, 1, 1, ...],                      # bullheads[t]: tile t's (index 0 unused)
+      "bullheads": [0, 1, 1, ...],                      # bullheads[t]: tile t's (index 0 unused,
+                                                        # the game's reading's table)
       "higher_is_better": true,                         # false: classic, scores are penalties
       "turns": 14,
       "turn_ends": [0, 9, 17, ...],                     # the frame ending turn k (0: the deal)
@@ -94,8 +96,8 @@ from .game import (
     SixthCard,
     TurnEnded,
 )
+from .readings import CURRENT
 from .replay import replay_turn, simulate, start, to_replay
-from .tiles import bullheads
 
 FORMAT = "nimmt-frames/1"
 
@@ -232,6 +234,7 @@ class Frames:
     turn_ends: tuple[int, ...]
     frames: tuple[Frame, ...]
     result: FinalResult
+    rules: str = CURRENT.name  # the reading of the rules the game was played under
 
     @property
     def turns(self) -> int:
@@ -242,6 +245,7 @@ class Frames:
         return {
             "format": FORMAT,
             "variant": self.variant,
+            "rules": self.rules,
             "players": list(self.players),
             "layout": list(self.layout),
             "row_lengths": list(self.row_lengths),
@@ -288,7 +292,7 @@ def frames(source: dict[str, Any] | Game) -> Frames:
         players=names,
         layout=final.layout,
         row_lengths=tuple(len(row) for row in final.spaces),
-        bullheads=(0, *(bullheads(t) for t in range(1, final.variant.tiles + 1))),
+        bullheads=final.bullheads[: final.variant.tiles + 1],
         higher_is_better=final.variant.higher_is_better,
         turn_ends=tuple(film.turn_ends),
         frames=tuple(film.notes),
@@ -297,6 +301,7 @@ def frames(source: dict[str, Any] | Game) -> Frames:
             ranks=tuple(replay["result"]["ranks"]),  # verified; faults rank last
             faults=tuple(_public_faults(replay["result"]["faults"])),
         ),
+        rules=final.rules.name,
     )
 
 
@@ -372,7 +377,7 @@ class _Film:
                         space=len(self.game.spaces[row]) - 1,
                         marker=marker,
                         tiles=tiles,
-                        heads=sum(bullheads(t) for t in tiles),
+                        heads=sum(self.game.bullheads[t] for t in tiles),
                         to="hand" if claimed and tiles else "box",
                         to_row=to_row,
                     )
@@ -380,7 +385,7 @@ class _Film:
             case SixthCard(seat, tile, row):
                 self.note(Step("sixth", seat=seat, tile=tile, row=row))
             case RowTaken(seat, tile, row, tiles, _delta, chosen):
-                heads = sum(bullheads(t) for t in tiles)
+                heads = sum(self.game.bullheads[t] for t in tiles)
                 step = Step("take", seat=seat, tile=tile, row=row, space=0, tiles=tiles)
                 self.note(replace(step, heads=heads, to="box", chosen=chosen))
             case LuckPlaced(seat, card, row, space):

@@ -54,8 +54,8 @@ from .decisions import (
     kind_of,
 )
 from .errors import IllegalDecisionError, SetupError, UnexpectedDecisionError
+from .readings import CURRENT, Reading, reading
 from .rng import DealRandom
-from .tiles import BULLHEADS
 from .variants import (
     ACTION_CARDS,
     CLASSIC_ROW_LENGTH,
@@ -259,7 +259,10 @@ class Snapshot(NamedTuple):
     ``turns``: the turns so far (the current one last, with this turn's choices once the tiles
     are revealed); ``chosen``: per seat, the tile chosen this turn and not yet revealed;
     ``to_place``: revealed ``(tile, seat)`` still to be placed; ``current``: the play whose
-    action card or row choice is ``pending``; ``final``: the final scores once the game is over.
+    action card or row choice is ``pending``; ``final``: the final scores once the game is over;
+    ``rules``: the name of the reading the game is played under (:mod:`arena.engine.readings`).
+    A tile of ``to_place`` that has had its action card this turn (an Another card's first
+    tile) is one that this turn's choices name as an action's ``tile``.
     """
 
     variant: str
@@ -280,6 +283,7 @@ class Snapshot(NamedTuple):
     current: tuple[int, int] | None
     pending: Pending | None
     final: Sequence[int] | None = None
+    rules: str = CURRENT.name
 
 
 # ---------------------------------------------------------------------- rules as functions
@@ -382,24 +386,57 @@ def second_set_due(v: Variant, players: int, set_number: int, supply_left: int) 
     )
 
 
-def final_scores(v: Variant, scores: Sequence[int], hands: Sequence[Sequence[int]]) -> list[int]:
+def final_scores(
+    v: Variant,
+    scores: Sequence[int],
+    hands: Sequence[Sequence[int]],
+    bullheads: Sequence[int] | None = None,
+) -> list[int]:
     """The final result from the last turn's scores: professional, less the bullheads of the
-    tiles still in each hand (RULES.md 5)."""
+    tiles still in each hand (RULES.md 5); ``bullheads``: the game's table (default: the
+    current reading's)."""
     if not v.actions:
         return list(scores)
-    return [
-        score - sum(BULLHEADS[t] for t in hand) for score, hand in zip(scores, hands, strict=True)
-    ]
+    table = CURRENT.bullheads(v) if bullheads is None else bullheads
+    return [score - sum(table[t] for t in hand) for score, hand in zip(scores, hands, strict=True)]
+
+
+def had_card(tile: int, choices: Sequence[dict[str, Any]]) -> bool:
+    """Has ``tile`` had its action card this turn (``choices``: the turn's so far)? A tile
+    waiting to be placed that has is the first tile of an Another card (RULES.md 5): it is
+    placed without a card of its own."""
+    return any(c["kind"] == "action" and c["tile"] == tile for c in choices)
+
+
+def another_order(
+    seat: int,
+    tile: int,
+    new_tile: int,
+    queue: list[tuple[int, int]],
+    rules: Reading,
+) -> list[tuple[int, int]]:
+    """The seat's tiles to be placed next after an Another card on ``tile`` revealed
+    ``new_tile``, taken off the front of ``queue`` (RULES.md 5): reading 2, all of the seat's
+    revealed tiles lowest first (the seat's tiles at the front of the queue are its earlier
+    Another cards' tiles); reading 1, ``tile`` first, then ``new_tile``."""
+    own = [(tile, seat), (new_tile, seat)]
+    if not rules.another_lowest_first:
+        return own
+    while queue and queue[0][1] == seat:
+        own.append(queue.pop(0))
+    return sorted(own)
 
 
 class Game:
     """One game of any variant: position, pending decision, history."""
 
-    def __init__(self, variant: Variant, players: int) -> None:
+    def __init__(self, variant: Variant, players: int, rules: Reading = CURRENT) -> None:
         """Use :meth:`new` or :meth:`from_setup`."""
         variant.check_players(players)
         self.variant = variant
         self.players = players
+        self.rules = rules  # the reading of the rules the game is played under
+        self.bullheads = rules.bullheads(variant)  # bullheads[t]: tile t's, under ``rules``
         self.seed: int | None = None
         self.layout: tuple[str, ...] = variant.board.rows if variant.board else ()
         nrows = len(self.layout) if variant.board else variant.start_rows
@@ -430,8 +467,9 @@ class Game:
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, variant: str, players: int, seed: int) -> "Game":
-        """A new game, dealt from ``seed`` (RULES.md 2; the same seed, the same deal)."""
+    def new(cls, variant: str, players: int, seed: int, rules: Reading = CURRENT) -> "Game":
+        """A new game, dealt from ``seed`` (RULES.md 2; the same seed, the same deal), played
+        under the reading ``rules`` (default: the current one)."""
         v = get_variant(variant)
         v.check_players(players)
         rng = DealRandom(seed)
@@ -442,7 +480,7 @@ class Game:
         actions = list(v.action_deck)
         rng.shuffle(actions)
         rows, hands, supply = deal(v, players, tiles)
-        game = cls.from_setup(variant, rows, hands, supply, luck, actions)
+        game = cls.from_setup(variant, rows, hands, supply, luck, actions, rules=rules)
         game.seed = seed
         return game
 
@@ -460,15 +498,17 @@ class Game:
         held: list[list[str]] | None = None,
         markers: dict[tuple[int, int], str] | None = None,
         box: list[int] | tuple[int, ...] = (),
+        rules: Reading = CURRENT,
     ) -> "Game":
         """A game from an explicit position: a replay's ``setup``, or a hand-built test position.
 
         Every tile of the variant must be in exactly one of ``rows``, ``hands``, ``supply`` and
         ``box``. ``scores``, ``held`` (action cards per seat) and ``markers`` (``(row, space) ->
         luck card``) describe positions reached in play; a replay's setup never has them.
+        ``rules``: the reading the game is played under.
         """
         v = get_variant(variant)
-        game = cls(v, len(hands))
+        game = cls(v, len(hands), rules)
         seen = [t for part in (*rows, *hands, supply, box) for t in part]
         if sorted(seen) != list(range(1, v.tiles + 1)):
             dup = sorted({t for t in seen if seen.count(t) > 1})
@@ -544,7 +584,7 @@ class Game:
         (its history is ``snap.turns``): :mod:`arena.engine.sampling` builds its samples so."""
         if (snap.pending is None) != (snap.final is not None):
             raise SetupError("a game waits for a decision exactly when it is not over")
-        game = cls(get_variant(snap.variant), len(snap.hands))
+        game = cls(get_variant(snap.variant), len(snap.hands), reading(snap.rules))
         game.spaces = [list(row) for row in snap.spaces]
         game.fill = [next_space(row) for row in snap.spaces]
         game.markers = [list(row) for row in snap.markers]
@@ -588,6 +628,7 @@ class Game:
             current=self._current,
             pending=self._pending,
             final=self._final,
+            rules=self.rules.name,
         )
 
     # ------------------------------------------------------------------ queries
@@ -765,7 +806,11 @@ class Game:
                 self._end_turn()
                 return
             tile, seat = self._queue.pop(0)
-            if self.held[seat] and len(self._action_options(seat, tile)) > 1:
+            if (
+                self.held[seat]
+                and not had_card(tile, self.turns[-1].choices)
+                and len(self._action_options(seat, tile)) > 1
+            ):
                 self._current = (tile, seat)
                 self._pending = Pending(DecisionKind.ACTION, (seat,), tile=tile)
                 if self._listeners:
@@ -802,7 +847,7 @@ class Game:
 
     def _take_row(self, seat: int, tile: int, row: int, chosen: bool) -> None:
         taken = self.row_tiles(row)
-        penalty = sum(BULLHEADS[t] for t in taken)
+        penalty = sum(self.bullheads[t] for t in taken)
         self.scores[seat] += penalty
         self.box.extend(taken)
         self.spaces[row] = [tile] + [EMPTY] * (CLASSIC_ROW_LENGTH - 1)
@@ -813,7 +858,11 @@ class Game:
     # ------------------------------------------------------------------ the board game
 
     def _land(self, seat: int, tile: int, row: int, space: int, bonus: int) -> None:
-        """Put ``tile`` on ``space`` of ``row``, apply the space (RULES.md 3.2–3.4, 5)."""
+        """Put ``tile`` on ``space`` of ``row``, apply the space (RULES.md 3.2–3.4, 5).
+
+        ``bonus``: a Plus five card's 5 points. Reading 2 counts the space as worth that
+        *instead of* its effect or a marker's, except a final space, which still completes its
+        row; reading 1 adds them on top of whatever the space does."""
         spaces = self.spaces[row]
         kind = self.layout[row][space]
         marker = self.markers[row][space]
@@ -833,7 +882,7 @@ class Game:
             if kind == "C":
                 self.hands[seat] = sorted(self.hands[seat] + others)
             else:
-                delta -= sum(BULLHEADS[t] for t in others)
+                delta -= sum(self.bullheads[t] for t in others)
                 self.box.extend(others)
             self.spaces[row] = [EMPTY] * len(spaces)
             self.markers[row] = [None] * len(spaces)
@@ -842,12 +891,14 @@ class Game:
             dest = landing_row(self.fill, row)
             self.spaces[dest][0] = tile
             self.fill[dest] = 1
+        elif bonus and self.rules.plus5_replaces:
+            pass  # a +5 space for this placement: nothing else happens
         elif marker == "plus5":
             delta += 5
         elif kind == "+":
-            delta += BULLHEADS[tile]
+            delta += self.bullheads[tile]
         elif kind == "-":
-            delta -= BULLHEADS[tile]
+            delta -= self.bullheads[tile]
         elif kind == "D":
             if self.supply:
                 drew_tile = self.supply.pop(0)
@@ -892,8 +943,11 @@ class Game:
         assert target is not None
         hand = self.hands[seat]
         for card in sorted(set(self.held[seat]), key=ACTION_CARDS.index):
-            if card == "stop":
-                options += [PlayAction(card, row=r) for r in active if r != target]
+            if card == "stop":  # at least one row stays active
+                if self.rules.stop_on_own_row:
+                    options += [PlayAction(card, row=r) for r in active if len(active) > 1]
+                else:
+                    options += [PlayAction(card, row=r) for r in active if r != target]
             elif card in _TILE_CARDS:
                 options += [PlayAction(card, new_tile=t) for t in hand]
             elif card == "skip":
@@ -936,11 +990,11 @@ class Game:
             self.hands[seat].remove(action.new_tile)
             self.hands[seat] = sorted(self.hands[seat] + [tile])
             self._place_normally(seat, action.new_tile)
-        elif card == "another":
+        elif card == "another":  # the tiles go by the normal rule from the queue's front
             assert action.new_tile is not None
             self.hands[seat].remove(action.new_tile)
-            self._queue.insert(0, (action.new_tile, seat))
-            self._place_normally(seat, tile)
+            own = another_order(seat, tile, action.new_tile, self._queue, self.rules)
+            self._queue[0:0] = own
         elif card == "skip":
             row = self.target_row(tile)
             assert row is not None
@@ -986,7 +1040,7 @@ class Game:
             else:
                 over = True
         if over:
-            self._final = tuple(final_scores(v, self.scores, self.hands))
+            self._final = tuple(final_scores(v, self.scores, self.hands, self.bullheads))
             self._pending = None
         if self._listeners:
             self._emit(TurnEnded(len(self.turns), tuple(self.scores), second_set))

@@ -16,6 +16,7 @@ from typing import Any
 from .decisions import Choice, Decision, Pending
 from .errors import UnexpectedDecisionError
 from .game import Game
+from .readings import CURRENT
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,9 @@ class Observation:
     revealed in each turn so far, per seat (``None``: no tile revealed yet or none held);
     the current turn's entry fills in when the tiles are revealed. ``pending`` is the
     decision under way, ``legal`` this seat's options (empty if nothing is asked of it).
-    A view holds only immutable values: it is hashable, and equal views hash alike.
+    ``rules``: the reading of the rules the game is played under (:mod:`arena.engine.readings`;
+    a bot's model of the rules follows it). A view holds only immutable values: it is
+    hashable, and equal views hash alike.
     """
 
     variant: str
@@ -54,6 +57,7 @@ class Observation:
     action_deck_size: int
     pending: Pending | None
     legal: tuple[Decision, ...]
+    rules: str = CURRENT.name
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (decisions as their text form)."""
@@ -96,4 +100,5 @@ def observe(game: Game, seat: int) -> Observation:
         action_deck_size=len(game.action_deck),
         pending=game.pending,
         legal=tuple(game.legal(seat)),
+        rules=game.rules.name,
     )

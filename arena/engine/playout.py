@@ -27,6 +27,10 @@ and score by score.
 
 Random decisions are uniform over the legal options, as the ``random`` bot takes them: a tile
 from the hand, a space for a luck card, an action card with its target (or none), a row.
+
+A position is played under the reading of the rules of the game or snapshot it comes from
+(:mod:`arena.engine.readings`): the bullhead table, the Stop card's rows, the Another card's
+order and the Plus five card's effect are looked up there, as the Game looks them up.
 """
 
 from bisect import bisect
@@ -54,10 +58,12 @@ from .game import (
     competition_ranks,
     deal,
     final_scores,
+    had_card,
     put_first,
     second_set_due,
 )
-from .tiles import BULLHEADS
+from .readings import CURRENT, Reading, reading
+from .tiles import CARD_BULLHEADS
 from .variants import ACTION_CARDS, CLASSIC_ROW_LENGTH, PRO_TURN_CAP, Variant, variant
 
 __all__ = ["Position", "random_game", "random_game_scores"]
@@ -69,9 +75,9 @@ _SEAT_BITS = 4  # a revealed tile waiting to be placed is ``tile << 4 | seat`` (
 _SEAT_MASK = (1 << _SEAT_BITS) - 1
 #: Card game row state: cards << 6 | bullheads (a row holds at most 5 x 7 bullheads), so that
 #: a row of five cards, which the next card takes, is ``state >= _CLASSIC_FULL``.
-_CLASSIC_INC = tuple(64 + b for b in BULLHEADS)
+_CLASSIC_INC = tuple(64 + b for b in CARD_BULLHEADS)
 _CLASSIC_FULL = CLASSIC_ROW_LENGTH << 6
-_NO_KEYS = [()] * len(BULLHEADS)  # starmap arguments: one random key per tile number
+_NO_KEYS = [()] * len(CARD_BULLHEADS)  # starmap arguments: one random key per tile number
 
 _Action = tuple[str | None, int, int]  # an action: (card or None, row or -1, new tile or -1)
 Turn = dict[str, Any]  # a replay turn: {"plays", "choices", "scores"}
@@ -81,9 +87,11 @@ Turn = dict[str, Any]  # a replay turn: {"plays", "choices", "scores"}
 
 
 class _Board:
-    """A board side as flat tables, shared read-only by every simulation."""
+    """A board side under one reading's bullheads (``bh``) as flat tables, shared read-only by
+    every simulation."""
 
-    def __init__(self, rows: tuple[str, ...]) -> None:
+    def __init__(self, rows: tuple[str, ...], bh: tuple[int, ...]) -> None:
+        self.bh = bh
         self.length = tuple(len(r) for r in rows)
         self.kinds = tuple(tuple(_KIND_CODE[c] for c in r) for r in rows)
         self.claim = tuple(r[-1] == "C" for r in rows)
@@ -97,16 +105,16 @@ class _Board:
             for s, c in enumerate(row):
                 kind[r * self.stride + s] = {"+": 1, "-": -1, "F": 2, "C": 2}.get(c, 0)
         self.fast_kind = kind
-        self.inc = [(b << self.shift) + 1 for b in BULLHEADS]
+        self.inc = [(b << self.shift) + 1 for b in bh]
         #: Every space a Plus five luck card may ever go on: neither first nor final.
         self.middle = tuple((r, s) for r, n in enumerate(self.length) for s in range(1, n - 1))
 
 
 @cache
-def _board(name: str) -> _Board:
-    board = variant(name).board
-    assert board is not None
-    return _Board(board.rows)
+def _board(name: str, rules: str = CURRENT.name) -> _Board:
+    v = variant(name)
+    assert v.board is not None
+    return _Board(v.board.rows, reading(rules).bullheads(v))
 
 
 def random_keys(rng: Random) -> list[float]:
@@ -167,7 +175,7 @@ def _basic_loop(
     """
     kind = board.fast_kind
     inc = board.inc
-    bh = BULLHEADS
+    bh = board.bh
     stride = board.stride
     shift = board.shift
     mask = (1 << shift) - 1
@@ -253,7 +261,9 @@ class _Sim:
     __slots__ = (
         "act_i",
         "actions",
+        "bh",
         "board",
+        "carded",
         "ends",
         "erow",
         "f10",
@@ -274,6 +284,7 @@ class _Sim:
         "random",
         "record",
         "rsum",
+        "rules",
         "scores",
         "set_number",
         "spaces",
@@ -288,6 +299,9 @@ class _Sim:
         board = pos.board
         assert board is not None, "the card game has loops of its own"
         self.variant = v
+        self.rules = pos.rules
+        self.bh = pos.bh
+        self.carded = set(pos.carded)  # queued tiles that have had their action card (Another)
         self.players = pos.players
         self.pro = v.actions
         self.hs = v.hand_size
@@ -355,8 +369,9 @@ class _Sim:
         if self.final is not None or not self.pro:
             return list(self.scores if self.final is None else self.final)
         shortest = min(map(len, self.hands))
+        bh = self.bh
         return [
-            score - (len(hand) - shortest) * sum(BULLHEADS[t] for t in hand) / len(hand)
+            score - (len(hand) - shortest) * sum(bh[t] for t in hand) / len(hand)
             if len(hand) > shortest
             else score
             for score, hand in zip(self.scores, self.hands, strict=True)
@@ -398,12 +413,13 @@ class _Sim:
         rsum = self.rsum
         scores = self.scores
         length = self.length
-        bh = BULLHEADS
+        bh = self.bh
+        carded = self.carded
         while queue:
             c = queue.pop()
             t = c >> _SEAT_BITS
             seat = c & _SEAT_MASK
-            if held[seat]:
+            if held[seat] and not (carded and t in carded):
                 action = self._decide_action(seat, t)
                 if action is not None:
                     self._play_action(seat, t, action)
@@ -441,6 +457,8 @@ class _Sim:
             self._land(seat, t, row, fill[row], 0, i)
 
     def _end_turn(self) -> None:
+        if self.carded:
+            self.carded.clear()
         if self.stops:
             for r in self.stops:
                 self._insert_end(self.spaces[r][self.fill[r] - 1], r)
@@ -461,7 +479,7 @@ class _Sim:
             else:
                 over = True
         if over:
-            self.final = final_scores(v, self.scores, hands)
+            self.final = final_scores(v, self.scores, hands, self.bh)
 
     # -------------------------------------------------------------- rows
 
@@ -496,7 +514,8 @@ class _Sim:
         self._land(seat, t, row, self.fill[row], bonus, i)
 
     def _land(self, seat: int, t: int, row: int, space: int, bonus: int, i: int) -> None:
-        """Put ``t`` on ``space`` of ``row`` (sorted position ``i``); apply the space."""
+        """Put ``t`` on ``space`` of ``row`` (sorted position ``i``); apply the space
+        (``bonus``: a Plus five card's 5 points, as :meth:`Game._land` counts them)."""
         spaces = self.spaces[row]
         spaces[space] = t
         delta = bonus
@@ -522,19 +541,21 @@ class _Sim:
             self.spaces[dest][0] = t
             fill[dest] = 1
             self.rsum[row] = 0
-            self.rsum[dest] = BULLHEADS[t]
+            self.rsum[dest] = self.bh[t]
             self._set_end(i, t, dest)
         else:
             self.fill[row] = space + 1
-            self.rsum[row] += BULLHEADS[t]
+            self.rsum[row] += self.bh[t]
             self._set_end(i, t, row)
             k = self.kind[row][space]
-            if k == _PLUS5:
+            if bonus and self.rules.plus5_replaces:
+                pass  # a Plus five card: a +5 space for this placement, nothing else happens
+            elif k == _PLUS5:
                 delta += 5
             elif k == _PLUS:
-                delta += BULLHEADS[t]
+                delta += self.bh[t]
             elif k == _MINUS:
-                delta -= BULLHEADS[t]
+                delta -= self.bh[t]
             elif k == _DRAW:
                 if self.sup_i < len(self.supply):
                     self._to_hand(seat, self.supply[self.sup_i])
@@ -655,8 +676,8 @@ class _Sim:
         for card in ACTION_CARDS:
             if card not in held:
                 continue
-            if card == "stop":
-                n = len(erow) - 1
+            if card == "stop":  # reading 2: any active row while another stays active
+                n = len(erow) if len(erow) > 1 and self.rules.stop_on_own_row else len(erow) - 1
             elif card == "swap" or card == "another":
                 n = len(hand)
             elif card == "skip":
@@ -682,6 +703,8 @@ class _Sim:
                 k -= n
                 continue
             if card == "stop":
+                if self.rules.stop_on_own_row:
+                    return (card, erow[k], -1)
                 return (card, [r for r in erow if r != target][k], -1)
             if card == "swap" or card == "another":
                 return (card, -1, hand[k])
@@ -725,8 +748,21 @@ class _Sim:
             self._place_normally(seat, new, 0)
         elif card == "another":
             self.hands[seat].remove(new)
-            self.queue.append(new << _SEAT_BITS | seat)  # placed right after this tile
-            self._place_normally(seat, t, 0)
+            queue = self.queue
+            if not self.rules.another_lowest_first or (
+                new > t and not (queue and queue[-1] & _SEAT_MASK == seat)
+            ):  # this tile first, then the new one: the common case, placed at once
+                queue.append(new << _SEAT_BITS | seat)
+                self._place_normally(seat, t, 0)
+                return
+            # The seat's revealed tiles lowest first (its earlier Another cards' tiles are on
+            # top of the stack); this tile has had its card.
+            own = [t << _SEAT_BITS | seat, new << _SEAT_BITS | seat]
+            while queue and queue[-1] & _SEAT_MASK == seat:
+                own.append(queue.pop())
+            own.sort(reverse=True)
+            queue.extend(own)
+            self.carded.add(t)
         elif card == "skip":
             i = self._target(t)
             target = self.erow[i]
@@ -735,7 +771,7 @@ class _Sim:
         elif card == "front":
             put_first(self.spaces[row], self.fill[row], t)
             self.fill[row] += 1
-            self.rsum[row] += BULLHEADS[t]
+            self.rsum[row] += self.bh[t]
         elif card in ("ascending", "anywhere"):
             self._land(seat, t, row, self.fill[row], 0, self.erow.index(row))
         else:  # plus5
@@ -768,6 +804,8 @@ class Position:
         spaces = snap.spaces
         markers = snap.markers
         self.variant = v
+        self.rules: Reading = reading(snap.rules)
+        self.bh = self.rules.bullheads(v)
         self.players = len(snap.hands)
         self.scores = list(snap.scores)
         self.hands = [list(h) for h in snap.hands]
@@ -786,7 +824,7 @@ class Position:
                 n -= 1
             fill.append(n)
         self.fill = fill
-        self.board = _board(v.name) if v.board else None
+        self.board = _board(v.name, snap.rules) if v.board else None
         nrows = len(spaces)
         self.kind: list[list[int]]
         if self.board is None:
@@ -801,7 +839,8 @@ class Position:
                 for r, marks in enumerate(markers)
             ]
             self.f10 = [marks[-1] == "final10" for marks in markers]
-        self.rsum = [sum(BULLHEADS[t] for t in row if t > 0) for row in spaces]
+        bh = self.bh
+        self.rsum = [sum(bh[t] for t in row if t > 0) for row in spaces]
         active = sorted(
             (spaces[r][fill[r] - 1], r) for r in range(nrows) if fill[r] and r not in self.stops
         )
@@ -819,6 +858,11 @@ class Position:
         self.current = snap.current  # the tile an action card or a row choice is asked for
         # The Game queues revealed tiles in order; here the queue is a stack, lowest last.
         self.queue = [t << _SEAT_BITS | s for t, s in reversed(snap.to_place)]
+        # Queued tiles that have had their action card this turn (an Another card's first).
+        self.carded: frozenset[int] = frozenset()
+        if snap.to_place and pending is not None and pending.kind is not DecisionKind.TILE:
+            choices = snap.turns[-1].choices
+            self.carded = frozenset(t for t, _ in snap.to_place if had_card(t, choices))
         self._fast = self._fast_path()
 
     def with_deal(
@@ -1118,6 +1162,7 @@ def _start(
     supply: Sequence[int],
     luck_deck: Sequence[str] = (),
     action_deck: Sequence[str] = (),
+    rules: Reading = CURRENT,
 ) -> Position:
     """The start of a game from its deal, without a Game."""
     v = variant(name)
@@ -1143,6 +1188,8 @@ def _start(
         (),  # to_place
         None,  # current
         Pending(DecisionKind.TILE, tuple(s for s, h in enumerate(hands) if h)),
+        None,  # final
+        rules.name,
     )
     return Position(snap)
 
@@ -1159,8 +1206,9 @@ def _deal_plan(name: str, players: int) -> tuple[range, int, tuple[int, ...]]:
     return range(1, v.tiles + 1), turns * players, _turn_major_offsets(players)
 
 
-def random_game_scores(name: str, players: int, rng: Random) -> list[int]:
-    """Deal a game of variant ``name``, play it with random decisions, return final scores.
+def random_game_scores(name: str, players: int, rng: Random, rules: Reading = CURRENT) -> list[int]:
+    """Deal a game of variant ``name``, play it with random decisions under the reading
+    ``rules``, return final scores.
 
     The fastest way to a random game: the deal comes from ``rng``, not from a Game's seed.
     """
@@ -1171,7 +1219,7 @@ def random_game_scores(name: str, players: int, rng: Random) -> list[int]:
         ends = sorted(tiles[:4])
         scores = [0] * players
         if name == "basic":
-            board = _board(name)
+            board = _board(name, rules.name)
             rows = sorted(range(4), key=tiles.__getitem__)  # rows 0-3, by their tiles
             state = [board.inc[e] + r * board.stride for e, r in zip(ends, rows, strict=True)]
             empty = ((1 << len(board.length)) - 1) & ~0b1111
@@ -1183,7 +1231,7 @@ def random_game_scores(name: str, players: int, rng: Random) -> list[int]:
     v = variant(name)
     v.check_players(players)
     tiles, luck, actions = _shuffled_deal(v, rng)
-    pos = _start(name, *deal(v, players, tiles), luck, actions)
+    pos = _start(name, *deal(v, players, tiles), luck, actions, rules)
     return _Sim(pos, rng).run(pos, None)
 
 
@@ -1193,8 +1241,9 @@ def _by_turn(codes: list[int]) -> Iterator[list[int]]:
         yield list(group)
 
 
-def random_game(name: str, players: int, rng: Random) -> dict[str, Any]:
-    """A random game played on the lean path, as a ``nimmt-replay/1`` record.
+def random_game(name: str, players: int, rng: Random, rules: Reading = CURRENT) -> dict[str, Any]:
+    """A random game played on the lean path under the reading ``rules``, as a
+    ``nimmt-replay/1`` record.
 
     The record re-simulates with :func:`arena.engine.replay.verify`: that is how the tests
     show that the lean path's random games are the Game API's games.
@@ -1203,7 +1252,7 @@ def random_game(name: str, players: int, rng: Random) -> dict[str, Any]:
     v.check_players(players)
     tiles, luck, actions = _shuffled_deal(v, rng)
     rows, hands, supply = deal(v, players, tiles)
-    turns, scores = _start(name, rows, hands, supply, luck, actions).trace(rng)
+    turns, scores = _start(name, rows, hands, supply, luck, actions, rules).trace(rng)
     final = [int(score) for score in scores]
     return {
         "format": "nimmt-replay/1",
@@ -1224,4 +1273,5 @@ def random_game(name: str, players: int, rng: Random) -> dict[str, Any]:
             "ranks": list(competition_ranks(final, v.higher_is_better)),
             "faults": [],
         },
+        "rules": rules.name,
     }

@@ -1,7 +1,9 @@
 """Replays in the ``nimmt-replay/1`` format (``docs/REPLAY.md``): write, read, verify, show.
 
 A replay holds the deal and every decision, so anyone can re-play a game without our random
-generator. :func:`verify` re-simulates one with the engine and lists every disagreement.
+generator. :func:`verify` re-simulates one with the engine and lists every disagreement, under
+the reading of the rules the replay names (``rules``; absent: ``nimmt-rules/1``), so that a
+published replay keeps its verdict (:mod:`arena.engine.readings`).
 
 >>> from arena.engine import Game
 >>> game = Game.new("classic", players=3, seed=3)
@@ -9,8 +11,8 @@ generator. :func:`verify` re-simulates one with the engine and lists every disag
 ...     for seat in game.pending.seats:
 ...         game.apply(seat, game.legal(seat)[0])
 >>> data = to_replay(game, ["a", "b", "c"])
->>> data["format"], len(data["turns"]), verify(data)
-('nimmt-replay/1', 10, [])
+>>> data["format"], data["rules"], len(data["turns"]), verify(data)
+('nimmt-replay/1', 'nimmt-rules/2', 10, [])
 """
 
 import gzip
@@ -23,6 +25,7 @@ from typing import Any
 from .decisions import DecisionKind, PlaceLuck, PlayAction, PlayTile, TakeRow
 from .errors import NimmtError, ReplayError
 from .game import Game, competition_ranks
+from .readings import READINGS, of_replay
 from .variants import VARIANT_NAMES
 
 FORMAT = "nimmt-replay/1"
@@ -37,7 +40,8 @@ def to_replay(
     """The replay of a finished ``game``; ``players`` are names or dicts with at least ``name``.
 
     ``faults`` are the arena's records (``{"seat", "kind", "turn", "detail"}``); a faulted seat
-    ranks below every seat without a fault. ``extra`` keys are added at the top level.
+    ranks below every seat without a fault. ``rules`` names the game's reading of the rules.
+    ``extra`` keys are added at the top level.
     """
     if not game.is_over():
         raise ReplayError("only a finished game has a replay")
@@ -65,6 +69,7 @@ def to_replay(
             "ranks": list(competition_ranks(result.scores, game.variant.higher_is_better, faulted)),
             "faults": [dict(f) for f in faults],
         },
+        "rules": game.rules.name,
         **extra,
     }
 
@@ -84,11 +89,20 @@ def read(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     try:
         raw = path.read_bytes()
+    except OSError as exc:
+        raise ReplayError(f"{path}: not a readable replay: {exc}") from exc
+    return parse(raw, str(path))
+
+
+def parse(raw: bytes, source: str) -> dict[str, Any]:
+    """A replay from its file's bytes (JSON, or gzip-compressed JSON), its shape checked;
+    ``source`` names it in errors."""
+    try:
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
         data = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError, EOFError, zlib.error, RecursionError) as exc:
-        raise ReplayError(f"{path}: not a readable replay: {exc}") from exc
+        raise ReplayError(f"{source}: not a readable replay: {exc}") from exc
     check_shape(data)
     replay: dict[str, Any] = data
     return replay
@@ -126,6 +140,10 @@ def check_shape(data: Any) -> None:
         raise ReplayError(f"format is {data['format']!r}, expected {FORMAT!r}")
     if data["variant"] not in VARIANT_NAMES:
         raise ReplayError(f"unknown variant {data['variant']!r}")
+    if "rules" in data and data["rules"] not in READINGS:
+        raise ReplayError(
+            f"unknown rules reading {data['rules']!r}; this engine plays {', '.join(READINGS)}"
+        )
     for key in ("rows", "hands", "supply", "luck_deck", "action_deck"):
         if not isinstance(data["setup"].get(key), list):
             raise ReplayError(f"replay key 'setup.{key}' is missing or not a list")
@@ -148,8 +166,8 @@ def _name(kind: type | tuple[type, ...]) -> str:
 
 
 def start(replay: dict[str, Any]) -> Game:
-    """The game as ``replay``'s deal sets it up, before the first turn (unchecked: see
-    :func:`simulate` for a replay that may be broken)."""
+    """The game as ``replay``'s deal sets it up, before the first turn, under the reading the
+    replay names (unchecked: see :func:`simulate` for a replay that may be broken)."""
     setup = replay["setup"]
     return Game.from_setup(
         replay["variant"],
@@ -158,6 +176,7 @@ def start(replay: dict[str, Any]) -> Game:
         setup["supply"],
         setup["luck_deck"],
         setup["action_deck"],
+        rules=of_replay(replay),
     )
 
 
@@ -271,7 +290,7 @@ def render(replay: dict[str, Any]) -> Iterator[str]:
     names = [p.get("name", f"seat {i}") for i, p in enumerate(replay["players"])]
     yield (
         f"{replay['variant']} · {len(names)} players · seed {replay['seed']} · "
-        + ", ".join(f"{i}:{n}" for i, n in enumerate(names))
+        f"rules {of_replay(replay).name} · " + ", ".join(f"{i}:{n}" for i, n in enumerate(names))
     )
     fresh = start(replay)
     yield from _board_lines(fresh)

@@ -42,6 +42,7 @@ from .decisions import DecisionKind
 from .game import Game, Snapshot, TurnRecord, final_scores
 from .observation import Observation
 from .playout import Position, random_keys, shuffled
+from .readings import reading
 from .variants import variant
 
 __all__ = ["Sampler", "determinize"]
@@ -236,7 +237,10 @@ class Sampler:
             pending=pending,
             final=None
             if pending is not None
-            else final_scores(self.variant, view.scores, deal.hands),
+            else final_scores(
+                self.variant, view.scores, deal.hands, reading(view.rules).bullheads(self.variant)
+            ),
+            rules=view.rules,
         )
 
 
