@@ -1,11 +1,12 @@
 """The bot check: a bot folder tried the way the arena will run it, explained in plain words.
 
 One check for everyone: ``nimmt bot check`` prints it, and the site validates every upload with
-it. It reads the manifest (:func:`arena.runner.manifest.load`), then plays one short match in the
-sandbox per entry of the plan, the bot against house bots (``random``, in process): every
-variant family at every player count a ladder plays (:data:`CHECK_PLAN`), so a bot that fails
-only with four players, or only on the luck cards, fails the check. The bot passes when it
-played every game without a single fault.
+it. It reads the manifest (:func:`arena.runner.manifest.load`), builds the bot if the manifest
+has a ``build`` (:mod:`arena.runner.build`; a failed build fails the check with the build's
+log), then plays one short match in the sandbox per entry of the plan, the bot against house
+bots (``random``, in process): every variant family at every player count a ladder plays
+(:data:`CHECK_PLAN`), so a bot that fails only with four players, or only on the luck cards,
+fails the check. The bot passes when it played every game without a single fault.
 
 >>> [f"{game.variant}/{game.players}" for game in CHECK_PLAN][:3]
 ['basic/2', 'basic/4', 'basic/6']
@@ -21,7 +22,9 @@ from pathlib import Path
 from arena.bots.random import RandomBot
 from arena.engine.variants import VARIANT_NAMES
 from arena.engine.variants import variant as get_variant
+from arena.sandbox import SandboxUnavailable
 
+from .build import Build, BuildLimits, build
 from .lineup import Entrant, MatchError
 from .manifest import BotProgram, ManifestError, load
 from .match import run_match
@@ -94,12 +97,14 @@ class CheckStep:
 
 @dataclass(frozen=True)
 class CheckReport:
-    """The verdict: every step, whether the bot passed, and where its replays and logs are."""
+    """The verdict: every step, whether the bot passed, and where its replays and logs are.
+    ``build`` is the bot's build if its manifest has one (``build.program`` is what played)."""
 
     program: BotProgram | None
     steps: tuple[CheckStep, ...]
     sandbox: SandboxReport = field(default_factory=SandboxReport)
     out: Path | None = None
+    build: Build | None = None
 
     @property
     def passed(self) -> bool:
@@ -111,7 +116,10 @@ class CheckReport:
         for step in self.steps:
             lines.append(f"{'ok  ' if step.ok else 'FAIL'} {step.title}")
             lines.extend(f"     {problem}" for problem in step.problems)
-            if step.log:
+            if step.log and step.title.startswith("build:"):
+                lines.append(f"     the build's output (its last {len(step.log)} lines):")
+                lines.extend(f"     | {line}" for line in step.log)
+            elif step.log:
                 lines.append(f"     its last {len(step.log)} log lines:")
                 lines.extend(f"     | {line}" for line in step.log)
             lines.extend(f"note {note}" for note in step.notes)
@@ -135,11 +143,14 @@ def check_bot(
     bank_ms: int = BANK_MS,
     start_ms: int = START_MS,
     unsafe_no_sandbox: bool = False,
+    build_root: Path | None = None,
+    build_limits: BuildLimits | None = None,
 ) -> CheckReport:
-    """Check the bot folder ``bot_dir``: its manifest, then one match per entry of ``plan``;
-    replays and logs go to ``out`` (a temporary folder if ``None``). Stops at the first
-    failing match. Raises :class:`MatchError` only when the arena itself cannot play (no
-    sandbox for an untrusted bot): that is not the bot's fault."""
+    """Check the bot folder ``bot_dir``: its manifest, its build (into ``build_root``, see
+    :func:`arena.runner.build.build`), then one match per entry of ``plan``; replays and logs
+    go to ``out`` (a temporary folder if ``None``). Stops at the first failing step. Raises
+    :class:`MatchError` only when the arena itself cannot play (no sandbox for an untrusted
+    bot): that is not the bot's fault."""
     try:
         program = load(bot_dir)
     except ManifestError as exc:
@@ -147,6 +158,20 @@ def check_bot(
     steps = [
         CheckStep(True, f"manifest: {program.name!r} runs `{' '.join(program.command)}`"),
     ]
+    built: Build | None = None
+    if program.build:
+        try:
+            built = build(
+                program, root=build_root, limits=build_limits, sandboxed=not unsafe_no_sandbox
+            )
+        except SandboxUnavailable as exc:
+            raise MatchError(f"cannot build the bot in the sandbox: {exc}") from None
+        if built.program is None:
+            log = tuple(quote(line) for line in built.log_tail()) or ("(it printed nothing)",)
+            steps.append(CheckStep(False, built.summary(), log=log))
+            return CheckReport(program, tuple(steps), build=built)
+        steps.append(CheckStep(True, built.summary()))
+        program = built.program
     root = out or Path(tempfile.mkdtemp(prefix="nimmt-check-"))
     sandbox = SandboxReport()
     for number, game in enumerate(plan, start=1):
@@ -172,7 +197,7 @@ def check_bot(
         steps.append(step)
         if not step.ok:
             break
-    return CheckReport(program, tuple(steps), sandbox, root)
+    return CheckReport(program, tuple(steps), sandbox, root, built)
 
 
 def _step(

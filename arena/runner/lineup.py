@@ -2,7 +2,9 @@
 
 :class:`Lineup` checks the sandbox, starts each bot program in its own sandbox with a socket
 and a token of its own (:func:`arena.sandbox.launch`, :class:`~arena.protocol.server.SeatServer`),
-announces where a bot started by hand should connect, waits for every hello, and gives the
+builds the programs whose manifest has a ``build`` (once per content, :mod:`.build`; a failed
+build is a :class:`MatchError` with its log), announces where a bot started by hand should
+connect, waits for every hello, and gives the
 referee one :class:`~arena.runner.referee.Player` per entrant. A bot that does not start or
 never says hello sits as a dropped seat from the first game on. When the match is over it tells
 the bots still playing, gives them a moment to exit, then ends every process, stops the servers
@@ -18,7 +20,8 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 
@@ -27,6 +30,7 @@ from arena.bots.base import Bot
 from arena.protocol import convert
 from arena.protocol.server import SeatServer
 
+from .build import BuildFailed, ready
 from .connected import ExternalSeat, ProgramSeat, SharedViews, log_tail
 from .manifest import BotProgram
 from .quote import quote
@@ -167,6 +171,7 @@ class Lineup:
         if sandboxed:
             # Builds the bot runtime the first time (minutes); later a quick check.
             await loop.run_in_executor(None, sandbox.ensure_runtime)
+        await self._build(not self.config.unsafe_no_sandbox)
         # A folder with a random name that others may traverse but not list (0711): the
         # sandbox resolves each socket's bind mount as the bot's uid. Tokens do the rest.
         self._private_dir = Path(tempfile.mkdtemp(prefix="nimmt-match-"))
@@ -215,6 +220,21 @@ class Lineup:
                 self.announce(entrant.name, server.address, token)
         waiting = [slot for slot in self._slots.values() if slot.player.dropped is None]
         await asyncio.gather(*(self._await_hello(slot) for slot in waiting))
+
+    async def _build(self, sandboxed: bool) -> None:
+        """Replace each entrant whose program has a build by its built program."""
+        loop = asyncio.get_running_loop()
+        for entry, entrant in enumerate(self.entrants):
+            if entrant.program is None or not entrant.program.build:
+                continue
+            try:
+                program = await loop.run_in_executor(
+                    None, partial(ready, entrant.program, sandboxed=sandboxed)
+                )
+            except BuildFailed as failed:
+                tail = "\n".join(f"  | {quote(line)}" for line in failed.build.log_tail())
+                raise MatchError(f"{failed}\n{tail}" if tail else str(failed)) from None
+            self.entrants[entry] = replace(entrant, program=program)
 
     async def _await_hello(self, slot: _Slot) -> None:
         loop = asyncio.get_running_loop()

@@ -7,8 +7,9 @@ session, and a root file system built from nothing and then made read-only: the 
 runtime at ``/opt/nimmt/runtime``, the bot's folder at ``/bot``, the engine socket at
 ``/run/nimmt/engine.sock``, the bot's token at ``/run/nimmt/token`` (0400, from a memfd: never
 on a command line) and, as the only writable places, size-limited tmpfs at ``/tmp`` and
-``/dev/shm``. No ``/root``, ``/home``, ``/work``, ``/var``, ``/srv`` or host ``/tmp``. A seccomp
-filter (:mod:`.seccomp`) denies the system calls no bot needs.
+``/dev/shm`` (and, for a build, the copy of the bot's folder). No ``/root``, ``/home``,
+``/work``, ``/var``, ``/srv`` or host ``/tmp``. A seccomp filter (:mod:`.seccomp`) denies the
+system calls no bot needs.
 
 Host paths come in as file descriptors (``--ro-bind-fd``) opened by the runner, so what is
 mounted is what the runner checked, whatever is renamed meanwhile. bubblewrap still resolves
@@ -35,6 +36,7 @@ REQUIRED_FLAGS = frozenset(
         "--die-with-parent",
         "--new-session",
         "--ro-bind-fd",
+        "--bind-fd",
         "--ro-bind-data",
         "--remount-ro",
         "--clearenv",
@@ -82,6 +84,7 @@ class Mounts:
     the token."""
 
     bot_dir: int
+    bot_dir_writable: bool = False  # a build's copy of the folder
     runtime: int | None = None
     socket: int | None = None
     etc_data: Mapping[str, int] = field(default_factory=dict)
@@ -149,7 +152,8 @@ def bwrap_argv(
     args += ["--size", str(tmpfs_bytes), "--tmpfs", "/tmp"]
     if mounts.runtime is not None:
         args += ["--ro-bind-fd", str(mounts.runtime), SANDBOX_RUNTIME]
-    args += ["--ro-bind-fd", str(mounts.bot_dir), SANDBOX_BOT_DIR]
+    bind = "--bind-fd" if mounts.bot_dir_writable else "--ro-bind-fd"
+    args += [bind, str(mounts.bot_dir), SANDBOX_BOT_DIR]
     if mounts.socket is not None or mounts.token is not None:
         run_dir = os.path.dirname(os.path.dirname(SANDBOX_SOCKET))
         args += ["--tmpfs", run_dir]

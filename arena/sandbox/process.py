@@ -10,11 +10,13 @@ starts outside its cgroups or limits.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import resource
 import secrets
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -56,7 +58,7 @@ ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THRE
 
 
 def _bot_env(
-    spec: LaunchSpec, *, path: str, home: str, engine: str, token_file: str
+    spec: LaunchSpec, *, path: str, home: str, engine: str | None, token_file: str | None
 ) -> dict[str, str]:
     env = {
         "PATH": path,
@@ -65,6 +67,9 @@ def _bot_env(
         "PYTHONUNBUFFERED": "1",  # a killed bot's last words still reach the log
         "PYTHONDONTWRITEBYTECODE": "1",
         **ONE_THREAD,
+        # Go sizes its scheduler (and `go build` its parallel jobs) by the machine's cores,
+        # which the cpu cgroup does not hide: each thread counts against Limits.processes.
+        "GOMAXPROCS": str(max(1, math.ceil(spec.limits.cpus))),
         # gRPC's transport engine, as the runner's (see arena/__init__.py): bots in any
         # language built on gRPC's core library answer with half the CPU time per message.
         "GRPC_EXPERIMENTS": os.environ.get("GRPC_EXPERIMENTS", GRPC_EXPERIMENTS),
@@ -74,8 +79,10 @@ def _bot_env(
     # The JVM sizes its heap from the machine's memory; it cannot see the bot's cgroup.
     env["JAVA_TOOL_OPTIONS"] = f"-XX:MaxRAM={spec.limits.memory_mb}m"
     env.update(spec.env)
-    env["NIMMT_ENGINE"] = engine
-    env[TOKEN_FILE_ENV] = token_file
+    if engine is not None:
+        env["NIMMT_ENGINE"] = engine
+    if token_file is not None:
+        env[TOKEN_FILE_ENV] = token_file
     return env
 
 
@@ -128,6 +135,7 @@ class BotProcess:
         runtime: RuntimeInUse | None,
         log: CappedLog,
         token_dir: Path | None = None,
+        lent_dir: Path | None = None,
     ) -> None:
         self.pid = popen.pid
         self._popen = popen
@@ -136,6 +144,7 @@ class BotProcess:
         self._runtime = runtime
         self._log = log
         self._token_dir = token_dir
+        self._lent_dir = lent_dir
         self._lock = threading.Lock()
         self._ended = False
         self._peak_bytes: int | None = None
@@ -181,6 +190,8 @@ class BotProcess:
             self._log.close()
             if self._token_dir is not None:
                 shutil.rmtree(self._token_dir, ignore_errors=True)
+            if self._lent_dir is not None:
+                take_back(self._lent_dir)
             if gone:  # else the uid stays leased (never reused) and the runtime held
                 if self._lease is not None:
                     self._lease.release()
@@ -266,6 +277,41 @@ class BotProcess:
         return f"<BotProcess pid={self.pid} uid={self.uid} status={self.poll()}>"
 
 
+def lend(folder: Path, uid: int) -> None:
+    """Hand ``folder`` (a build's copy of a bot's folder) and everything in it to ``uid``,
+    writable by it."""
+    for root, dirs, files in os.walk(folder):
+        for name in (*dirs, *files, None):
+            path = os.path.join(root, name) if name is not None else root
+            os.lchown(path, uid, uid)
+            info = os.lstat(path)
+            if stat.S_ISDIR(info.st_mode):
+                os.chmod(path, stat.S_IMODE(info.st_mode) | 0o700)
+            elif stat.S_ISREG(info.st_mode):
+                os.chmod(path, stat.S_IMODE(info.st_mode) | 0o600)
+
+
+def take_back(folder: Path) -> None:
+    """Take ``folder`` back from the uid it was lent to: the runner's again, nobody else may
+    write to it, and no set-id bits. Links are not followed; what is neither a file, a folder
+    nor a link (a FIFO, a socket the build left) is removed."""
+    owner = (os.geteuid(), os.getegid())
+    for root, dirs, files in os.walk(folder):
+        for name in (*dirs, *files, None):
+            path = os.path.join(root, name) if name is not None else root
+            info = os.lstat(path)
+            if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
+                if not stat.S_ISLNK(info.st_mode):
+                    os.unlink(path)
+                elif (info.st_uid, info.st_gid) != owner:
+                    os.lchown(path, *owner)
+                continue
+            if (info.st_uid, info.st_gid) != owner:
+                os.lchown(path, *owner)
+            mode = stat.S_IMODE(info.st_mode) & ~0o7022
+            os.chmod(path, mode | (0o755 if stat.S_ISDIR(info.st_mode) else 0o644))
+
+
 class _Resources:
     """File descriptors and leases of a launch in progress, all released on failure."""
 
@@ -275,6 +321,7 @@ class _Resources:
         self.cgroup: BotCgroup | None = None
         self.runtime: RuntimeInUse | None = None
         self.token_dir: Path | None = None
+        self.lent_dir: Path | None = None
 
     def open(self, path: Path | str, flags: int) -> int:
         fd = os.open(path, flags | os.O_CLOEXEC)
@@ -315,6 +362,8 @@ class _Resources:
         self.close_all()
         if self.token_dir is not None:
             shutil.rmtree(self.token_dir, ignore_errors=True)
+        if self.lent_dir is not None:
+            take_back(self.lent_dir)
         if self.cgroup is not None:
             self.cgroup.remove()
         if self.lease is not None:
@@ -376,8 +425,10 @@ def launch(spec: LaunchSpec) -> BotProcess:
                 [os.path.dirname(sys.executable), "/usr/local/bin:/usr/bin:/bin"]
             )
             home = os.environ.get("HOME", str(bot_dir))
-            engine = f"unix://{Path(spec.socket_path).absolute()}"
-            token_file = str(held.private_file("token", spec.token))
+            engine = token_file = None
+            if spec.socket_path is not None:
+                engine = f"unix://{Path(spec.socket_path).absolute()}"
+                token_file = str(held.private_file("token", spec.token))
             argv, pass_fds = spec.command, ()
             env = _bot_env(spec, path=path, home=home, engine=engine, token_file=token_file)
             cwd = str(bot_dir)
@@ -419,6 +470,7 @@ def launch(spec: LaunchSpec) -> BotProcess:
             runtime=held.runtime,
             log=log,
             token_dir=held.token_dir,
+            lent_dir=held.lent_dir,
         )
 
 
@@ -447,31 +499,38 @@ def _sandboxed(
     """The bubblewrap argv and the fds it needs."""
     bwrap = find_bwrap()
     assert bwrap is not None  # require_isolation() checked
-    socket_path = Path(spec.socket_path)
-    if not socket_path.exists():
+    socket_path = None if spec.socket_path is None else Path(spec.socket_path)
+    if socket_path is not None and not socket_path.exists():
         raise FileNotFoundError(f"engine socket {socket_path} does not exist; start it first")
     held.runtime = use_runtime()
     runtime = held.runtime.path
     if uid is not None:
-        socket_path.chmod(0o666)  # connect() needs write access; the token guards the engine
-        for path, need in ((bot_dir, 0o5), (runtime, 0o5), (socket_path, 0o6)):
+        if spec.writable:
+            held.lent_dir = bot_dir
+            lend(bot_dir, uid)
+        reachable = [(bot_dir, 0o7 if spec.writable else 0o5), (runtime, 0o5)]
+        if socket_path is not None:
+            socket_path.chmod(0o666)  # connect() needs write access; the token guards it
+            reachable.append((socket_path, 0o6))
+        for path, need in reachable:
             _check_reachable(path, uid, need)
     ids = (uid, uid) if uid is not None else (os.getuid(), os.getgid())
     program = seccomp.bot_filter() if "--seccomp" in bwrap.flags else None
     mounts = Mounts(
         bot_dir=held.open(bot_dir, os.O_PATH | os.O_DIRECTORY),
+        bot_dir_writable=spec.writable,
         runtime=held.open(runtime, os.O_PATH | os.O_DIRECTORY),
-        socket=held.open(socket_path, os.O_PATH),
+        socket=None if socket_path is None else held.open(socket_path, os.O_PATH),
         etc_data={name: held.data(name, data) for name, data in etc_files(*ids).items()},
-        token=held.data("token", spec.token.encode()),
+        token=None if socket_path is None else held.data("token", spec.token.encode()),
         seccomp=held.data("seccomp", program.program) if program is not None else None,
     )
     env = _bot_env(
         spec,
         path=f"{SANDBOX_RUNTIME}/bin:/usr/local/bin:/usr/bin:/bin",
         home="/tmp",
-        engine=f"unix://{SANDBOX_SOCKET}",
-        token_file=SANDBOX_TOKEN,
+        engine=None if socket_path is None else f"unix://{SANDBOX_SOCKET}",
+        token_file=None if socket_path is None else SANDBOX_TOKEN,
     )
     tmpfs_bytes = spec.limits.tmpfs_mb * MIB
     argv = bwrap_argv(bwrap, list(spec.command), mounts=mounts, env=env, tmpfs_bytes=tmpfs_bytes)

@@ -104,6 +104,11 @@ class LaunchSpec:
     Everything the bot writes to stdout and stderr goes to ``log_path``, capped.
     ``sandbox=False`` is ``--unsafe-no-sandbox``: a plain process for trusted local runs.
 
+    A build (:mod:`arena.runner.build`) is launched the same way, with ``writable=True`` and
+    no ``socket_path``: ``bot_dir`` (a copy of the bot's folder) is then mounted read-write,
+    handed to the bot's uid for the build and taken back when it ends (:meth:`BotProcess.kill`),
+    and the environment names no engine and no token.
+
     ``token`` is the bot's secret for this match. It never appears in a command line or an
     environment (both are readable by every local user in ``/proc``): the bot reads it from the
     file named by ``NIMMT_TOKEN_FILE`` (``/run/nimmt/token`` in the sandbox, a private 0600 file
@@ -121,12 +126,13 @@ class LaunchSpec:
 
     command: list[str]
     bot_dir: Path
-    socket_path: Path
+    socket_path: Path | None
     log_path: Path
     env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     limits: Limits = field(default_factory=Limits)
     sandbox: bool = True
     token: str = field(default="", repr=False)
+    writable: bool = False
 
     def __post_init__(self) -> None:
         if not self.command or not all(isinstance(part, str) and part for part in self.command):

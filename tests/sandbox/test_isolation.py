@@ -24,6 +24,7 @@ BOT_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "NIMMT_ENGINE", "PYTHONUNBUFFERED"]
 BOT_ENV += ["PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"]
 BOT_ENV += ["GRPC_EXPERIMENTS"]  # gRPC's transport engine, as the runner's
 BOT_ENV += ["NIMMT_TOKEN_FILE", "JAVA_TOOL_OPTIONS"]
+BOT_ENV += ["GOMAXPROCS"]  # Go sizes its threads by Limits.cpus, not the machine's cores
 
 
 def test_it_runs_the_bot_as_a_uid_of_its_own(make_bot: MakeBot) -> None:

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"testing"
+
+	"nimmt-arena/bot/nimmt"
+)
+
+func TestItAvoidsTheTileThatFillsARow(t *testing.T) {
+	view := &nimmt.View{Variant: "basic", Hand: []int{6, 30},
+		Spaces: [][]int{{1, 2, 5, 0}, {20, 0, 0, 0, 0}}}
+	// 6 would go after 5 into the row's final space; 30 fits after 20 with room to spare.
+	if got := (&StarterBot{}).ChooseTile(view); got != 30 {
+		t.Errorf("chose %d, want 30", got)
+	}
+}
+
+func TestInTheCardGameATileBelowEveryRowIsALastResort(t *testing.T) {
+	view := &nimmt.View{Variant: "classic", Hand: []int{2, 50},
+		Spaces: [][]int{{10, 0, 0, 0, 0, 0}, {40, 0, 0, 0, 0, 0}}}
+	if got := (&StarterBot{}).ChooseTile(view); got != 50 {
+		t.Errorf("chose %d, want 50", got)
+	}
+}

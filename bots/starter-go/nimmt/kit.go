@@ -1,0 +1,303 @@
+package nimmt
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
+
+	nimmtv1 "nimmt-arena/bot/nimmt/v1"
+)
+
+// ProtocolVersion is the version of the bot protocol this kit speaks (protos/nimmt/v1).
+const ProtocolVersion = 1
+
+// Kit names this kit in Hello.
+const Kit = "nimmt-botkit-go/1"
+
+// ConnectTimeout is how long Play waits for the arena's socket to accept the connection.
+const ConnectTimeout = 10 * time.Second
+
+var deadline atomic.Int64 // unix nanoseconds by which the current request must be answered
+
+// TimeLeft is how long is left to answer the current request, counted from when the kit read
+// it; a very long time outside a request.
+func TimeLeft() time.Duration {
+	until := deadline.Load()
+	if until == 0 {
+		return time.Duration(1<<63 - 1)
+	}
+	if left := time.Until(time.Unix(0, until)); left > 0 {
+		return left
+	}
+	return 0
+}
+
+// ArenaError is the arena refusing the bot or ending the match early; the message says why.
+type ArenaError struct{ Message string }
+
+func (e *ArenaError) Error() string { return e.Message }
+
+// BotCodeError is the bot's own code panicking; Stack is where.
+type BotCodeError struct {
+	Hook  string
+	Value interface{}
+	Stack string
+}
+
+func (e *BotCodeError) Error() string {
+	return fmt.Sprintf("the bot's %s panicked: %v", e.Hook, e.Value)
+}
+
+// Summary is what happened to the bot in one match, as the kit saw it.
+type Summary struct {
+	Games   int
+	Answers int
+	Notices []string
+	Faults  int // reported by the arena at the end of the match
+}
+
+// TokenFromEnv is the bot's token: the content of the file $NIMMT_TOKEN_FILE names (how the
+// arena hands it over), else $NIMMT_TOKEN (for a bot started by hand), else "".
+func TokenFromEnv() (string, error) {
+	if path := os.Getenv("NIMMT_TOKEN_FILE"); path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", &ArenaError{fmt.Sprintf("cannot read the token file $NIMMT_TOKEN_FILE=%s: %v", path, err)}
+		}
+		return strings.TrimSpace(string(data)), nil
+	}
+	return os.Getenv("NIMMT_TOKEN"), nil
+}
+
+// call runs one hook of the bot, turning a panic into a BotCodeError.
+func call(hook string, run func()) (err error) {
+	defer func() {
+		if value := recover(); value != nil {
+			err = &BotCodeError{hook, value, string(debug.Stack())}
+		}
+	}()
+	run()
+	return nil
+}
+
+// Play connects bot to the arena at address (e.g. "unix:///run/nimmt/engine.sock") and plays
+// until the match ends. It returns an *ArenaError if the arena refuses the bot or ends the match
+// early, and a *BotCodeError if the bot's own code panics.
+func Play(bot Bot, address, token string, connectTimeout time.Duration) (*Summary, error) {
+	dial, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	conn, err := grpc.DialContext(dial, address, grpc.WithInsecure(), grpc.WithBlock())
+	if err != nil {
+		return nil, &ArenaError{fmt.Sprintf("cannot reach the arena at %s within %s: is the match running, and is the address right?", address, connectTimeout)}
+	}
+	defer conn.Close()
+	stream, err := nimmtv1.NewArenaClient(conn).Play(context.Background())
+	if err != nil {
+		return nil, arenaError(err)
+	}
+	hello := &nimmtv1.Hello{ProtocolVersion: ProtocolVersion, BotName: bot.Name(), Token: token, Kit: Kit}
+	if err := stream.Send(&nimmtv1.BotMessage{Body: &nimmtv1.BotMessage_Hello{Hello: hello}}); err != nil {
+		return nil, arenaError(err)
+	}
+	summary := &Summary{}
+	for {
+		message, err := stream.Recv()
+		if err == io.EOF {
+			return summary, nil
+		}
+		if err != nil {
+			return summary, arenaError(err)
+		}
+		reply, err := handle(bot, summary, message, time.Now())
+		if err != nil {
+			return summary, err
+		}
+		if reply != nil {
+			if err := stream.Send(reply); err != nil {
+				return summary, arenaError(err)
+			}
+		}
+	}
+}
+
+func arenaError(err error) error {
+	if s, ok := status.FromError(err); ok {
+		details := s.Message()
+		if details == "" {
+			details = "(no details)"
+		}
+		return &ArenaError{fmt.Sprintf("the arena ended the connection: %s: %s", strings.ToUpper(codeName(s.Code().String())), details)}
+	}
+	return &ArenaError{fmt.Sprintf("the arena ended the connection: %v", err)}
+}
+
+// codeName turns grpc-go's "FailedPrecondition" into "FAILED_PRECONDITION", as gRPC names codes.
+func codeName(name string) string {
+	var out strings.Builder
+	for i, r := range name {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			out.WriteByte('_')
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
+}
+
+// handle turns one arena message into calls of the bot and, for a request, its answer.
+func handle(bot Bot, summary *Summary, message *nimmtv1.EngineMessage, received time.Time) (*nimmtv1.BotMessage, error) {
+	switch body := message.GetBody().(type) {
+	case *nimmtv1.EngineMessage_Request:
+		request := body.Request
+		deadline.Store(received.Add(time.Duration(request.GetDeadlineMs()) * time.Millisecond).UnixNano())
+		defer deadline.Store(0)
+		view, err := viewFromProto(request.GetView())
+		if err != nil {
+			return nil, &ArenaError{fmt.Sprintf("request %d: the view cannot be read: %v", request.GetRequestId(), err)}
+		}
+		var decision Decision
+		if err := call("decision hook", func() { decision = decide(bot, view) }); err != nil {
+			return nil, err
+		}
+		if !view.IsLegal(decision) {
+			shown := []string{}
+			for i, option := range view.Legal {
+				if i == 12 {
+					break
+				}
+				shown = append(shown, option.String())
+			}
+			log.Printf("WARNING request %d: the bot chose %q, which is not among the legal options (%s); the arena will count it as illegal", request.GetRequestId(), decision.String(), strings.Join(shown, ", "))
+		}
+		if spent := time.Since(received); spent > time.Duration(request.GetDeadlineMs())*time.Millisecond {
+			log.Printf("WARNING request %d: answered after %d ms, the deadline was %d ms", request.GetRequestId(), spent.Milliseconds(), request.GetDeadlineMs())
+		}
+		encoded, err := decisionToProto(decision)
+		if err != nil {
+			return nil, &BotCodeError{"decision hook", err, ""}
+		}
+		summary.Answers++
+		answer := &nimmtv1.Answer{RequestId: request.GetRequestId(), Decision: encoded}
+		return &nimmtv1.BotMessage{Body: &nimmtv1.BotMessage_Answer{Answer: answer}}, nil
+	case *nimmtv1.EngineMessage_GameStart:
+		start := body.GameStart
+		info := GameInfo{
+			GameID: start.GetGameId(), Variant: start.GetVariant(), Players: int(start.GetPlayers()),
+			Seat: int(start.GetSeat()), Seed: start.GetSeed(), Names: start.GetPlayerNames(),
+		}
+		return nil, call("StartGame", func() { bot.StartGame(info) })
+	case *nimmtv1.EngineMessage_GameEnd:
+		end := body.GameEnd
+		view, err := viewFromProto(end.GetView())
+		if err != nil {
+			return nil, &ArenaError{fmt.Sprintf("the final view cannot be read: %v", err)}
+		}
+		scores, ranks := ints(end.GetScores()), ints(end.GetRanks())
+		if err := call("EndGame", func() { bot.EndGame(view, scores, ranks) }); err != nil {
+			return nil, err
+		}
+		summary.Games++
+		line := fmt.Sprintf("%s over: seat %d", end.GetGameId(), view.Seat)
+		if view.Seat < len(scores) && view.Seat < len(ranks) {
+			line += fmt.Sprintf(", score %d, rank %d of %d", scores[view.Seat], ranks[view.Seat], len(ranks))
+		}
+		for _, fault := range end.GetFaults() {
+			if int(fault.GetSeat()) == view.Seat {
+				kind := strings.ToLower(strings.TrimPrefix(fault.GetKind().String(), "FAULT_KIND_"))
+				line += fmt.Sprintf("; fault %s in turn %d: %s", kind, fault.GetTurn()+1, fault.GetDetail())
+			}
+		}
+		log.Print(line)
+	case *nimmtv1.EngineMessage_Notice:
+		notice := body.Notice
+		kind := strings.ToLower(strings.TrimPrefix(notice.GetKind().String(), "NOTICE_KIND_"))
+		text := fmt.Sprintf("%s (request %d, game %s): %s", kind, notice.GetRequestId(), notice.GetGameId(), notice.GetMessage())
+		if notice.GetPlayed() != nil {
+			if played, err := decisionFromProto(notice.GetPlayed()); err == nil {
+				text += fmt.Sprintf("; the arena played '%s'", played)
+			}
+		}
+		summary.Notices = append(summary.Notices, text)
+		log.Printf("WARNING arena notice: %s", text)
+	case *nimmtv1.EngineMessage_Welcome:
+		w := body.Welcome
+		log.Printf("in the match %s as %q: %d games, %d ms per decision + %d ms bank per game, dropped after %d faults",
+			w.GetMatchId(), w.GetBotName(), w.GetGames(), w.GetDecisionMs(), w.GetBankMs(), w.GetMaxFaults())
+	case *nimmtv1.EngineMessage_MatchEnd:
+		summary.Faults = int(body.MatchEnd.GetFaults())
+		log.Printf("match over: %d games, %d answers, %d faults", body.MatchEnd.GetGames(), summary.Answers, summary.Faults)
+	}
+	return nil, nil
+}
+
+// Main parses the command line and environment, plays, and returns the exit code: 0 after a
+// normal match, 1 if the arena ended the connection with an error (the reason is logged to
+// stderr, which the arena keeps as the bot's log), 2 for a usage error, 3 if the bot's own code
+// panicked (with the stack).
+func Main(bot Bot, args []string) int {
+	flags := flag.NewFlagSet(bot.Name(), flag.ContinueOnError)
+	connect := flags.String("connect", os.Getenv("NIMMT_ENGINE"), "the arena's address, e.g. unix:///tmp/arena.sock (default: $NIMMT_ENGINE)")
+	token := flags.String("token", "", "the bot's token for this match (default: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)")
+	timeout := flags.Duration("connect-timeout", ConnectTimeout, "how long to wait for the arena to accept the connection")
+	quiet := flags.Bool("quiet", false, "log only warnings and errors")
+	if err := flags.Parse(args); err != nil {
+		return 2
+	}
+	log.SetOutput(os.Stderr)
+	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
+	log.SetPrefix("nimmt.botkit ")
+	if *quiet {
+		log.SetOutput(warningsOnly{os.Stderr})
+	}
+	if *connect == "" {
+		fmt.Fprintln(os.Stderr, "no arena address: the arena sets NIMMT_ENGINE; to connect by hand pass --connect unix:///path/to/engine.sock")
+		return 2
+	}
+	given := false
+	flags.Visit(func(f *flag.Flag) { given = given || f.Name == "token" })
+	secret := *token
+	if !given {
+		var err error
+		if secret, err = TokenFromEnv(); err != nil {
+			log.Printf("ERROR %v", err)
+			return 1
+		}
+	}
+	_, err := Play(bot, *connect, secret, *timeout)
+	var code *BotCodeError
+	switch {
+	case errors.As(err, &code):
+		log.Printf("CRITICAL %v; the bot stops here (a crash)\n%s", code, code.Stack)
+		return 3
+	case err != nil:
+		log.Printf("ERROR %v", err)
+		return 1
+	}
+	return 0
+}
+
+// warningsOnly drops the log lines that are not warnings or errors (--quiet).
+type warningsOnly struct{ out io.Writer }
+
+func (w warningsOnly) Write(line []byte) (int, error) {
+	text := string(line)
+	if strings.Contains(text, " WARNING ") || strings.Contains(text, " ERROR ") || strings.Contains(text, " CRITICAL ") {
+		return w.out.Write(line)
+	}
+	return len(line), nil
+}
+
+// Run plays the match the environment (or --connect) names, then exits the process.
+func Run(bot Bot) {
+	os.Exit(Main(bot, os.Args[1:]))
+}

@@ -1,0 +1,257 @@
+"""Bots with a ``build`` (arena/runner/build.py): the manifest key, builds in the sandbox, their
+cache, what a failed build tells its author, and the Go starter built and played."""
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from arena.runner import build as builds
+from arena.runner.check import check_bot
+from arena.runner.manifest import ManifestError, load
+from arena.runner.match import MatchConfig, MatchError, run_match
+
+from .conftest import needs_bwrap
+
+ROOT = Path(__file__).resolve().parents[2]
+GO_STARTER = ROOT / "bots" / "starter-go"
+PYTHON_STARTER = ROOT / "bots" / "starter-python"
+needs_go = pytest.mark.skipif(
+    shutil.which("go") is None or not Path("/usr/share/gocode/src/google.golang.org/grpc").is_dir(),
+    reason="Go and Debian's Go gRPC are not installed (./dev installs them)",
+)
+
+
+def bot_folder(tmp_path: Path, manifest: str, files: dict[str, str] | None = None) -> Path:
+    folder = tmp_path / "bot"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in (files or {}).items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    (folder / "nimmt-bot.toml").write_text(manifest)
+    # bot uids must reach the folder (the sandbox resolves it as theirs)
+    for path in (tmp_path, *tmp_path.parents):
+        if path.stat().st_mode & 0o001 == 0:
+            path.chmod(path.stat().st_mode | 0o001)
+    return folder
+
+
+#: A bot made by its build: a shell script that plays the lowest tile is overkill; the Python
+#: starter copied in is a real bot whose build writes its program.
+SH_BUILD = 'name = "made"\ncommand = ["python3", "made.py"]\nbuild = ["sh", "build.sh"]\n'
+
+
+def made_bot(tmp_path: Path, script: str = "cp starter.py made.py\necho built it\n") -> Path:
+    starter = (PYTHON_STARTER / "bot.py").read_text()
+    return bot_folder(tmp_path, SH_BUILD, {"build.sh": script, "starter.py": starter})
+
+
+# -- the manifest
+
+
+def test_a_manifest_may_name_a_build_whose_command_runs_what_the_build_makes(tmp_path):
+    folder = bot_folder(tmp_path, 'name = "x"\ncommand = ["./bot"]\nbuild = ["sh", "build.sh"]\n')
+    (folder / "build.sh").write_text("")
+    program = load(folder)
+    assert program.build == ("sh", "build.sh")
+    assert program.command == ("./bot",)  # ./bot does not exist yet: checked after the build
+
+
+@pytest.mark.parametrize(
+    ("build", "words"),
+    [
+        ('"make"', '\'build\' must be a list of strings like ["sh", "build.sh"], not a single'),
+        ("[]", "'build' must not be empty"),
+        ('["sh", "missing.sh"]', "'build' runs 'missing.sh', but the bot has no such file"),
+        ('["/usr/bin/make"]', "'build' item 1 ('/usr/bin/make') is an absolute path"),
+        ('["sh", "../x/build.sh"]', "'build' item 2 ('../x/build.sh') leaves the bot's folder"),
+        ('["go", 1]', "'build' item 2 must be a string, not an integer"),
+    ],
+)
+def test_a_wrong_build_is_explained(tmp_path, build, words):
+    folder = bot_folder(tmp_path, f'name = "x"\ncommand = ["./bot"]\nbuild = {build}\n')
+    with pytest.raises(ManifestError) as caught:
+        load(folder)
+    assert words in caught.value.problem
+
+
+# -- builds
+
+
+@needs_bwrap
+def test_a_build_makes_a_plain_bot_folder_once_per_content(tmp_path):
+    folder = made_bot(tmp_path)
+    program = load(folder)
+    first = builds.build(program, root=tmp_path / "builds")
+    assert first.ok, first.problem
+    built = first.program
+    assert built is not None and built.build == ()
+    assert (built.directory / "made.py").is_file()
+    assert not (folder / "made.py").exists(), "the build runs in a copy of the folder"
+    assert "built it" in first.log
+    # The built folder is a bot folder like any other: its manifest has no build left.
+    assert load(built.directory).build == ()
+    assert load(built.directory).command == ("python3", "made.py")
+    again = builds.build(program, root=tmp_path / "builds")
+    assert again.cached and again.program == built
+    (folder / "build.sh").write_text("cp starter.py made.py\necho built it again\n")
+    changed = builds.build(load(folder), root=tmp_path / "builds")
+    assert not changed.cached and "again" in changed.log
+
+
+@needs_bwrap
+def test_a_build_whose_command_is_still_missing_fails_with_the_manifest_problem(tmp_path):
+    folder = made_bot(tmp_path, script="echo forgot to make it\n")
+    done = builds.build(load(folder), root=tmp_path / "builds")
+    assert not done.ok
+    assert done.problem.startswith("after the build, 'command' runs 'made.py', but the bot has no")
+
+
+@needs_bwrap
+@needs_go
+def test_a_broken_build_shows_the_compilers_output(tmp_path):
+    folder = bot_folder(
+        tmp_path,
+        'name = "broken"\ncommand = ["./bot"]\nbuild = ["go", "build", "-o", "bot", "main.go"]\n',
+        {"main.go": "package main\n\nfunc main() {\n\tundefinedThing()\n}\n"},
+    )
+    report = check_bot(folder, out=tmp_path / "out", build_root=tmp_path / "builds")
+    assert not report.passed
+    text = "\n".join(report.lines())
+    assert "FAIL build: `go build -o bot main.go` failed: it exited with status" in text
+    assert "the build's output" in text
+    assert "main.go:4:2: undefined: undefinedThing" in text
+    assert report.build is not None and "undefined: undefinedThing" in report.build.log
+
+
+@needs_bwrap
+@needs_go
+def test_a_build_that_reaches_for_the_network_says_it_has_none(tmp_path):
+    folder = bot_folder(
+        tmp_path,
+        'name = "online"\ncommand = ["./bot"]\nbuild = ["go", "build", "-o", "bot", "."]\n',
+        {
+            "go.mod": "module online\n\ngo 1.19\n\nrequire github.com/pkg/errors v0.9.1\n",
+            "go.sum": "github.com/pkg/errors v0.9.1 "
+            "h1:FEBLx1zS214owpjy7qsBeixbURkuhQAwrK5UwLGTwt4=\n"
+            "github.com/pkg/errors v0.9.1/go.mod "
+            "h1:bwawxfHBFNV+L2hUp1rHADufV3IMtnDRdf1r5NINEl0=\n",
+            "main.go": 'package main\n\nimport "github.com/pkg/errors"\n\n'
+            'func main() { _ = errors.New("x") }\n',
+        },
+    )
+    done = builds.build(load(folder), root=tmp_path / "builds")
+    assert not done.ok
+    assert "the build has no network: vendor your dependencies" in done.problem
+    assert "proxy.golang.org" in done.log  # Go's own words stay in the log
+
+
+@needs_bwrap
+def test_a_build_that_takes_too_long_is_stopped(tmp_path):
+    folder = made_bot(tmp_path, script="echo thinking; sleep 60\n")
+    limits = builds.BuildLimits(seconds=2)
+    done = builds.build(load(folder), root=tmp_path / "builds", limits=limits)
+    assert not done.ok
+    assert done.problem == "it ran out of time: stopped after 2 s"
+    assert done.seconds < 10
+    assert "thinking" in done.log
+
+
+@needs_bwrap
+def test_a_build_that_takes_too_much_memory_is_stopped(tmp_path):
+    hog = "python3 -c \"chunks = []\nwhile True: chunks.append(b'x' * 2**24)\"\n"
+    folder = made_bot(tmp_path, script=hog)
+    limits = builds.BuildLimits(memory_mb=128)
+    done = builds.build(load(folder), root=tmp_path / "builds", limits=limits)
+    assert not done.ok
+    assert done.problem == "it ran out of memory (the limit is 128 MB)"
+
+
+@needs_bwrap
+def test_a_build_that_fills_the_disk_is_stopped(tmp_path):
+    folder = made_bot(tmp_path, script="while true; do head -c 4000000 /dev/zero >> big; done\n")
+    limits = builds.BuildLimits(output_mb=20)
+    done = builds.build(load(folder), root=tmp_path / "builds", limits=limits)
+    assert not done.ok
+    assert "grew beyond 20 MB" in done.problem or "larger than 20 MB" in done.problem
+    assert not list((tmp_path / "builds").glob(".*.building")), "a failed build leaves nothing"
+
+
+@needs_bwrap
+def test_a_match_builds_its_bots_first_and_a_failed_build_says_why(tmp_path, monkeypatch):
+    from arena.runner.lineup import Entrant
+
+    monkeypatch.setenv("NIMMT_BUILD_DIR", str(tmp_path / "builds"))
+    good = made_bot(tmp_path / "good")
+    config = MatchConfig(variant="basic", games=1, seed=3, out=tmp_path / "match")
+    result = run_match(config, [Entrant("made", program=load(good)), _random()])
+    assert result.bots[0].answers > 0 and not result.bots[0].faults
+    bad = made_bot(tmp_path / "bad", script="echo 'error: no such thing' >&2; exit 4\n")
+    with pytest.raises(MatchError) as caught:
+        run_match(config, [Entrant("made", program=load(bad)), _random()])
+    assert "it exited with status 4" in str(caught.value)
+    assert "error: no such thing" in str(caught.value)
+
+
+def _random():
+    from arena.bots.random import RandomBot
+    from arena.runner.lineup import Entrant
+
+    return Entrant("random", in_process=RandomBot)
+
+
+# -- the Go starter
+
+
+@pytest.fixture(scope="module")
+def go_builds(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("go-builds")
+    for path in (root, *root.parents):
+        if path.stat().st_mode & 0o001 == 0:
+            path.chmod(path.stat().st_mode | 0o001)
+    return root
+
+
+@pytest.mark.slow
+@needs_bwrap
+@needs_go
+def test_the_go_starter_passes_the_check(go_builds, tmp_path):
+    report = check_bot(GO_STARTER, out=tmp_path, build_root=go_builds)
+    assert report.passed, "\n".join(report.lines())
+    assert report.build is not None and report.build.program is not None
+
+
+@pytest.mark.slow
+@needs_bwrap
+@needs_go
+def test_the_go_starter_plays_the_python_starters_games(go_builds, tmp_path):
+    go = builds.ready(load(GO_STARTER), root=go_builds)
+    replays = {}
+    for variant in ("basic", "pro+luck", "classic"):
+        for name, program in (("go", go), ("python", load(PYTHON_STARTER))):
+            from arena.runner.lineup import Entrant
+
+            config = MatchConfig(variant=variant, games=2, seed=11, out=tmp_path / name / variant)
+            result = run_match(config, [Entrant("starter", program=program), _random()])
+            assert not result.bots[0].faults, result.bots[0].faults
+            replays[name, variant] = [_comparable(replay) for replay in result.replays]
+        assert replays["go", variant] == replays["python", variant], variant
+
+
+def _comparable(replay: dict) -> str:
+    return json.dumps({k: v for k, v in replay.items() if k not in ("started", "match")})
+
+
+@pytest.mark.slow
+@needs_go
+def test_the_go_kits_own_tests_pass(tmp_path):
+    folder = tmp_path / "starter-go"
+    shutil.copytree(GO_STARTER, folder, ignore=shutil.ignore_patterns("bot"))
+    env = {**os.environ, "GOCACHE": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    done = subprocess.run(
+        ["sh", "build.sh", "test"], cwd=folder, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
