@@ -189,6 +189,10 @@ LOG_CAP_BYTES = env_int("NIMMT_LOG_CAP_BYTES", 64 * 1024, minimum=1024)
 # The runner's clock: an allowance per decision, and a bank per game for the time beyond it.
 DECISION_MS = env_int("NIMMT_DECISION_MS", 1000, minimum=1)
 BANK_MS = env_int("NIMMT_BANK_MS", 10_000, minimum=0)
+# A bot whose manifest has a build is built once per version, in the validation task, in the
+# sandbox within these limits (arena.runner.build.BuildLimits); matches run what it made.
+BUILD_SECONDS = env_int("NIMMT_BUILD_SECONDS", 300, minimum=1)
+BUILD_MEMORY_MB = env_int("NIMMT_BUILD_MEMORY_MB", 2048, minimum=64)
 GAMES_PER_MATCH = env_int("NIMMT_GAMES_PER_MATCH", 1, minimum=1, maximum=100)
 # The most games one tournament may plan (a round robin grows with the entrants' combinations).
 TOURNAMENT_MAX_GAMES = env_int("NIMMT_TOURNAMENT_MAX_GAMES", 2000, minimum=1)
