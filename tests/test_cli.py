@@ -26,6 +26,26 @@ def test_it_writes_replays_that_verify(tmp_path: Path, capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert out.count("OK ") == 4
     assert "4 replays: 4 ok, 0 mismatched, 0 unreadable (1 other files skipped)" in out
+    assert out.count("(nimmt-rules/2)") == 4  # each judged by the reading it names
+
+
+def test_it_verifies_and_shows_a_replay_under_the_reading_it_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = Path(__file__).parent / "data" / "rules-1" / "pro-4p-1.json"  # no rules key
+    assert main(["replay", "verify", str(old)]) == 0
+    assert f"OK {old} (nimmt-rules/1)" in capsys.readouterr().out
+    assert main(["replay", "show", str(old)]) == 0
+    assert "rules nimmt-rules/1" in capsys.readouterr().out.splitlines()[0]
+    relabelled = replays.read(old)
+    relabelled["rules"] = "nimmt-rules/2"  # tile 55 is played in this game
+    replays.write(tmp_path / "r2.json", relabelled)
+    assert main(["replay", "verify", str(tmp_path / "r2.json")]) == 1
+    assert "MISMATCH" in capsys.readouterr().out
+    relabelled["rules"] = "nimmt-rules/7"
+    replays.write(tmp_path / "r7.json", relabelled)
+    assert main(["replay", "verify", str(tmp_path / "r7.json")]) == 1
+    assert "unknown rules reading 'nimmt-rules/7'" in capsys.readouterr().out
 
 
 def test_it_prints_a_table_per_bot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.engine import ReplayError
 from arena.engine import replay as replays
+from arena.engine.readings import of_replay
 
 from .common import Failure, Subcommands, UsageError
 
@@ -25,9 +26,10 @@ def add(commands: Subcommands) -> None:
         "verify",
         help="re-simulate replays and report every disagreement",
         description=(
-            "Re-simulate each replay with the rules engine. A folder means every *.json and "
-            "*.json.gz below it (other files of the project, such as summary.json or "
-            "match.json, are skipped). "
+            "Re-simulate each replay with the rules engine, under the reading of the rules it "
+            "names (its 'rules' key; none: nimmt-rules/1), which each OK line shows. A folder "
+            "means every *.json and *.json.gz below it (other files of the project, such as "
+            "summary.json or match.json, are skipped). "
             "Exit status 1 if any replay disagrees or cannot be read."
         ),
     )
@@ -68,7 +70,7 @@ def run_verify(args: argparse.Namespace) -> int:
                     print(f"  {problem}")
                 mismatched += 1
             else:
-                print(f"OK {path}")
+                print(f"OK {path} ({of_replay(data).name})")
                 ok += 1
     total = ok + mismatched + unreadable
     line = f"{total} replays: {ok} ok, {mismatched} mismatched, {unreadable} unreadable"
