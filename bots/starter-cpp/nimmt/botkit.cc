@@ -280,10 +280,10 @@ class Session {
                          decision.str() + "', which is not among the legal options (" +
                          legal_text(view.legal) + "); the arena will count it as illegal");
     }
-    auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - received);
-    if (spent.count() > request.deadline_ms()) {
+    double spent = std::chrono::duration<double, std::milli>(Clock::now() - received).count();
+    if (spent > request.deadline_ms()) {
       log("WARNING", "request " + std::to_string(request.request_id()) + ": answered after " +
-                         std::to_string(spent.count()) + " ms, the deadline was " +
+                         std::to_string(static_cast<int64_t>(spent + 0.5)) + " ms, the deadline was " +
                          std::to_string(request.deadline_ms()) + " ms");
     }
     deadline = Clock::time_point::max();

@@ -504,11 +504,11 @@ final class Arena {
                 + " legal options (" + String.join(", ", shown)
                 + "); the arena will count it as illegal");
       }
-      long spentMs = (System.nanoTime() - received) / 1_000_000L;
-      if (spentMs > request.getDeadlineMs()) {
+      long spentNs = System.nanoTime() - received;
+      if (spentNs > request.getDeadlineMs() * 1_000_000L) {
         log(
             "WARNING",
-            "request " + id + ": answered after " + spentMs + " ms, the deadline was "
+            "request " + id + ": answered after " + Math.round(spentNs / 1e6) + " ms, the deadline was "
                 + request.getDeadlineMs() + " ms");
       }
       deadline = Long.MAX_VALUE;
