@@ -1,0 +1,417 @@
+"""Every language's starter plays exactly as the Python starter, and every kit survives what an
+arena may do to it.
+
+Conformance: the same seeded matches (a board game with luck and action cards, and the card
+game), each language's starter in the sandbox against the same in-process opponents, must give
+the Python starter's replays, game for game (bot names aside): the same strategy, the same
+decisions, no fault.
+
+Hostile input: each kit is run as its program against a scripted arena (a real gRPC server on
+a Unix socket, written here message by message) that sends notices, asks again before a late
+answer arrived, drops the stream, vanishes, or refuses the bot; the kit must answer each open
+request once with its own id, log what it was told, and exit with the code its README promises.
+"""
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent import futures
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from arena.bots.heuristic import HeuristicBot
+from arena.bots.random import RandomBot
+from arena.engine import Game
+from arena.engine.observation import observe
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc
+from arena.protocol.convert import PROTOCOL_VERSION, decision_from_proto, observation_to_proto
+from arena.runner.check import check_bot
+from arena.runner.manifest import BotProgram
+from arena.runner.match import Entrant, MatchConfig, run_match
+
+from .conftest import LANGUAGES, REFERENCE, ROOT, needs_bwrap, starter
+
+pytestmark = pytest.mark.slow
+
+#: The matches every starter plays: each decision kind comes up (tile, luck, action, take row).
+MATCHES = {
+    "pro+luck": {"variant": "pro+luck", "games": 3, "seed": 11},
+    "classic": {"variant": "classic", "games": 3, "seed": 12},
+}
+#: The recorded choices the starter makes in each match (declined action cards leave none).
+COVERS = {"pro+luck": {"luck"}, "classic": {"take_row"}}
+#: Generous clocks: a timeout would be a difference from the Python starter, not a test.
+CLOCKS = {"decision_ms": 3000, "bank_ms": 20000}
+
+_replays: dict[tuple[str, str], list[dict[str, Any]]] = {}
+
+
+def replays_of(name: str, match: str, out: Path) -> list[dict[str, Any]]:
+    """The replays of language ``name``'s starter in ``match`` (played once per session), with
+    the starter's name taken out."""
+    if (name, match) not in _replays:
+        program = starter(name)
+        entrants = [
+            Entrant(f"starter-{name}", program=program),
+            Entrant("heuristic", in_process=HeuristicBot),
+            Entrant("random", in_process=RandomBot),
+        ]
+        config = MatchConfig(**MATCHES[match], **CLOCKS, out=out)
+        result = run_match(config, entrants)
+        _replays[name, match] = [_anonymous(replay) for replay in result.replays]
+    return _replays[name, match]
+
+
+def starter_choices(replays: list[dict[str, Any]]) -> set[str]:
+    """The kinds of the choices the starter's seat made in ``replays``."""
+    kinds = set()
+    for replay in replays:
+        seat = [p["name"] for p in replay["players"]].index("starter")
+        kinds |= {c["kind"] for t in replay["turns"] for c in t["choices"] if c["seat"] == seat}
+    return kinds
+
+
+def _anonymous(replay: dict[str, Any]) -> dict[str, Any]:
+    text = json.dumps(replay)
+    for name in LANGUAGES:
+        text = text.replace(f'"starter-{name}"', '"starter"')
+    return json.loads(text)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("match", list(MATCHES))
+@pytest.mark.parametrize("name", [n for n in LANGUAGES if n != REFERENCE])
+def test_each_starter_plays_the_python_starters_games(name, match, tmp_path):
+    expected = replays_of(REFERENCE, match, tmp_path / REFERENCE)
+    assert expected and all(not r["result"]["faults"] for r in expected)
+    assert COVERS[match] <= starter_choices(expected), "the matches miss a decision kind"
+    played = replays_of(name, match, tmp_path / name)
+    assert len(played) == len(expected)
+    for game, (mine, python) in enumerate(zip(played, expected, strict=True), start=1):
+        assert mine["result"]["faults"] == [], f"{name}, game {game}: faults"
+        for turn, (a, b) in enumerate(zip(mine["turns"], python["turns"], strict=True), start=1):
+            assert a == b, f"{name}, game {game}, turn {turn}: not the Python starter's decisions"
+        assert mine == python, f"{name}, game {game}: the replay differs"
+
+
+@needs_bwrap
+@pytest.mark.parametrize("name", LANGUAGES)
+def test_each_starter_passes_the_bot_check(name, tmp_path):
+    report = check_bot(ROOT / "bots" / f"starter-{name}", out=tmp_path)
+    assert report.passed, "\n".join(report.lines())
+    assert report.sandbox.enabled
+
+
+# ---------------------------------------------------------------------------- a scripted arena
+
+TOKEN = "kit-conformance-token"
+
+
+@dataclass
+class Stream:
+    """The scripted side of one connection: what the kit sent, and how to answer it."""
+
+    hello: pb.Hello | None = None
+    answers: list[pb.Answer] = field(default_factory=list)
+    inbox: "queue.Queue[pb.BotMessage | None]" = field(default_factory=queue.Queue)
+
+    def answer(self, timeout: float = 20.0) -> pb.Answer:
+        """The kit's next answer (fails the test if it sends something else or nothing)."""
+        message = self.inbox.get(timeout=timeout)
+        assert message is not None, "the kit closed its side of the stream"
+        assert message.WhichOneof("body") == "answer", message
+        self.answers.append(message.answer)
+        return message.answer
+
+
+Script = Callable[[Stream, grpc.ServicerContext], Iterator[pb.EngineMessage]]
+
+
+class ScriptedArena(arena_pb2_grpc.ArenaServicer):
+    """Plays ``script`` on the first stream; reads the kit's messages on a thread of its own."""
+
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.stream = Stream()
+
+    def Play(
+        self, request_iterator: Iterator[pb.BotMessage], context: grpc.ServicerContext
+    ) -> Iterator[pb.EngineMessage]:
+        first = next(request_iterator)
+        assert first.WhichOneof("body") == "hello", first
+        self.stream.hello = first.hello
+        if first.hello.token != TOKEN:
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or unknown token")
+
+        def read() -> None:
+            try:
+                for message in request_iterator:
+                    self.stream.inbox.put(message)
+            except grpc.RpcError:
+                pass
+            self.stream.inbox.put(None)
+
+        threading.Thread(target=read, daemon=True).start()
+        yield from self.script(self.stream, context)
+
+
+@dataclass(frozen=True)
+class Run:
+    code: int
+    log: str
+    stream: Stream
+
+
+def run_kit(program: BotProgram, script: Script, token: str = TOKEN, timeout: float = 60) -> Run:
+    """Run the kit's program (outside the sandbox: the kit is under test, not the sandbox)
+    against ``script``, the token handed over in a file as the arena does."""
+    with tempfile.TemporaryDirectory(prefix="nimmt-kit-") as folder:
+        socket = Path(folder) / "engine.sock"
+        (Path(folder) / "token").write_text(token + "\n")
+        arena = ScriptedArena(script)
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        arena_pb2_grpc.add_ArenaServicer_to_server(arena, server)
+        server.add_insecure_port(f"unix://{socket}")
+        server.start()
+        env = {
+            "PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
+            "HOME": folder,
+            "LANG": "C.UTF-8",
+            "NIMMT_ENGINE": f"unix://{socket}",
+            "NIMMT_TOKEN_FILE": str(Path(folder) / "token"),
+        }
+        try:
+            done = subprocess.run(
+                list(program.command),
+                cwd=program.directory,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+            )
+        finally:
+            server.stop(0)
+        return Run(done.returncode, done.stdout + done.stderr, arena.stream)
+
+
+def request(request_id: int, view: pb.Observation, deadline_ms: int = 5000) -> pb.EngineMessage:
+    return pb.EngineMessage(
+        request=pb.DecisionRequest(
+            request_id=request_id,
+            game_id="g-1",
+            seat=view.seat,
+            kind=view.pending.kind,
+            view=view,
+            deadline_ms=deadline_ms,
+            bank_ms=10000,
+            allowance_ms=1000,
+        )
+    )
+
+
+def opening(variant: str = "basic", players: int = 3) -> Iterator[pb.EngineMessage]:
+    yield pb.EngineMessage(
+        welcome=pb.Welcome(
+            protocol_version=PROTOCOL_VERSION,
+            match_id="m-kit",
+            bot_name="starter",
+            games=1,
+            decision_ms=1000,
+            bank_ms=10000,
+            max_faults=3,
+        )
+    )
+    yield pb.EngineMessage(
+        game_start=pb.GameStart(
+            game_id="g-1",
+            game_index=0,
+            variant=variant,
+            players=players,
+            seat=0,
+            seed=2**64 - 1,  # the largest seed: a kit must not overflow on it
+            player_names=["starter", "a", "b"][:players],
+            bank_ms=10000,
+        )
+    )
+
+
+def views(variant: str = "basic", players: int = 3) -> list[pb.Observation]:
+    """Real views of seat 0, one per turn of a game played with the lowest tile."""
+    game = Game.new(variant, players=players, seed=3)
+    found = []
+    while not game.is_over() and len(found) < 5:
+        view = observe(game, seat=0)
+        if view.legal:
+            found.append(observation_to_proto(view))
+        seat = next(s for s in range(players) if game.legal(s))
+        game.apply(seat, game.legal(seat)[0])
+    return found
+
+
+def ending(faults: int = 0) -> Iterator[pb.EngineMessage]:
+    yield pb.EngineMessage(match_end=pb.MatchEnd(games=1, faults=faults))
+
+
+def legal_answer(answer: pb.Answer, view: pb.Observation) -> bool:
+    legal = [decision_from_proto(d) for d in view.legal]
+    return decision_from_proto(answer.decision) in legal
+
+
+@pytest.fixture(params=LANGUAGES, scope="module")
+def kit(request: pytest.FixtureRequest) -> BotProgram:
+    return starter(request.param)
+
+
+def test_it_answers_each_request_and_logs_the_notices_it_is_sent(kit):
+    shown = views()
+
+    def script(stream, context):
+        yield from opening()
+        yield request(1, shown[0])
+        stream.answer()
+        yield pb.EngineMessage(
+            notice=pb.Notice(
+                kind=pb.NOTICE_KIND_ILLEGAL,
+                request_id=1,
+                game_id="g-1",
+                message="tile 200 is not in seat 0's hand",
+                played=pb.Decision(tile=pb.PlayTile(tile=7)),
+                fault=True,
+            )
+        )
+        yield pb.EngineMessage(notice=pb.Notice(kind=pb.NOTICE_KIND_PROTOCOL, message="garbled"))
+        yield request(2, shown[1])
+        stream.answer()
+        yield from ending(faults=1)
+
+    run = run_kit(kit, script)
+    assert run.code == 0, run.log
+    assert run.stream.hello is not None and run.stream.hello.token == TOKEN
+    assert run.stream.hello.protocol_version == PROTOCOL_VERSION
+    assert [a.request_id for a in run.stream.answers] == [1, 2]
+    assert all(legal_answer(a, v) for a, v in zip(run.stream.answers, shown, strict=False))
+    assert "tile 200 is not in seat 0's hand" in run.log
+    assert "the arena played 'tile 7'" in run.log
+    assert "garbled" in run.log
+
+
+def test_it_answers_a_request_asked_again_before_its_late_answer_arrived(kit):
+    shown = views()
+
+    def script(stream, context):
+        yield from opening()
+        # The first request's deadline is over before the kit reads it; the arena asks the
+        # next one at once and tells the kit that its answer to the first came too late.
+        yield request(7, shown[0], deadline_ms=0)
+        yield request(8, shown[1])
+        yield pb.EngineMessage(
+            notice=pb.Notice(
+                kind=pb.NOTICE_KIND_LATE,
+                request_id=7,
+                game_id="g-1",
+                message="the answer to request 7 came too late; ignored",
+            )
+        )
+        stream.answer()
+        stream.answer()
+        yield request(9, shown[2])
+        stream.answer()
+        yield from ending()
+
+    run = run_kit(kit, script)
+    assert run.code == 0, run.log
+    assert [a.request_id for a in run.stream.answers] == [7, 8, 9]
+    assert all(legal_answer(a, v) for a, v in zip(run.stream.answers, shown, strict=False))
+    assert "came too late" in run.log
+    assert "the deadline was 0 ms" in run.log
+
+
+def test_it_exits_1_saying_why_when_the_arena_drops_the_stream(kit):
+    shown = views()
+
+    def script(stream, context):
+        yield from opening()
+        yield request(1, shown[0])
+        stream.answer()
+        context.abort(grpc.StatusCode.ABORTED, "dropped from the match after 3 faults")
+
+    run = run_kit(kit, script)
+    assert run.code == 1, run.log
+    assert "ABORTED" in run.log and "dropped from the match after 3 faults" in run.log
+
+
+def test_it_exits_1_when_the_arena_vanishes_mid_game(kit):
+    shown = views()
+
+    def script(stream, context):
+        yield from opening()
+        yield request(1, shown[0])
+        stream.answer()
+        yield request(2, shown[1])
+        stream.answer()
+        # the arena's process dies: the stream ends with no status from it
+        context.cancel()
+        time.sleep(0.2)
+
+    start = time.monotonic()
+    run = run_kit(kit, script)
+    assert run.code == 1, run.log
+    assert "the arena ended the connection" in run.log
+    assert time.monotonic() - start < 30
+
+
+def test_it_exits_1_saying_why_when_the_arena_refuses_its_token(kit):
+    def script(stream, context):
+        yield from ending()
+
+    run = run_kit(kit, script, token="wrong")
+    assert run.code == 1, run.log
+    assert "UNAUTHENTICATED" in run.log and "missing or unknown token" in run.log
+
+
+def test_it_exits_1_when_no_arena_listens(kit, tmp_path):
+    env = {
+        "PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
+        "HOME": str(tmp_path),
+        "NIMMT_ENGINE": f"unix://{tmp_path}/nothing.sock",
+        "NIMMT_TOKEN": TOKEN,
+    }
+    done = subprocess.run(
+        [*kit.command, "--connect-timeout", "0.5"],
+        cwd=kit.directory,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "cannot reach the arena" in done.stderr
+
+
+def test_it_exits_2_without_an_address(kit, tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run(
+        list(kit.command),
+        cwd=kit.directory,
+        env={**env, "PATH": os.pathsep.join([os.path.dirname(sys.executable), env["PATH"]])},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "NIMMT_ENGINE" in done.stderr
