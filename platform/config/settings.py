@@ -142,6 +142,7 @@ if BEHIND_TLS_PROXY:
     # Only behind a proxy that sets this header itself (and strips it from clients).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"  # in the site's layout
 # Every script and style is a file of the site's own (no inline code, no style attributes).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

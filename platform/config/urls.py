@@ -1,4 +1,5 @@
-"""URLs of the site: pages, the JSON API under ``api/v1/``, the admin for organisers."""
+"""URLs of the site: pages, the JSON API under ``api/v1/``, the admin for organisers; the error
+pages are :mod:`config.errors`."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -39,3 +40,8 @@ urlpatterns = [
 
 admin.site.site_header = "Nimmt Arena organisers"
 admin.site.site_title = "Nimmt Arena admin"
+
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

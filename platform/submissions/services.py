@@ -40,6 +40,10 @@ class SubmissionError(Exception):
     """An upload or an owner's action the site refuses; the message is for the uploader."""
 
 
+class NameRefused(SubmissionError):
+    """The bot's name is refused (its form, or taken): the upload itself may be fine."""
+
+
 @dataclass(frozen=True)
 class StagedUpload:
     """An upload that unpacked cleanly, waiting in a staging folder to be kept."""
@@ -56,7 +60,7 @@ def staging_root() -> Path:
     return public_dir(Path(settings.DATA_DIR) / "tmp")
 
 
-def _safe_filename(name: str) -> str:
+def safe_filename(name: str) -> str:
     """The upload's base name with only harmless characters (the suffix tells its format)."""
     base = Path(name.replace("\\", "/")).name
     # No leading '.' (a hidden file) or '-' (read as an option in the command written for it).
@@ -74,7 +78,7 @@ def staged(upload: UploadedFile[bytes], name: str = "") -> Iterator[StagedUpload
 
     ``name`` is the bot's name, written into the manifest of a single-file upload.
     """
-    filename = _safe_filename(upload.name or "upload")
+    filename = safe_filename(upload.name or "upload")
     if upload.size is not None and upload.size > settings.MAX_UPLOAD_BYTES:
         raise SubmissionError(
             f"The upload is {upload.size} bytes; the limit is {settings.MAX_UPLOAD_BYTES} bytes."
@@ -143,8 +147,14 @@ def check_bot_name(name: str) -> str:
     try:
         BOT_NAME_RULE(name)
     except ValidationError as error:
-        raise SubmissionError(" ".join(error.messages)) from None
+        raise NameRefused(" ".join(error.messages)) from None
     return name
+
+
+def check_name_free(name: str) -> None:
+    """Refuse a name another bot has (names are compared ignoring case)."""
+    if Bot.objects.filter(name__iexact=name).exists():
+        raise NameRefused(f"The name {name!r} is taken; choose another.")
 
 
 def create_bot(
@@ -159,9 +169,12 @@ def create_bot(
         name = check_bot_name(name)
     with staged(upload, name) as stage:
         if not name:
-            name = check_bot_name(str(stage.manifest.get("name", "")))
-        if Bot.objects.filter(name__iexact=name).exists():
-            raise SubmissionError(f"The name {name!r} is taken; choose another.")
+            try:
+                name = check_bot_name(str(stage.manifest.get("name", "")))
+                check_name_free(name)
+            except NameRefused as refusal:
+                raise NameRefused(f"{refusal} (from nimmt-bot.toml; give a name here)") from None
+        check_name_free(name)
 
         def new_bot() -> Bot:
             return Bot.objects.create(owner=owner, name=name)
@@ -169,7 +182,7 @@ def create_bot(
         try:
             return _keep(stage, new_bot, activate)
         except IntegrityError:  # somebody took the name in the meantime
-            raise SubmissionError(f"The name {name!r} is taken; choose another.") from None
+            raise NameRefused(f"The name {name!r} is taken; choose another.") from None
 
 
 def add_version(bot: Bot, upload: UploadedFile[bytes], *, activate: bool = True) -> BotVersion:

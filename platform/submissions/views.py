@@ -3,11 +3,15 @@
 Changing a bot is for its owner only: everyone else gets 403, whatever the page.
 """
 
+from accounts.models import User
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import resolve
+from django.utils.datastructures import MultiValueDict
 from django.views.decorators.http import require_POST
 from ladders.models import ELO, Rating, ladder_map
 from ladders.services import HEAD_TO_HEAD_GAMES, head_to_head, rating_histories
@@ -34,20 +38,47 @@ def my_bots(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def new_bot(request: HttpRequest) -> HttpResponse:
-    form = NewBotForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            version = services.create_bot(
-                request.user,  # type: ignore[arg-type]
-                form.cleaned_data["name"],
-                form.cleaned_data["file"],
-            )
-        except services.SubmissionError as error:
-            form.add_error("file", str(error))
+    assert isinstance(request.user, User)
+    form = NewBotForm(request.user, request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        if not form.is_valid():
+            if "file" not in form.errors:
+                form.keep_file()  # the name was refused, the file may be fine
         else:
-            messages.success(request, "Uploaded. The arena is checking it; this page shows how.")
-            return redirect(version.bot)
+            upload = form.upload()
+            try:
+                version = services.create_bot(request.user, form.cleaned_data["name"], upload)
+            except services.NameRefused as error:
+                form.add_error("name", str(error))
+                form.keep_file(upload)
+            except services.SubmissionError as error:
+                form.add_error("file", str(error))
+            else:
+                messages.success(
+                    request, "Uploaded. The arena is checking it; this page shows how."
+                )
+                return redirect(version.bot)
     return render(request, "submissions/new_bot.html", {"form": form}, status=_status(form))
+
+
+def form_too_large(request: HttpRequest, message: str) -> HttpResponse:
+    """An upload page again with ``message`` under the file field: its request's text fields
+    were too large for Django to read (:mod:`config.errors` calls this; nothing was done)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    assert isinstance(request.user, User)
+    match = resolve(request.path_info)
+    form: NewBotForm | UploadForm
+    if match.url_name == "new-bot":
+        form = NewBotForm(request.user, {}, MultiValueDict())
+        template, context = "submissions/new_bot.html", {}
+    else:
+        bot = _owned_bot(request, match.kwargs["bot_uuid"])
+        form = UploadForm({}, MultiValueDict())
+        template, context = "submissions/upload.html", {"bot": bot}
+    form.full_clean()
+    form.errors["file"] = form.error_class([message])
+    return render(request, template, {**context, "form": form}, status=413)
 
 
 def _status(form: NewBotForm | UploadForm) -> int:

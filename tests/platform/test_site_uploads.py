@@ -226,7 +226,7 @@ def test_it_refuses_a_taken_name_in_any_case(alice_client: Client) -> None:
         reverse("new-bot"), {"name": "tAKEN", "file": random_bot_upload("taken")}
     )
     assert response.status_code == 400
-    assert "taken" in " ".join(response.context["form"].errors["file"])
+    assert "taken" in " ".join(response.context["form"].errors["name"])  # under the name
     assert Bot.objects.count() == 1
     assert BotVersion.objects.count() == 1
 
