@@ -15,6 +15,7 @@ request once with its own id, log what it was told, and exit with the code its R
 import json
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,7 @@ from collections.abc import Callable, Iterator
 from concurrent import futures
 from dataclasses import dataclass, field
 from pathlib import Path
+from shutil import ignore_patterns as ignore
 from typing import Any
 
 import grpc
@@ -36,7 +38,7 @@ from arena.engine.observation import observe
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc
 from arena.protocol.convert import PROTOCOL_VERSION, decision_from_proto, observation_to_proto
-from arena.runner.check import check_bot
+from arena.runner.check import CheckGame, check_bot
 from arena.runner.manifest import BotProgram
 from arena.runner.match import Entrant, MatchConfig, run_match
 
@@ -111,6 +113,19 @@ def test_each_starter_passes_the_bot_check(name, tmp_path):
     report = check_bot(ROOT / "bots" / f"starter-{name}", out=tmp_path)
     assert report.passed, "\n".join(report.lines())
     assert report.sandbox.enabled
+
+
+@needs_bwrap
+@pytest.mark.skipif("javascript" not in LANGUAGES, reason="no JavaScript starter")
+def test_the_javascript_starter_runs_without_node_modules_of_its_own(tmp_path):
+    """An upload has no node_modules: the kit finds its packages in the bot runtime."""
+    with tempfile.TemporaryDirectory(prefix="nimmt-upload-") as scratch:  # bot uids reach /tmp
+        folder = Path(scratch) / "uploaded"
+        shutil.copytree(ROOT / "bots" / "starter-javascript", folder, ignore=ignore("node_modules"))
+        for path in (Path(scratch), folder, *folder.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        report = check_bot(folder, out=tmp_path, plan=(CheckGame("pro+luck", 3),))
+    assert report.passed, "\n".join(report.lines())
 
 
 # ---------------------------------------------------------------------------- a scripted arena
