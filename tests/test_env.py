@@ -383,3 +383,15 @@ def test_the_guides_action_table_and_sizes_are_the_codes():
     total = sum(np.prod([int(n) for n in size.split(" × ")]) for size in sizes.values())
     assert total == OBSERVATION_SIZE
     assert set(sizes) == set(BLOCKS)
+
+
+@pytest.mark.parametrize(("variant", "heads"), [("basic", 5), ("classic", 7)])
+def test_the_rows_bullheads_follow_the_games_table(variant, heads):
+    tiles = 100 if variant == "basic" else 104
+    rest = [t for t in range(1, tiles + 1) if t not in (55, 12, 30, 80)]
+    nrows = 10 if variant == "basic" else 4
+    rows = [[55], [12], [30], [80]] + [[] for _ in range(nrows - 4)]
+    hands = [rest[:12], rest[12:24]] if variant == "basic" else [rest[:10], rest[10:20]]
+    game = Game.from_setup(variant, rows, hands, rest[len(hands) * len(hands[0]) :])
+    vector = encode(observe(game, 0))
+    assert vector[BLOCKS["rows"].start + 4] == pytest.approx(heads / 64)

@@ -24,7 +24,7 @@ spaces          R × S × 13 per space, row-major: exists, tile, has a tile, ski
                            kind one-hot ``. + - F D A C`` (the card game: 5 plain spaces a
                            row), luck marker one-hot plus5, final10
 rows            R × 5      per row: active, stopped, last tile, spaces filled / S,
-                           bullheads on it / 64
+                           bullheads on it / 64 (the game's reading's table)
 seats           P × 6      per relative seat: present, score / 50 (clipped to ±20),
                            hand size / 24, action cards / 8, tile revealed in the latest turn,
                            has a tile still to place
@@ -53,7 +53,7 @@ from functools import cache
 
 from arena.engine.decisions import DecisionKind
 from arena.engine.observation import Observation
-from arena.engine.tiles import BULLHEADS
+from arena.engine.readings import reading
 from arena.engine.variants import (
     ACTION_CARDS,
     CLASSIC_ROW_LENGTH,
@@ -157,6 +157,7 @@ def dynamic_features(view: Observation) -> tuple[list[int], list[float]]:
     value.extend([1.0] * len(at))
 
     stops = view.stops
+    bullheads = reading(view.rules).bullheads(variant(view.variant))
     for r, (row, marks) in enumerate(zip(view.spaces, view.markers, strict=True)):
         base = _B["spaces"] + r * SPACES * _SPACE_FEATURES
         filled, last, heads = 0, 0, 0
@@ -165,7 +166,7 @@ def dynamic_features(view: Observation) -> tuple[list[int], list[float]]:
             if tile > 0:
                 at += (i + 1, i + 2)
                 value += (tile / t, 1.0)
-                filled, last, heads = s + 1, tile, heads + BULLHEADS[tile]
+                filled, last, heads = s + 1, tile, heads + bullheads[tile]
             elif tile < 0:
                 at.append(i + 3)
                 value.append(1.0)

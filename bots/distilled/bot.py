@@ -25,7 +25,7 @@ from arena.bots.base import Bot, GameInfo
 from arena.engine.decisions import Decision, DecisionKind, PlaceLuck, PlayAction, PlayTile, TakeRow
 from arena.engine.game import next_space, target_row
 from arena.engine.observation import Observation
-from arena.engine.tiles import BULLHEADS
+from arena.engine.readings import reading
 from arena.engine.variants import ACTION_CARDS, CLASSIC_ROW_LENGTH, VARIANT_NAMES, variant
 
 WEIGHTS = Path(__file__).resolve().parent / "weights.npz"
@@ -47,7 +47,8 @@ class Table:
         self.spaces = view.spaces
         self.fill = [next_space(row) for row in view.spaces]
         self.last = [row[f - 1] if f else 0 for row, f in zip(view.spaces, self.fill, strict=True)]
-        self.heads = [sum(BULLHEADS[t] for t in row if t > 0) for row in view.spaces]
+        self.bullheads = reading(view.rules).bullheads(v)
+        self.heads = [sum(self.bullheads[t] for t in row if t > 0) for row in view.spaces]
         self.layout = view.layout or ("." * CLASSIC_ROW_LENGTH + "F",) * len(view.spaces)
         seen = set(view.hand) | {t for row in view.spaces for t in row if t > 0}
         seen |= {t for plays in view.history for t in plays if t is not None}
@@ -122,7 +123,7 @@ class Table:
         rank = bisect_left(self.hand, tile)
         tile_part = [
             tile / 100,
-            BULLHEADS[tile] / 7,
+            self.bullheads[tile] / 7,
             rank / max(1, len(self.hand) - 1),
             float(rank == 0),
             float(rank == len(self.hand) - 1),
