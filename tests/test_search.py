@@ -186,7 +186,7 @@ def test_a_long_option_list_keeps_the_heuristic_pick() -> None:
             view = observe(game, seat)
             if len(view.legal) > 24:
                 bot = SearchBot()
-                options = bot.candidates(view)
+                options = bot.candidates(view, HeuristicBot().decide(view))
                 assert set(options) <= set(view.legal)
                 assert HeuristicBot().decide(view) in options
                 checked += 1

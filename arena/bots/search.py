@@ -66,8 +66,10 @@ from arena.engine.variants import variant
 from .base import Bot, GameInfo
 from .heuristic import HeuristicBot
 from .mcs import shortlist
+from .rollouts import classic_playouts
 from .timing import Deadline, clock_named
 
+Playouts = Callable[[Position, Random, int, list[Decision]], Sequence[Sequence[float]]]
 #: Every sample is played out at least this many times (all options, repeated if few).
 PER_SAMPLE = 8
 OBJECTIVES = ("score", "margin")
@@ -82,13 +84,17 @@ class Settings:
     playouts: int | None = None  # fixed work instead of a time budget
     objective: str = "score"
     temperature: float = 3.0  # of the opponent model, in points; 0: uniform
+    prior: float = 0.0  # standard errors by which the search must beat the heuristic's pick
+    actions: str = "random"  # action cards in the rollouts: played at random, or "none"
+    rollout: str = "random"  # card game tile choices: "rule" plays out by arena.bots.rollouts
 
     @classmethod
     def parse(cls, options: str) -> "Settings":
         """``"ms=50,clock=cpu"`` -> settings; bad names or values raise ValueError.
 
-        >>> Settings.parse("ms=50;temperature=0")
-        Settings(ms=50.0, clock='wall', playouts=None, objective='score', temperature=0.0)
+        >>> settings = Settings.parse("ms=50;temperature=0")
+        >>> settings.ms, settings.temperature, settings.clock
+        (50.0, 0.0, 'wall')
         >>> Settings.parse("depth=3")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
@@ -107,8 +113,8 @@ class Settings:
             except ValueError:
                 raise ValueError(
                     f"bot 'search': bad value {text!r} for {name!r} (ms: a positive number; "
-                    "playouts: a positive integer; temperature: 0 or more; clock: wall, cpu; "
-                    f"objective: {', '.join(OBJECTIVES)})"
+                    "playouts: a positive integer; temperature, prior: 0 or more; clock: wall, "
+                    f"cpu; objective: {', '.join(OBJECTIVES)}; actions: random, none)"
                 ) from None
         return settings
 
@@ -123,7 +129,7 @@ def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
     return parse
 
 
-def _temperature(text: str) -> float:
+def _non_negative(text: str) -> float:
     value = float(text)
     if not 0 <= value < math.inf:
         raise ValueError(text)
@@ -145,7 +151,10 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "clock": _choice((), clock_named),
     "playouts": _positive(int),
     "objective": _choice(OBJECTIVES),
-    "temperature": _temperature,
+    "temperature": _non_negative,
+    "prior": _non_negative,
+    "actions": _choice(("random", "none")),
+    "rollout": _choice(("random", "rule")),
 }
 
 
@@ -170,34 +179,37 @@ class SearchBot(Bot):
             return view.legal[0]
         settings = self.settings
         deadline = None if settings.playouts else Deadline(settings.ms, settings.clock)
-        options = self.candidates(view)
+        pick = self._prior.decide(view)
+        options = self.candidates(view, pick)
         if len(options) == 1:
             return options[0]
-        return self._search(view, options, deadline)
+        return self._search(view, options, deadline, options.index(pick))
 
-    def candidates(self, view: Observation) -> list[Decision]:
+    def candidates(self, view: Observation, pick: Decision) -> list[Decision]:
         """The options searched: every legal one, or a shortlist that keeps the heuristic's
-        pick (module docstring)."""
+        ``pick`` (module docstring)."""
         options = shortlist(view, self._rng)
-        if len(options) < len(view.legal):
-            pick = self._prior.decide(view)
-            if pick not in options:
-                options[-1] = pick
+        if pick not in options:
+            options[-1] = pick
         return options
 
     # -------------------------------------------------------------- search
 
     def _search(
-        self, view: Observation, options: list[Decision], deadline: Deadline | None
+        self, view: Observation, options: list[Decision], deadline: Deadline | None, prior: int
     ) -> Decision:
         rng, seat = self._rng, view.seat
         sampler = Sampler(view)
         value = _value_function(view, self.settings.objective)
         model = self._opponent_model(view)
+        playouts = self._playouts(view)
         rounds = max(1, math.ceil(math.log2(len(options))))
         alive = list(range(len(options)))
         totals = [0.0] * len(options)
         counts = [0] * len(options)
+        # Paired differences from the prior's playout in the same sample and random future.
+        gain = [0.0] * len(options)
+        gain_sq = [0.0] * len(options)
         budget = self.settings.playouts or 0
         for r in range(rounds):
             reps = -(-PER_SAMPLE // len(alive))
@@ -212,27 +224,58 @@ class SearchBot(Bot):
                     pos = model(pos, rng)
                 chosen = [options[i] for i in alive]
                 for _ in range(reps):
-                    results = pos.playouts(rng, seat, chosen)
-                    for i, scores in zip(alive, results, strict=True):
-                        totals[i] += value(scores)
+                    values = [value(scores) for scores in playouts(pos, rng, seat, chosen)]
+                    base = values[alive.index(prior)] if prior in alive else 0.0
+                    for i, v in zip(alive, values, strict=True):
+                        totals[i] += v
                         counts[i] += 1
+                        gain[i] += v - base
+                        gain_sq[i] += (v - base) ** 2
             if r + 1 < rounds:
                 alive.sort(key=lambda i: -totals[i] / counts[i])  # stable: ties keep order
                 alive = sorted(alive[: (len(alive) + 1) // 2])
         best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
+        if best != prior and prior in alive and self.settings.prior > 0:
+            # Keep the prior's pick unless the best is better by ``prior`` standard errors of
+            # the paired difference (both stayed alive, so ``counts`` are their shared samples).
+            n = counts[best]
+            mean = gain[best] / n
+            variance = max(0.0, gain_sq[best] / n - mean * mean) / max(1, n - 1)
+            if mean <= self.settings.prior * math.sqrt(variance):
+                return options[prior]
         return options[best]
 
-    def _opponent_model(self, view: Observation) -> Callable[[Position, Random], Position] | None:
-        """For a tile choice: the sample with the other seats' tiles of this turn drawn from
-        the softmax of :func:`landing_values` (``None``: nothing to model)."""
+    def _playouts(self, view: Observation) -> Playouts:
+        """How a sample is played out for each option: the lean path's random playouts, or in
+        the card game's tile choice with ``rollout=rule`` the rule of
+        :mod:`arena.bots.rollouts`."""
         pending = view.pending
+        assert pending is not None
+        if (
+            self.settings.rollout == "rule"
+            and view.variant == "classic"
+            and pending.kind is DecisionKind.TILE
+        ):
+            return classic_playouts
+        return Position.playouts
+
+    def _opponent_model(self, view: Observation) -> Callable[[Position, Random], Position] | None:
+        """What is done to each sample before it is played out (``None``: nothing): for a tile
+        choice the other seats' tiles of this turn are drawn from the softmax of
+        :func:`landing_values`; with ``actions=none`` the action cards leave the rollouts."""
+        pending = view.pending
+        assert pending is not None
         temperature = self.settings.temperature
-        if pending is None or pending.kind is not DecisionKind.TILE or not temperature:
+        waiting: list[int] = []
+        if pending.kind is DecisionKind.TILE and temperature:
+            waiting = [s for s in pending.seats if s != view.seat]
+        quiet = self.settings.actions == "none" and variant(view.variant).actions
+        if not waiting and not quiet:
             return None
-        waiting = [s for s in pending.seats if s != view.seat]
-        if not waiting:
-            return None
-        weight = [math.exp(v / temperature) for v in landing_values(view)]
+        weight = [math.exp(v / temperature) for v in landing_values(view)] if waiting else []
+        # An action card asked for now must stay in the hand that plays it.
+        own = list(view.action_cards) if pending.kind is DecisionKind.ACTION else []
+        held: list[list[str]] = [own if s == view.seat else [] for s in range(view.players)]
 
         def model(pos: Position, rng: Random) -> Position:
             hands = [list(h) for h in pos.hands]
@@ -250,7 +293,12 @@ class SearchBot(Bot):
                 j = next((i for i, c in enumerate(cumulative) if c > x), len(hand) - 1)
                 chosen[s] = hand.pop(j)
             modeled = pos.with_deal(
-                hands, chosen, pos.held, pos.supply, pos.luck_deck, pos.action_deck
+                hands,
+                chosen,
+                held if quiet else pos.held,
+                pos.supply,
+                pos.luck_deck,
+                [] if quiet else pos.action_deck,
             )
             modeled.to_choose = tuple(s for s in pos.to_choose if chosen[s] is None)
             return modeled
