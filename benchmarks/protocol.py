@@ -6,7 +6,10 @@
    (a real basic-game view) to reading the answer of a bot-kit program in the sandbox; beside
    it the floor of this machine, a bare gRPC echo of 64-byte messages;
 2. the time a bot takes from its launch in the sandbox to its Hello;
-3. a basic match of four ``random`` bots: sandboxed programs against the same games in process,
+3. per language, the starter of ``bots/starter-<language>/`` (built first if its manifest has a
+   build, as the runner builds it): launch to Hello in the sandbox, and the decision round trip
+   p50/p99 with its strategy answering (``--languages`` picks some, ``--languages none`` skips);
+4. a basic match of four ``random`` bots: sandboxed programs against the same games in process,
    in games per second once the bots are up, and their ratio.
 
 Aims (issue 3): round trip p50 < 0.5 ms; >= 50 sandboxed games/s once the bots are up.
@@ -35,7 +38,8 @@ from arena.engine.observation import observe
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION, put_private, put_public
 from arena.protocol.server import SeatServer
-from arena.runner.manifest import house_program
+from arena.runner.build import ready
+from arena.runner.manifest import MANIFEST, BotProgram, house_program, load
 from arena.runner.match import Entrant, MatchConfig, run_match
 
 FIRST_LEGAL_BOT = """\
@@ -111,13 +115,20 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def round_trips(count: int, folder: Path) -> tuple[list[float], float]:
-    """Round-trip times (s) of ``count`` requests to a sandboxed bot, and its start time (s)."""
-    bot_dir = folder / "bot"
-    bot_dir.mkdir()
-    (bot_dir / "bot.py").write_text(FIRST_LEGAL_BOT)
-    for path in (folder, bot_dir, bot_dir / "bot.py"):
-        path.chmod(0o755)
+async def round_trips(
+    count: int, folder: Path, program: BotProgram | None = None
+) -> tuple[list[float], float]:
+    """Round-trip times (s) of ``count`` requests to a sandboxed bot, and its start time (s):
+    ``program`` (ready to run), or by default a Python kit bot answering the first legal option."""
+    if program is None:
+        bot_dir = folder / "bot"
+        bot_dir.mkdir()
+        (bot_dir / "bot.py").write_text(FIRST_LEGAL_BOT)
+        for path in (folder, bot_dir, bot_dir / "bot.py"):
+            path.chmod(0o755)
+        command = ["python3", "bot.py"]
+    else:
+        bot_dir, command = program.directory, list(program.command)
     socket_dir = Path(tempfile.mkdtemp(prefix="nimmt-bench-"))
     socket_dir.chmod(0o711)
 
@@ -126,7 +137,7 @@ async def round_trips(count: int, folder: Path) -> tuple[list[float], float]:
     connected = server.connected
     await server.start()
     spec = sandbox.LaunchSpec(
-        command=["python3", "bot.py"],
+        command=command,
         bot_dir=bot_dir,
         socket_path=socket_dir / "engine.sock",
         log_path=folder / "bot.log",
@@ -156,6 +167,29 @@ async def round_trips(count: int, folder: Path) -> tuple[list[float], float]:
         process.kill()
         await server.stop(0)
     return times, start_time
+
+
+async def each_language(
+    count: int, folder: Path, programs: list[tuple[str, BotProgram]]
+) -> dict[str, tuple[list[float], float]]:
+    """:func:`round_trips` of each starter, in one event loop (gRPC's asyncio support keeps
+    its completion queue on the first loop it ran on)."""
+    measured = {}
+    for name, program in programs:
+        (folder / name).mkdir()
+        measured[name] = await round_trips(count, folder / name, program)
+    return measured
+
+
+def starters(names: list[str] | None) -> list[tuple[str, BotProgram]]:
+    """The starters of ``bots/`` (those named, or all), each ready to run."""
+    root = Path(__file__).resolve().parent.parent / "bots"
+    found = []
+    for folder in sorted(root.glob("starter-*")):
+        name = folder.name.removeprefix("starter-")
+        if (folder / MANIFEST).is_file() and (names is None or name in names):
+            found.append((name, ready(load(folder))))
+    return found
 
 
 def match_rate(games: int, sandboxed: bool) -> tuple[float, dict[str, float], dict[str, float]]:
@@ -209,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--round-trips", type=int, default=2000)
+    parser.add_argument(
+        "--languages", help="comma-separated starters to measure (default: all; 'none': skip)"
+    )
     args = parser.parse_args(argv)
     print(f"sandbox layers: {sandbox.layers()}")
     sandbox.ensure_runtime()
@@ -229,6 +266,18 @@ def main(argv: list[str] | None = None) -> int:
         f"mean {1000 * statistics.fmean(warm):.3f} ms"
     )
     print(f"bot start in the sandbox (launch to Hello): {1000 * start:.0f} ms")
+
+    names = None if args.languages is None else args.languages.split(",")
+    programs = starters(names)
+    with tempfile.TemporaryDirectory(prefix="nimmt-bench-") as folder:
+        measured = asyncio.run(each_language(args.round_trips, Path(folder), programs))
+    for name, (times, start) in measured.items():
+        warm = times[len(times) // 10 :]
+        print(
+            f"{name} starter in the sandbox: launch to Hello {1000 * start:.0f} ms; decision "
+            f"round trip p50 {1000 * percentile(warm, 0.5):.3f} ms, "
+            f"p99 {1000 * percentile(warm, 0.99):.3f} ms"
+        )
 
     load = os.getloadavg()[0]
     sandboxed, starts, used = match_rate(args.games, sandboxed=True)
