@@ -1,22 +1,27 @@
 """Train the ``distilled`` bot: imitate a house bot's decisions with a small MLP (numpy only).
 
-    python bots/distilled/train.py collect --variant classic --teacher mcs --games 200 --out DIR
+    python bots/distilled/train.py collect --variant classic --teacher mcs --games 400 --out DIR
+    python bots/distilled/train.py dagger --variant classic --teacher mcs --games 100 \
+        --weights bots/distilled/weights.npz --opponents heuristic --out DIR
     python bots/distilled/train.py fit DIR... --out bots/distilled/weights.npz
-    python bots/distilled/train.py dagger --variant classic --teacher mcs --games 50 \
-        --weights bots/distilled/weights.npz --out DIR
+    python bots/distilled/train.py strength --variant classic --deals 300
 
-**collect** plays games with the teacher in every seat and records, for each decision of each
-seat, the seat's observation vector (:func:`arena.env.encode`, float16), its legal actions
-(packed bits of the mask) and the teacher's action (:func:`arena.env.action_of`): one ``.npz``
-shard per ``--shard`` games, so a long run can be stopped and what it made used.
-**dagger** does the same with the current policy playing one seat (seat ``g mod players``) and
-the teacher in the others, the teacher labelling the policy's own positions too (DAgger, Ross et
-al. 2011: the policy learns what to do in the positions it reaches, not only the teacher's).
-**fit** trains the MLP (:mod:`bots.distilled.policy`) on shards by cross-entropy over the
-legal actions (illegal logits masked out) with Adam, holds out a tenth of the games and prints
-the held-out agreement with the teacher per decision kind; the weights it writes are float16.
+**collect** plays games with the teacher in every seat, as ``nimmt play`` does, and records each
+seat's view (the engine's :class:`~arena.engine.observation.Observation`, the environments'
+structured observation) with the teacher's decision; one gzipped pickle per ``--shard`` games,
+so a long run can be stopped and what it made used. **dagger** plays
+:class:`arena.env.SeatEnv` games of the current policy (seat ``deal mod players``) against
+``--opponents`` house bots and records the teacher's decision for each of the policy's own
+views (DAgger, Ross et al. 2011: the policy learns what to do in the positions it reaches, not
+only in the teacher's). **fit** trains the network of ``bot.py`` (its inputs
+:func:`~bots.distilled.bot.option_inputs`, one score per option) by cross-entropy of the
+softmax over each decision's legal options against the teacher's choice, with Adam and a cosine
+learning rate; it holds out a tenth of the games and prints the agreement with the teacher;
+the weights it writes are float16. **strength** plays paired deals against a house bot (see
+:func:`strength`).
 
-Every step is seeded (``--seed``), so a run can be repeated.
+Every step is seeded (``--seed``), so a run can be repeated (``mcs`` with its default budget
+counts estimated work, not the clock).
 """
 
 import argparse
@@ -72,12 +77,12 @@ def record_game(
 
 
 def record_dagger(
-    variant: str, players: int, deal: int, teacher: str, learner: Bot
+    variant: str, players: int, deal: int, teacher: str, learner: Bot, opponents: str
 ) -> list[tuple[Observation, Decision]]:
     """One game in :class:`arena.env.SeatEnv`: the learner in seat ``deal mod players``
-    against the teacher, the teacher labelling the learner's own views."""
+    against ``opponents``, the teacher labelling the learner's own views."""
     seat = deal % players
-    env = SeatEnv(variant, [teacher] * (players - 1), seat=seat, seed=deal)
+    env = SeatEnv(variant, [opponents] * (players - 1), seat=seat, seed=deal)
     label = make_bot(teacher)
     label.start_game(GameInfo(variant, players, seat, bot_seed(deal, 2, seat)))
     learner.start_game(GameInfo(variant, players, seat, bot_seed(deal, 1, seat)))
@@ -103,7 +108,9 @@ def collect(args: argparse.Namespace) -> None:
         if learner is None:
             rows = record_game(args.variant, args.players, deal, args.teacher)
         else:
-            rows = record_dagger(args.variant, args.players, deal, args.teacher, learner)
+            rows = record_dagger(
+                args.variant, args.players, deal, args.teacher, learner, args.opponents
+            )
         shard += [(deal, view, decision) for view, decision in rows]
         if (g + 1) % args.shard == 0 or g + 1 == args.games:
             teacher = args.teacher.replace(":", "_")
@@ -307,6 +314,7 @@ def main() -> None:
         c.add_argument("--shard", type=int, default=20)
         c.add_argument("--seed", type=int, default=1_000_000)
         c.add_argument("--out", required=True)
+        c.add_argument("--opponents", default="heuristic", help="dagger: the other seats' bot")
         c.add_argument(
             "--weights", default="" if name == "collect" else None, required=name == "dagger"
         )
