@@ -97,8 +97,9 @@ def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
     """A bot's public page; its owner also sees every version's validation output, the pause
     reason, fault details and the logs of its matches, and manages the bot here."""
     bot = get_object_or_404(
+        # The active version's manifest is read for its description; its log is not.
         Bot.objects.select_related("owner", "active_version").defer(
-            "active_version__validation_log", "active_version__manifest"
+            "active_version__validation_log"
         ),
         uuid=bot_uuid,
     )
@@ -192,9 +193,22 @@ def activate_version(request: HttpRequest, bot_uuid: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def retire_bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
+    """Retire for good, once the owner said yes on the confirmation page (a GET shows it)."""
     bot = _owned_bot(request, bot_uuid)
+    if bot.is_retired:
+        return redirect(bot)
+    if request.method != "POST" or request.POST.get("confirm") != "yes":
+        context = {
+            "title": f"Retire {bot.name}?",
+            "question": f"Retire {bot.name} for good?",
+            "consequence": "A retired bot plays no more matches and takes no new versions; "
+            "its ratings and games stay listed.",
+            "button": f"Yes, retire {bot.name}",
+            "action": request.path,
+            "back": bot.get_absolute_url(),
+        }
+        return render(request, "confirm.html", context)
     services.retire(bot)
     messages.success(request, f"{bot.name} is retired; it plays no more matches.")
     return redirect(bot)

@@ -148,10 +148,23 @@ def start(request: HttpRequest, tournament_uuid: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def cancel(request: HttpRequest, tournament_uuid: str) -> HttpResponse:
+    """Cancel, once the organiser said yes on the confirmation page (a GET shows it)."""
     user = _organiser(request)
     found = get_object_or_404(Tournament, uuid=tournament_uuid)
+    if found.status not in (Tournament.DRAFT, Tournament.RUNNING):
+        return redirect(found)
+    if request.method != "POST" or request.POST.get("confirm") != "yes":
+        context = {
+            "title": f"Cancel {found.name}?",
+            "question": f"Cancel the tournament {found.name}?",
+            "consequence": "Games under way finish; the rest are dropped, and it gets no "
+            "final standings.",
+            "button": "Yes, cancel the tournament",
+            "action": request.path,
+            "back": found.get_absolute_url(),
+        }
+        return render(request, "confirm.html", context)
     try:
         services.cancel(found, user)
     except services.TournamentError as error:

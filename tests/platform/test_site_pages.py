@@ -452,3 +452,47 @@ def test_no_page_shows_another_users_private_output(client: Client, site: Site, 
     for match in site.matches:
         seat = match.seats.get(bot=site.alice_bot).seat
         assert client.get(reverse("match-log", args=[match.uuid, seat])).status_code == 403
+
+
+# ---------------------------------------------------------------------------- explanations
+
+
+def test_a_faulting_seats_rank_says_it_is_ranked_last_for_its_fault(
+    client: Client, site: Site
+) -> None:
+    faulted = text(client.get(site.matches[3].get_absolute_url()))
+    assert faulted.count("ranked last: fault") == 1
+    assert "ranks below every seat without one" in faulted
+    assert "ranked last: fault" not in text(client.get(site.matches[2].get_absolute_url()))
+
+
+def test_an_empty_los_cell_says_there_are_too_few_shared_games(client: Client, site: Site) -> None:
+    rare = program_bot("rare-bot")
+    engine_match([rare, site.alice_bot, *site.house], ladder=site.ladder, seed=7)
+    page = text(client.get(site.alice_bot.get_absolute_url()))
+    row = re.search(r"<tr>\s*<td><a [^>]*>rare-bot</a>.*?</tr>", page, re.S)
+    assert row is not None
+    assert "only 1 shared game" in row.group(0)
+    assert "needs at least 2 shared games" in row.group(0)
+    house_row = re.search(r"<tr>\s*<td><a [^>]*>house-a</a>.*?</tr>", page, re.S)
+    assert house_row is not None and "%" in house_row.group(0)  # many games: a LOS
+
+
+def test_the_bot_page_shows_its_manifests_description_as_text(client: Client, site: Site) -> None:
+    version = site.bob_bot.versions.get(number=1)
+    version.manifest = {**version.manifest, "description": "Plays <b>low</b> cards\nfirst."}
+    version.save()
+    Bot.objects.filter(pk=site.bob_bot.pk).update(active_version=version)
+    page = text(client.get(site.bob_bot.get_absolute_url()))
+    assert 'id="bot-description">Plays &lt;b&gt;low&lt;/b&gt; cards<br>first.</p>' in page
+
+
+def test_retiring_a_bot_asks_first_on_a_page_of_its_own(client: Client, site: Site) -> None:
+    client.force_login(site.bob)
+    page = text(client.get(site.bob_bot.get_absolute_url()))
+    confirm_url = reverse("retire-bot", args=[site.bob_bot.uuid])
+    assert f'href="{confirm_url}"' in page  # a link: no form on the bot page retires it
+    asked = text(client.get(confirm_url))
+    assert "Retire bob-bot for good?" in asked and 'name="confirm" value="yes"' in asked
+    site.bob_bot.refresh_from_db()
+    assert not site.bob_bot.is_retired

@@ -297,7 +297,11 @@ def test_an_organiser_cancels_a_running_tournament(client: Client) -> None:
     tournament = make(olga, versions(3))
     services.start(tournament, olga)
     client.force_login(olga)
-    client.post(reverse("tournament-cancel", args=[tournament.uuid]))
+    asked = client.post(reverse("tournament-cancel", args=[tournament.uuid]))
+    assert b"Yes, cancel the tournament" in asked.content
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.RUNNING  # not without the "yes"
+    client.post(reverse("tournament-cancel", args=[tournament.uuid]), {"confirm": "yes"})
     tournament.refresh_from_db()
     assert tournament.status == Tournament.CANCELLED
     assert set(Match.objects.filter(tournament=tournament).values_list("status", flat=True)) == {

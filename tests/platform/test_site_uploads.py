@@ -319,7 +319,12 @@ def test_the_owner_picks_the_active_version_and_retires(client: Client, alice: U
     page = client.get(bot.get_absolute_url())
     assert b"v1</a> (active)" in page.content
     assert b"pending" in page.content
-    client.post(reverse("retire-bot", args=[bot.uuid]))
+    asked = client.get(reverse("retire-bot", args=[bot.uuid]))
+    assert b"Yes, retire mine" in asked.content and b"cannot be undone" in asked.content
+    client.post(reverse("retire-bot", args=[bot.uuid]))  # no "yes": asked again, not retired
+    bot.refresh_from_db()
+    assert not bot.is_retired
+    client.post(reverse("retire-bot", args=[bot.uuid]), {"confirm": "yes"})
     bot.refresh_from_db()
     assert bot.is_retired
     response = client.post(

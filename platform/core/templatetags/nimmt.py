@@ -10,6 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from core.charts import Sparkline
+from core.stats import Comparison
 from core.urls import url_with_uuid
 
 register = template.Library()
@@ -98,6 +99,27 @@ def los(value: float | None) -> str:
     if value <= 0.0005:
         return "<0.1%"
     return f"{100 * value:.1f}%"
+
+
+@register.filter
+def los_cell(comparison: Comparison) -> SafeString:
+    """A comparison's LOS, or why there is none: it needs two shared games.
+
+    >>> from core.stats import compare_sums as c
+    >>> "only 1 shared game" in los_cell(c(1, 2.0, 4.0)), los_cell(c(2, 4.0, 8.0))
+    (True, '&gt;99.9%')
+    """
+    if not math.isnan(comparison.los):
+        return format_html("{}", los(comparison.los))
+    games = comparison.games
+    text = (
+        "no shared games" if games == 0 else f"only {games} shared game{'s' if games > 1 else ''}"
+    )
+    return format_html(
+        '<span class="muted small" title="The likelihood of superiority needs at least '
+        '2 shared games.">{}</span>',
+        text,
+    )
 
 
 @register.filter
