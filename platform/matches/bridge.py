@@ -10,7 +10,11 @@ runner's interface is a change of this file only:
   :func:`arena.local.series_game`);
 * :func:`check_bot` is the validation of an upload: the arena's bot check
   (:func:`arena.runner.check.check_bot`, the one ``nimmt bot check`` prints), which passes when
-  the bot played every variant at every table size of the plan without a single fault.
+  the bot played every variant at every table size of the plan without a single fault. A bot
+  whose manifest has a ``build`` is built first (:mod:`arena.runner.build`, within the
+  ``BUILD_*`` settings); the build, with its log, is part of the verdict, and the site keeps
+  what it made with the version (:mod:`submissions.builds`). A match is given the built folder;
+  a bot still to build is built by :func:`play_match` (once per content on each machine).
 
 The runner writes ``game-00001.json``... (``nimmt-replay/1``), ``logs/<bot>.log`` and
 ``match.json`` into the folder it is given. Problems of the arena itself (no sandbox on this
@@ -26,6 +30,7 @@ from django.conf import settings
 from ladders.models import Ladder
 
 from arena.local import series_game
+from arena.runner import build as builds
 from arena.runner import check
 from arena.runner import manifest as manifests
 from arena.runner.lineup import Entrant as RunnerEntrant
@@ -77,19 +82,25 @@ class MatchOutcome:
 
 @dataclass(frozen=True)
 class BotCheck:
-    """The verdict of :func:`check_bot` and the log shown to the bot's owner."""
+    """The verdict of :func:`check_bot` and the log shown to the bot's owner; ``build`` the
+    bot's build if its manifest has one (its ``program`` is the built folder, if it built)."""
 
     passed: bool
     log: str
+    build: builds.Build | None = None
 
 
 def _programs(entrants: list[Entrant]) -> list[RunnerEntrant]:
     programs = []
     for entrant in entrants:
         try:
-            program = manifests.load(entrant.code_dir)
+            program = builds.ready(
+                manifests.load(entrant.code_dir), root=build_cache(), limits=build_limits()
+            )
         except manifests.ManifestError as error:
             raise ArenaError(f"bot {entrant.name}: {error.problem}") from None
+        except (builds.BuildFailed, SandboxUnavailable) as error:
+            raise ArenaError(f"bot {entrant.name}: {error}") from None
         programs.append(RunnerEntrant(entrant.name, program=program, trusted=entrant.trusted))
     return programs
 
@@ -150,6 +161,16 @@ def play_match(
     )
 
 
+def build_limits() -> builds.BuildLimits:
+    """The limits of a bot's build (settings ``BUILD_SECONDS``, ``BUILD_MEMORY_MB``)."""
+    return builds.BuildLimits(seconds=settings.BUILD_SECONDS, memory_mb=settings.BUILD_MEMORY_MB)
+
+
+def build_cache() -> Path:
+    """Where this machine builds bots (by content; the kept artefacts are the versions')."""
+    return Path(settings.CACHE_DIR) / "builds"
+
+
 def check_bot(code_dir: Path, out_dir: Path) -> BotCheck:
     """The arena's bot check of an uploaded bot, in the sandbox, at every format of the check's
     plan and of the site's ladders; its verdict as text with host paths taken out (the owner
@@ -162,6 +183,8 @@ def check_bot(code_dir: Path, out_dir: Path) -> BotCheck:
             plan=check.plan_for(formats),
             decision_ms=settings.DECISION_MS,
             bank_ms=settings.BANK_MS,
+            build_root=build_cache(),
+            build_limits=build_limits(),
         )
     except (MatchError, SandboxUnavailable) as error:
         raise ArenaError(f"the bot check could not be played: {error}") from None
@@ -173,4 +196,4 @@ def check_bot(code_dir: Path, out_dir: Path) -> BotCheck:
     text = "\n".join(lines)
     for folder, words in ((out_dir, "the check's folder"), (code_dir, "the upload")):
         text = text.replace(str(folder) + "/", "").replace(str(folder), words)
-    return BotCheck(report.passed, text)
+    return BotCheck(report.passed, text, report.build)

@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from ladders.models import Ladder
 from ladders.services import rate_ladder
+from submissions import builds
 from submissions.models import Bot
 
 from matches import bridge, results, scheduler
@@ -67,7 +68,7 @@ def run_match(*, match_pk: int) -> None:
                 games=match.games,
                 duplicate=match.duplicate,
                 entrants=[
-                    bridge.Entrant(name, s.version.code_path())
+                    bridge.Entrant(name, builds.run_dir(s.version))
                     for name, s in zip(names, seats, strict=True)
                 ],
                 out_dir=out_dir,

@@ -124,6 +124,8 @@ def manifest_data(program: BotProgram) -> dict[str, Any]:
         data["language"] = program.language
     if program.description:
         data["description"] = program.description
+    if program.build:
+        data["build"] = list(program.build)
     return data
 
 

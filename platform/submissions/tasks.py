@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from matches import bridge
 
+from submissions import builds
 from submissions.models import Bot, BotVersion
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,10 @@ def validate_version(*, version_pk: int) -> None:
                 status=BotVersion.PENDING, claim_token=None, lease_expires_at=None
             )
         return
+    if check.build is not None:  # kept before the verdict: a passed version has its build
+        builds.keep_build(version, check.build)
+        if not check.passed:
+            builds.forget_build(version)
     finish_validation(claim, passed=check.passed, log_text=check.log)
 
 
