@@ -1,15 +1,18 @@
 """``nimmt bot check BOT_DIR``: the arena's bot check (:mod:`arena.runner.check`), printed.
 
-It reads the manifest, starts the bot in the sandbox and plays it against house bots in every
+It reads the manifest, builds the bot if the manifest has a ``build`` (in the sandbox, once per
+content of its folder), starts the bot in the sandbox and plays it against house bots in every
 variant family at every player count the ladders play; it explains what is wrong in plain words
 and exits 0 only if everything passed.
 """
 
 import argparse
+import contextlib
 from pathlib import Path
 
 from arena.runner.check import CHECK_PLAN, check_bot
 from arena.runner.lineup import MatchError
+from arena.runner.manifest import ManifestError, load
 
 from .common import Subcommands
 from .match import add_rules
@@ -41,6 +44,9 @@ def add(commands: Subcommands) -> None:
 
 def check_command(args: argparse.Namespace) -> int:
     """``nimmt bot check``."""
+    with contextlib.suppress(ManifestError):
+        if load(args.bot_dir).build:
+            print("building the bot in the sandbox first (once per content of its folder)")
     try:
         report = check_bot(
             args.bot_dir,

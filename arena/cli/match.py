@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -20,11 +21,14 @@ from arena.bots.registry import make_bot
 from arena.engine.errors import NimmtError
 from arena.engine.variants import VARIANT_NAMES
 from arena.engine.variants import variant as get_variant
+from arena.runner.build import BuildFailed, ready
 from arena.runner.lineup import Entrant, MatchError
 from arena.runner.manifest import HOUSE_BOTS, BotProgram, ManifestError, house_program, load
 from arena.runner.match import run_match
+from arena.runner.quote import quote
 from arena.runner.results import MatchResult
 from arena.runner.rules import BANK_MS, DECISION_MS, MAX_FAULTS, MatchConfig
+from arena.sandbox import SandboxUnavailable
 from arena.stats import entry_names, format_table
 
 from .common import Progress, Subcommands, at_least
@@ -147,6 +151,15 @@ def _in_process(spec: str, name: str) -> Entrant:
     return Entrant(name, in_process=partial(make_bot, spec))
 
 
+def _built(entrant: Entrant, sandboxed: bool) -> Entrant:
+    """``entrant`` with its program built, if its manifest has a build (once per content)."""
+    program = entrant.program
+    if program is None or not program.build:
+        return entrant
+    print(f"building {entrant.name}: {' '.join(program.build)} ...", file=sys.stderr, flush=True)
+    return replace(entrant, program=ready(program, sandboxed=sandboxed))
+
+
 def _announce(name: str, address: str, token: str) -> None:
     print(
         f"waiting for the bot {name!r}: start it yourself (in a debugger, say) with\n"
@@ -169,6 +182,16 @@ def match_command(args: argparse.Namespace) -> int:
     except (ManifestError, NimmtError, ValueError) as exc:
         print(f"nimmt match: {exc}", file=sys.stderr)
         return 2
+    try:
+        entrants = [_built(entrant, not args.unsafe_no_sandbox) for entrant in entrants]
+    except BuildFailed as failed:
+        print(f"nimmt match: {failed}", file=sys.stderr)
+        for line in failed.build.log_tail():
+            print(f"  | {quote(line)}", file=sys.stderr)
+        return 1
+    except SandboxUnavailable as exc:
+        print(f"nimmt match: cannot build in the sandbox: {exc}", file=sys.stderr)
+        return 1
     out = args.out or Path("runs") / f"match-{datetime.now():%Y%m%d-%H%M%S}"
     config = MatchConfig(
         variant=args.variant,

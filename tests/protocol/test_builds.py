@@ -5,6 +5,8 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,11 +34,21 @@ def bot_folder(tmp_path: Path, manifest: str, files: dict[str, str] | None = Non
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     (folder / "nimmt-bot.toml").write_text(manifest)
-    # bot uids must reach the folder (the sandbox resolves it as theirs)
-    for path in (tmp_path, *tmp_path.parents):
-        if path.stat().st_mode & 0o001 == 0:
-            path.chmod(path.stat().st_mode | 0o001)
     return folder
+
+
+def public_scratch() -> Path:
+    """A folder the bots' uids can reach (pytest's own are 0700, and reset so by every session)."""
+    path = Path(tempfile.mkdtemp(prefix="nimmt-build-test-"))
+    path.chmod(0o711)
+    return path
+
+
+@pytest.fixture
+def tmp_path() -> Iterator[Path]:
+    path = public_scratch()
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 #: A bot made by its build: a shell script that plays the lowest tile is overkill; the Python
@@ -207,12 +219,10 @@ def _random():
 
 
 @pytest.fixture(scope="module")
-def go_builds(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("go-builds")
-    for path in (root, *root.parents):
-        if path.stat().st_mode & 0o001 == 0:
-            path.chmod(path.stat().st_mode | 0o001)
-    return root
+def go_builds() -> Iterator[Path]:
+    path = public_scratch()
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.mark.slow
@@ -255,3 +265,21 @@ def test_the_go_kits_own_tests_pass(tmp_path):
         ["sh", "build.sh", "test"], cwd=folder, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@needs_bwrap
+def test_nimmt_match_and_check_print_a_failed_builds_output(tmp_path, monkeypatch, capsys):
+    from arena.cli import main
+
+    monkeypatch.setenv("NIMMT_BUILD_DIR", str(tmp_path / "builds"))
+    bad = made_bot(tmp_path, script="echo 'build.sh: line 1: gcc: not found' >&2; exit 127\n")
+    assert main(["match", str(bad), "random", "--games", "1", "--out", str(tmp_path / "m")]) == 1
+    err = capsys.readouterr().err
+    assert "building made: sh build.sh ..." in err
+    assert "made: build: `sh build.sh` failed: it exited with status 127" in err
+    assert "  | build.sh: line 1: gcc: not found" in err
+    assert main(["bot", "check", str(bad), "--out", str(tmp_path / "c")]) == 1
+    out = capsys.readouterr().out
+    assert "building the bot in the sandbox first" in out
+    assert "FAIL build: `sh build.sh` failed: it exited with status 127" in out
+    assert "     | build.sh: line 1: gcc: not found" in out
