@@ -7,7 +7,13 @@
   objects, and must be idempotent: they claim their row before doing anything.
 * :func:`enqueue` sends a task once the current transaction commits, so a worker never looks
   for a row that is not there yet. A broker that is down does not fail the request: the row
-  stays queued and a sweeper (:func:`resend_stale`, from each app's beat task) sends it again.
+  stays queued and the sweeper (:func:`resend_stale`, from each app's beat task) sends it again.
+* :func:`resend_stale` is that sweeper. The broker keeps nothing the database does not know
+  (Redis runs without persistence): a message lost with a broker restart, or never sent, is
+  sent again at most ``REQUEUE_AFTER_SECONDS`` after its last sending plus one sweep interval;
+  work whose worker died is sent again as soon as its lease has run out.
+* :func:`look_again_when_lease_ends`: a redelivered message that finds its row still held
+  (its worker died a moment ago) comes back when the lease ends, not a sweep later.
 * A task enqueues its own follow-ups: the functions it calls say what happened and it sends
   what comes next, so no service module imports a tasks module that imports it back.
 """
@@ -18,10 +24,11 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from celery import Task, shared_task
+from celery import Task, current_app, shared_task
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 if TYPE_CHECKING:  # a model module: not imported where settings may still be loading
     from core.leases import Claimable
@@ -82,11 +89,38 @@ def route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **k
 
 def enqueue(task: "Task[..., Any]", **kwargs: Any) -> None:
     """Send ``task(**kwargs)`` when the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: send(task, **kwargs), robust=True)
 
-    def send() -> None:
-        task.apply_async(kwargs=kwargs)
 
-    transaction.on_commit(send, robust=True)
+def send(task: "Task[..., Any]", *, countdown: float | None = None, **kwargs: Any) -> bool:
+    """Send ``task(**kwargs)`` now (after ``countdown`` seconds); ``False`` if the broker could
+    not be reached (after Celery's own few publish retries): the sweepers send it again."""
+    options: dict[str, Any] = {} if countdown is None else {"countdown": countdown}
+    try:
+        task.apply_async(kwargs=kwargs, **options)
+    except BrokerError as error:
+        log.warning("broker unreachable, %s%s not sent (the sweeper sends it again): %s",
+                    task.name, kwargs, error)  # fmt: skip
+        return False
+    return True
+
+
+def broker_backlog(queue: str) -> int | None:
+    """How many messages wait in ``queue`` at the broker; ``None`` if it cannot be reached."""
+    connection = current_app.connection_for_read()
+    unreachable: tuple[type[BaseException], ...] = (BrokerError, *connection.connection_errors)
+    try:
+        with connection:
+            connection.ensure_connection(max_retries=1)
+            channel: Any = connection.default_channel  # a virtual channel: queue_declare
+            try:
+                _, count, _ = channel.queue_declare(queue=queue, passive=True)
+            except connection.channel_errors:  # Redis keeps no empty list: "no such queue"
+                return 0
+            return int(count)
+    except unreachable as error:
+        log.warning("could not count the messages in %s: %s", queue, error)
+        return None
 
 
 def resend_stale(
@@ -101,21 +135,54 @@ def resend_stale(
     """Send ``task(key=pk)`` again for every row of ``model`` whose message was lost or whose
     worker died; the number of rows sent.
 
-    A waiting row whose message was sent longer than ``after_seconds`` ago (a broker restart lost
-    it) and a working row whose lease ran out (its worker was killed) are both sent again, at
-    most once every ``after_seconds``; the task claims the row first, so a message that was not
-    lost after all (a long queue) costs one no-op run.
+    * A working row whose lease ran out (its worker was killed) is sent again at once, and
+      again every ``after_seconds`` while it stays so.
+    * A waiting row last sent more than ``after_seconds`` ago is sent again if the broker holds
+      fewer messages on the task's queue than there are waiting rows: then some message is
+      missing (a broker restart, a send that failed). A long queue of live messages sends
+      nothing, and a round of sending can at most double the messages of waiting rows.
+
+    The task claims its row first, so a message that was not lost after all costs one no-op run.
     """
     now = timezone.now()
-    stale = Q(queued_at__lt=now - timedelta(seconds=after_seconds))
-    rows = model._default_manager.filter(
-        stale & (Q(status=waiting) | Q(status=working, lease_expires_at__lt=now))
-    ).values_list("pk", flat=True)
+    sent_before = now - timedelta(seconds=after_seconds)
+    manager = model._default_manager
+    stale = Q(status=working, lease_expires_at__lt=now) & (
+        Q(queued_at__lt=F("lease_expires_at")) | Q(queued_at__lt=sent_before)
+    )
+    lost = Q(status=waiting, queued_at__lt=sent_before)
+    if manager.filter(lost).exists():
+        backlog = broker_backlog(ROUTES.get(task.name, "maintenance"))
+        if backlog is not None and backlog < manager.filter(Q(status=waiting)).count():
+            stale |= lost
     sent = 0
-    for pk in rows:
+    for pk in manager.filter(stale).order_by("queued_at").values_list("pk", flat=True):
         # Only one sweeper sends a row again: the one whose update moved queued_at.
-        if model._default_manager.filter(pk=pk, queued_at__lt=now).update(queued_at=now):
+        if manager.filter(pk=pk, queued_at__lt=now).update(queued_at=now):
             log.info("sending %s %s again", model.__name__, pk)
             enqueue(task, **{key: pk})
             sent += 1
     return sent
+
+
+def look_again_when_lease_ends(
+    task: "Task[..., Any]", model: "type[Claimable]", pk: int, *, working: str, key: str
+) -> bool:
+    """After a claim failed: if this message was a redelivery (the broker believes its worker
+    lost) and the row is still held, send ``task`` again for when the lease ends.
+
+    The holder may have died a moment ago and its lease is not over yet; without this the row
+    would wait for the sweeper. A fresh duplicate (a sweep's) finds a live holder and stops.
+    """
+    delivery = task.request.delivery_info or {}
+    if not delivery.get("redelivered"):
+        return False
+    lease_end = (
+        model._default_manager.filter(Q(pk=pk, status=working))
+        .values_list("lease_expires_at", flat=True)
+        .first()
+    )
+    if lease_end is None:
+        return False
+    wait = max(1.0, (lease_end - timezone.now()).total_seconds() + 1.0)
+    return send(task, countdown=wait, **{key: pk})

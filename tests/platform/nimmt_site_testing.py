@@ -4,13 +4,14 @@ import contextlib
 import io
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tarfile
 import time
 import uuid
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -329,3 +330,79 @@ def play_in_process(match: Match, players: Sequence[EngineBot] | None = None) ->
         names=entrant_names(seats),
     )
     return store_game(match, replay)
+
+
+# ---------------------------------------------------------------------------- a broker to restart
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class PrivateRedis:
+    """A ``redis-server`` of this test's own, on a free port, without persistence (as the
+    compose file runs it): a restart loses every queued message. Tests restart this one, never
+    the shared server."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with (self.folder / "redis.log").open("ab") as out:
+            self.process = subprocess.Popen(
+                ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+                 "--appendonly", "no", "--dir", str(self.folder)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        wait_for("Redis to answer", self.answers, timeout=10, every=0.05)
+
+    def answers(self) -> bool:
+        try:
+            return bool(redis.Redis(port=self.port, socket_timeout=1).ping())
+        except redis.RedisError:
+            return False
+
+    def stop(self) -> None:
+        """SIGKILL: gone at once, every message with it."""
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+        self.process.wait(timeout=10)
+        self.process = None
+
+    def restart(self, down_seconds: float = 1.0) -> None:
+        self.stop()
+        time.sleep(down_seconds)
+        self.start()
+
+
+@contextlib.contextmanager
+def broker_of_this_process(url: str) -> Iterator[None]:
+    """Send this process's tasks (``enqueue`` in the test itself) to ``url`` for a while."""
+    from config.celery_app import app as celery_app
+
+    app: Any = celery_app  # its pools are private attributes, reset here
+
+    def reset() -> None:
+        # kombu keeps one pool per broker URL: this process finds each broker's again, open.
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    names = ("broker_url", "broker_read_url", "broker_write_url")
+    before = {name: app.conf[name] for name in names}
+    reset()
+    app.conf.update({name: url for name in names})
+    try:
+        yield
+    finally:
+        reset()
+        app.conf.update(before)
