@@ -176,10 +176,16 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 # A worker holds a match for this long and renews the hold every third of it; a match whose
 # holder stopped renewing (a killed worker) is played again by whoever claims it next.
 MATCH_LEASE_SECONDS = env_int("NIMMT_MATCH_LEASE_SECONDS", 60, minimum=3)
-VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 120, minimum=3)
-# Work still queued after this long (its message lost, e.g. a broker restart) is sent again.
-REQUEUE_AFTER_SECONDS = env_int("NIMMT_REQUEUE_AFTER_SECONDS", 300, minimum=1)
-SWEEP_INTERVAL_SECONDS = env_float("NIMMT_SWEEP_INTERVAL_SECONDS", 30.0, minimum=0.5)
+VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 60, minimum=3)
+# Work whose message was lost (a broker restart, a send while it was down) is sent again this
+# long after its last sending, at the sweep after: lost work waits at most 45 + 15 = 60 s
+# (core.celery.resend_stale). Work whose worker died is sent again as soon as its lease ends.
+REQUEUE_AFTER_SECONDS = env_int("NIMMT_REQUEUE_AFTER_SECONDS", 45, minimum=1)
+SWEEP_INTERVAL_SECONDS = env_float("NIMMT_SWEEP_INTERVAL_SECONDS", 15.0, minimum=0.5)
+# A match is stopped past its own bound (matches.bounds.time_bound: starts, games, decisions,
+# allowance and bank) plus this margin; a cap (seconds, 0: none) may shorten every bound.
+MATCH_TIME_MARGIN_SECONDS = env_float("NIMMT_MATCH_TIME_MARGIN_SECONDS", 60.0, minimum=0.0)
+MATCH_TIME_CAP_SECONDS = env_float("NIMMT_MATCH_TIME_CAP_SECONDS", 0.0, minimum=0.0)
 SCHEDULE_INTERVAL_SECONDS = env_float("NIMMT_SCHEDULE_INTERVAL_SECONDS", 20.0, minimum=0.5)
 SCHEDULE_IN_FLIGHT = env_int("NIMMT_SCHEDULE_IN_FLIGHT", 4, minimum=0)  # per ladder
 PAIR_DAILY_CAP = env_int("NIMMT_PAIR_DAILY_CAP", 40, minimum=1)
