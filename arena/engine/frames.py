@@ -105,12 +105,14 @@ __all__ = [
     "FORMAT",
     "Asks",
     "Fault",
+    "Film",
     "FinalResult",
     "Frame",
     "Frames",
     "Step",
     "UnverifiedReplayError",
     "frames",
+    "header",
 ]
 
 
@@ -242,15 +244,17 @@ class Frames:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON the site serves (module docstring)."""
+        head = _header(
+            self.variant,
+            self.rules,
+            self.players,
+            self.layout,
+            self.row_lengths,
+            self.bullheads,
+            self.higher_is_better,
+        )
         return {
-            "format": FORMAT,
-            "variant": self.variant,
-            "rules": self.rules,
-            "players": list(self.players),
-            "layout": list(self.layout),
-            "row_lengths": list(self.row_lengths),
-            "bullheads": list(self.bullheads),
-            "higher_is_better": self.higher_is_better,
+            **head,
             "turns": self.turns,
             "turn_ends": list(self.turn_ends),
             "result": {
@@ -262,6 +266,48 @@ class Frames:
             },
             "frames": [frame.to_json() for frame in self.frames],
         }
+
+
+def _header(
+    variant: str,
+    rules: str,
+    players: Sequence[str],
+    layout: Sequence[str],
+    row_lengths: Sequence[int],
+    bullheads: Sequence[int],
+    higher_is_better: bool,
+) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "variant": variant,
+        "rules": rules,
+        "players": list(players),
+        "layout": list(layout),
+        "row_lengths": list(row_lengths),
+        "bullheads": list(bullheads),
+        "higher_is_better": higher_is_better,
+    }
+
+
+def header(game: Game, names: Sequence[str]) -> dict[str, Any]:
+    """What the frames of ``game`` (its seats named ``names``) say besides the frames, the
+    turns and the result: the JSON keys ``format`` to ``higher_is_better`` of
+    :meth:`Frames.to_json`, known from the deal on. With :class:`Film`, a game in progress.
+
+    >>> game = Game.new("classic", players=2, seed=1)
+    >>> head = header(game, ["a", "b"])
+    >>> head["players"], head["layout"], head["bullheads"][55], head["row_lengths"]
+    (['a', 'b'], [], 7, [5, 5, 5, 5])
+    """
+    return _header(
+        game.variant.name,
+        game.rules.name,
+        names,
+        game.layout,
+        [len(row) for row in game.spaces],
+        game.bullheads[: game.variant.tiles + 1],
+        game.variant.higher_is_better,
+    )
 
 
 def frames(source: dict[str, Any] | Game) -> Frames:
@@ -278,7 +324,7 @@ def frames(source: dict[str, Any] | Game) -> Frames:
     if problems:
         raise UnverifiedReplayError(problems)
     game = start(replay)
-    film = _Film(game)
+    film = Film(game)
     game.listen(film.step)
     for turn in replay["turns"]:
         replay_turn(game, turn)
@@ -314,9 +360,20 @@ def _public_faults(records: list[dict[str, Any]]) -> list[Fault]:
     return found
 
 
-class _Film:
-    """The frames of one game, noted from its step events (:meth:`Game.listen`): each event
-    is one frame of the position the game holds when it is emitted."""
+class Film:
+    """The frames of one game, noted from its step events: each event is one frame of the
+    position the game holds when it is emitted. Listen with it to a game being played
+    (``game.listen(film.step)``) and ``film.notes`` grows as the game goes: the live view of a
+    running match; :func:`frames` has it re-play a replay.
+
+    >>> game = Game.new("basic", players=2, seed=4)
+    >>> film = Film(game)
+    >>> game.listen(film.step)
+    >>> for seat in game.pending.seats:
+    ...     game.apply(seat, game.legal(seat)[0])
+    >>> [frame.step.kind for frame in film.notes][:3], film.turn_ends
+    (['setup', 'reveal', 'land'], [0, 4])
+    """
 
     def __init__(self, game: Game) -> None:
         self.game = game

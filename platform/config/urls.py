@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 from ladders import views as ladder_views
 from matches import views as match_views
+from matches import watch as match_watch
 from submissions import views as bot_views
 
 urlpatterns = [
@@ -25,6 +26,10 @@ urlpatterns = [
     path("matches/", match_views.match_list, name="match-list"),
     path("matches/<uuid:match_uuid>/", match_views.match, name="match"),
     path("matches/<uuid:match_uuid>/games/<int:game>/", match_views.game, name="match-game"),
+    path("matches/<uuid:match_uuid>/live/", match_watch.live, name="match-live"),
+    path(
+        "matches/<uuid:match_uuid>/live/events/", match_watch.live_events, name="match-live-events"
+    ),
     path("matches/<uuid:match_uuid>/replays/<int:game>/", match_views.replay, name="match-replay"),
     path(
         "matches/<uuid:match_uuid>/replays/<int:game>/frames/",

@@ -160,3 +160,24 @@ def public_faults(faults: list[dict[str, Any]], is_owner: bool) -> list[dict[str
     if is_owner:
         return faults
     return [{**fault, "detail": PRIVATE_DETAIL} for fault in faults if isinstance(fault, dict)]
+
+
+class LiveChunk(models.Model):
+    """Frames of a running match's game as they happened, for its live view
+    (:mod:`matches.live`): written by the worker that plays the match, removed when it ends."""
+
+    match = models.ForeignKey(Match, models.CASCADE, related_name="live_chunks")
+    attempt = models.CharField(max_length=16)  # the worker's attempt; a retried match starts over
+    seq = models.PositiveIntegerField()  # 1, 2, ... in the order written
+    game = models.PositiveSmallIntegerField()  # 1-based
+    first = models.PositiveIntegerField()  # the game's frame index of the chunk's first frame
+    header = models.JSONField(null=True, blank=True)  # the game's first chunk: the frames' header
+    frames = models.JSONField(default=list)  # nimmt-frames/1 frames, as spectators may see them
+    over = models.BooleanField(default=False)  # the game's last chunk
+
+    class Meta:
+        constraints = (
+            # The live stream's read: WHERE match_id = %s AND attempt = %s AND seq > %s
+            # ORDER BY seq
+            models.UniqueConstraint(fields=["match", "attempt", "seq"], name="live_chunk_seq"),
+        )

@@ -32,6 +32,7 @@ from submissions import builds
 from submissions.models import Bot
 
 from matches import bridge, results, scheduler
+from matches.live import LiveFeed
 from matches.models import Match, entrant_names
 from matches.signals import match_ended
 
@@ -61,7 +62,7 @@ def run_match(*, match_pk: int) -> None:
     names = entrant_names(seats)
     out_dir = results.staging_dir(match, claim)
     try:
-        with leases.heartbeat(claim):
+        with leases.heartbeat(claim), LiveFeed(match.pk) as live:
             outcome = bridge.play_match(
                 variant=match.variant,
                 seed=match.seed,
@@ -72,6 +73,7 @@ def run_match(*, match_pk: int) -> None:
                     for name, s in zip(names, seats, strict=True)
                 ],
                 out_dir=out_dir,
+                watch=live,
             )
     except bridge.ArenaError as error:
         shutil.rmtree(out_dir, ignore_errors=True)

@@ -9,7 +9,9 @@
  *
  * For tests and tools: window.nimmtViewer.boardAt(k) is the board after turn k (0: the deal),
  * as the engine's `Game.spaces`: per row, per space, the tile number, 0 (empty) or -1 (skipped).
- * No dependencies; no network access but the frames' own URL.
+ * A running match's page has data-live-url instead: the frames arrive as server-sent events
+ * and the board follows them (startLive below).
+ * No dependencies; no network access but the frames' own URL or the live events'.
  */
 (function () {
   "use strict";
@@ -224,11 +226,19 @@
 
   function Viewer(root, game) {
     this.root = root;
-    this.game = game;
     this.index = 0;
     this.playing = false;
     this.speed = 1;
     this.timer = null;
+    this.load(game);
+    this.bindControls();
+  }
+
+  /* Draw a game from its start: the board, the players, the turn slider. */
+  Viewer.prototype.load = function (game) {
+    if (this.playing) this.pause();
+    this.game = game;
+    this.index = 0;
     this.tiles = new Map();
     var maxSpaces = 0;
     var rows = game.frames[0].spaces;
@@ -241,8 +251,18 @@
     this.height = this.trayH + rows.length * PY + PAD;
     this.buildSvg();
     this.buildPlayers();
-    this.bindControls();
-  }
+    this.root.querySelector("[data-act=turn]").max = game.turns;
+  };
+
+  /* The same game with more frames (a live game going on): shown at once if the viewer was
+   * following it (at its last frame, or playing), else only the turn count grows. */
+  Viewer.prototype.extend = function (game) {
+    var following = this.playing || this.index >= this.game.frames.length - 1;
+    this.game = game;
+    this.root.querySelector("[data-act=turn]").max = game.turns;
+    if (following) this.goTo(game.frames.length - 1, true);
+    else this.renderSide(game.frames[this.index], false);
+  };
 
   Viewer.prototype.spaceXY = function (row, space) {
     return { x: PAD + LABEL + space * PX, y: this.trayH + row * PY };
@@ -304,7 +324,8 @@
     var g = this.game;
     var body = this.root.querySelector(".players tbody");
     var head = this.root.querySelector(".players thead tr");
-    if (g.pro) head.insertAdjacentHTML("beforeend", '<th class="num" title="action cards held">Cards</th>');
+    head.querySelectorAll("th.held-head").forEach(function (th) { th.remove(); });
+    if (g.pro) head.insertAdjacentHTML("beforeend", '<th class="num held-head" title="action cards held">Cards</th>');
     body.innerHTML = "";
     this.playerRows = [];
     for (var p = 0; p < g.players; p++) {
@@ -464,7 +485,9 @@
         var held = f.held[p];
         var cell = row.querySelector(".held");
         cell.textContent = held.length;
-        cell.title = held.map(function (c) { return CARD_NAMES[c] || c; }).join(", ");
+        cell.title = held.every(function (c) { return CARD_NAMES[c]; })
+          ? held.map(function (c) { return CARD_NAMES[c]; }).join(", ")
+          : plural(held.length, "action card") + ", not shown while the game goes on";
       }
       row.classList.toggle("acting", !!(f.focus && f.focus.seat === p));
       var rank = atEnd && g.result ? g.result.ranks[p] : null;
@@ -561,7 +584,6 @@
     var self = this;
     var root = this.root;
     var slider = root.querySelector("[data-act=turn]");
-    slider.max = this.game.turns;
     slider.addEventListener("input", function () {
       var turn = +slider.value; // read first: pausing redraws the slider
       self.pause();
@@ -631,6 +653,87 @@
 
   // ------------------------------------------------------------------ start
 
+  /* A running match: its games' frames arrive as server-sent events (matches/live.py), each
+   * "chunk" the next frames of a game (with the game's header first), "reset" when the match
+   * started over, "end" when it is no longer running. The board follows the newest frame. */
+  function startLive(root, api, status, resolveReady) {
+    var url = root.getAttribute("data-live-url");
+    var games = {}; // number -> the frames data of that game, as the frames URL would serve it
+    var shown = null; // the number of the game on the board
+    var viewer = null;
+    var ready = false;
+    var gameLabel = document.querySelector("[data-live=game]");
+    var endNotice = document.querySelector("[data-live=end]");
+    var title = document.querySelector("[data-live=title]");
+    api.live = true;
+    api.games = games;
+    api.game = function () { return shown; };
+    /* Every frame received of game n, as the engine sent them. */
+    api.frames = function (n) { return games[n] ? games[n].frames.slice() : []; };
+    /* The board on the screen, read from the drawing, as the engine's Game.spaces. */
+    api.board = function () {
+      if (!viewer) return null;
+      return viewer.game.frames[viewer.index].spaces.map(function (row) { return row.slice(); });
+    };
+    api.atLast = function () { return !!viewer && viewer.index === viewer.game.frames.length - 1; };
+    api.ended = null;
+
+    function show(n) {
+      var game = readFrames(games[n]);
+      if (viewer && shown === n) { viewer.extend(game); return; }
+      shown = n;
+      if (!viewer) {
+        viewer = new Viewer(root, game);
+        api.viewer = viewer;
+      } else {
+        viewer.load(game);
+      }
+      viewer.goTo(game.frames.length - 1, false);
+      if (gameLabel) gameLabel.textContent = "game " + n;
+      if (!ready) {
+        ready = true;
+        status.textContent = "";
+        status.hidden = true;
+        root.setAttribute("data-ready", "1");
+        resolveReady(api);
+      }
+    }
+
+    var source = new EventSource(url);
+    api.source = source;
+    if (title) title.textContent = "waiting for the first moves";
+    source.addEventListener("chunk", function (e) {
+      var chunk = JSON.parse(e.data);
+      var data = games[chunk.game];
+      if (chunk.header) {
+        data = games[chunk.game] = Object.assign({}, chunk.header, { frames: [], turn_ends: [0], turns: 0, result: null });
+      }
+      if (!data || chunk.first !== data.frames.length) return; // not the continuation: wait for a reset
+      chunk.frames.forEach(function (f) {
+        data.frames.push(f);
+        if (f.step.kind === "end") { data.turn_ends.push(data.frames.length - 1); data.turns += 1; }
+      });
+      if (title) title.textContent = chunk.over ? "game " + chunk.game + " is over" : "game " + chunk.game;
+      if (shown === null || chunk.game >= shown) show(chunk.game);
+    });
+    source.addEventListener("reset", function () {
+      Object.keys(games).forEach(function (k) { delete games[k]; });
+      shown = null;
+      if (title) title.textContent = "the match started over";
+    });
+    source.addEventListener("end", function (e) {
+      var end = JSON.parse(e.data);
+      source.close();
+      api.ended = end.status;
+      if (title) title.textContent = "the match is " + end.status;
+      if (endNotice) {
+        endNotice.hidden = false;
+        endNotice.innerHTML = "The match is " + esc(end.status) + ". <a href=\"" + esc(end.url) + "\">Results and replays</a>";
+      }
+      if (!ready) { status.textContent = "The match is " + end.status + "."; root.setAttribute("data-ready", "ended"); resolveReady(api); }
+    });
+  }
+
   function start() {
     var root = document.getElementById("viewer");
     if (!root) return;
@@ -641,6 +744,7 @@
       ready: new Promise(function (resolve, reject) { resolveReady = resolve; rejectReady = reject; }),
     };
     window.nimmtViewer = api;
+    if (root.hasAttribute("data-live-url")) { startLive(root, api, status, resolveReady); return; }
     fetch(root.getAttribute("data-frames-url"), { credentials: "same-origin" })
       .then(function (response) {
         return response.json().catch(function () { return null; }).then(function (body) {

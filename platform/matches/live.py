@@ -1,0 +1,255 @@
+"""Running matches, live: the worker notes each game's frames as they happen, spectators'
+browsers receive them as server-sent events.
+
+The worker's side is :class:`LiveFeed`, the runner's ``watch`` (:func:`arena.runner.match.
+run_match`): it listens to every game of the match with the engine's :class:`~arena.engine.
+frames.Film` (the frames the replay viewer draws, computed by the engine as the decisions land)
+and a thread of its own writes the new ones every :data:`FLUSH_S` seconds as a
+:class:`~matches.models.LiveChunk` row, never holding up the match. The spectators' side is
+:func:`events`, the stream of the view ``match-live-events``: each new chunk as one event,
+then ``end`` when the match is over.
+
+**Why the database and server-sent events.** The worker and the web processes share nothing
+but the database and the broker, on one machine (the demo: SQLite and a folder broker) or many;
+a chunk row is what every one of them can write and read, and a spectator who connects late or
+reconnects reads what he missed from the rows instead of from a message he was not there for.
+The transport is one-way (the match goes on whatever a spectator does), so server-sent events
+fit: the browser's ``EventSource`` reconnects by itself with the last event's id, which names
+the chunk to go on from. A stream is a plain streaming response that polls one index
+(``live_chunk_seq``) every :data:`POLL_S` and ends after :data:`STREAM_S` (the browser then
+reconnects), so it needs no ASGI server or channel layer, works alike under ``runserver``,
+gunicorn's threads and the test server, and never holds a web worker for long.
+
+**What a spectator sees.** Only what every player at the table sees: the frames hold the board,
+revealed tiles, scores and the number of tiles in each hand, never a hand; the action cards a
+seat holds are hidden until the game is over (their number is public), so a live frame names
+none of them (:func:`public_frame`). Replays, which name them, are served once a match is over.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import DatabaseError, close_old_connections, connection
+
+from arena.engine.frames import Film, header
+from arena.engine.game import Game
+from matches.models import LiveChunk, Match
+
+#: How often the worker writes a running game's new frames (s).
+FLUSH_S = 0.3
+#: How often a stream looks for new chunks (s).
+POLL_S = 0.25
+#: How long one stream lasts before the browser reconnects (s).
+STREAM_S = 30.0
+#: A comment line this often keeps proxies from closing a quiet stream (s).
+HEARTBEAT_S = 10.0
+#: What a browser waits before it reconnects (ms), the ``retry`` field of the stream.
+RETRY_MS = 1000
+#: Chunks sent in one go to a spectator who is behind.
+BATCH = 50
+#: What a live frame says in place of an action card's name.
+HIDDEN_CARD = "hidden"
+
+log = logging.getLogger(__name__)
+
+
+def public_frame(frame: dict[str, Any]) -> dict[str, Any]:
+    """A frame (``nimmt-frames/1``) as a spectator of a running game may see it: the action
+    cards each seat holds are counted, not named; and the decision the engine waits for is left
+    out (the engine notes it on a frame only after the frame, which may be sent by then).
+
+    >>> public_frame({"held": [["stop", "plus5"], []], "hands": [3, 4], "asks": None})
+    {'held': [['hidden', 'hidden'], []], 'hands': [3, 4], 'asks': None}
+    """
+    return {
+        **frame,
+        "held": [[HIDDEN_CARD] * len(cards) for cards in frame["held"]],
+        "asks": None,
+    }
+
+
+@dataclass
+class _Watched:
+    number: int
+    film: Film
+    names: tuple[str, ...]
+    sent: int = 0  # frames written
+
+    @property
+    def done(self) -> bool:
+        """Over, and every frame written."""
+        notes = self.film.notes
+        return self.sent == len(notes) and notes[-1].step.kind == "end" and notes[-1].step.over
+
+
+class LiveFeed:
+    """The live frames of one attempt at playing a match (the runner's ``watch``).
+
+    Use as a context manager around the match: it starts the writer thread and, at the end,
+    writes what is left and removes the chunks (the finished match's replays take over).
+    """
+
+    def __init__(self, match_pk: int) -> None:
+        self.match_pk = match_pk
+        self.attempt = secrets.token_hex(4)
+        self._lock = threading.Lock()
+        self._games: list[_Watched] = []
+        self._seq = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="live-feed", daemon=True)
+
+    def __call__(self, number: int, game: Game, names: tuple[str, ...]) -> None:
+        """The runner's ``watch``: game ``number`` is dealt; follow it."""
+        film = Film(game)
+        game.listen(film.step)
+        with self._lock:
+            self._games.append(_Watched(number, film, names))
+
+    def __enter__(self) -> LiveFeed:
+        LiveChunk.objects.filter(match_id=self.match_pk).delete()  # an earlier attempt's
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        LiveChunk.objects.filter(match_id=self.match_pk).delete()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(FLUSH_S):
+                self._flush_or_log()
+            self._flush_or_log()
+        finally:
+            connection.close()  # this thread's own connection
+
+    def _flush_or_log(self) -> None:
+        try:
+            self.flush()
+        except DatabaseError:  # the live view misses out; the match never does
+            log.warning("match %s: live frames not written", self.match_pk, exc_info=True)
+
+    def flush(self) -> None:
+        """Write every game's frames noted since the last flush, one chunk per game."""
+        with self._lock:
+            games = list(self._games)
+        rows: list[LiveChunk] = []
+        counts: list[tuple[_Watched, int]] = []
+        for watched in games:
+            film = watched.film
+            count = len(film.notes)  # the match's thread only appends
+            if count == watched.sent:
+                continue
+            frames = [public_frame(f.to_json()) for f in film.notes[watched.sent : count]]
+            step = frames[-1]["step"]
+            rows.append(
+                LiveChunk(
+                    match_id=self.match_pk,
+                    attempt=self.attempt,
+                    seq=self._seq + len(rows) + 1,
+                    game=watched.number,
+                    first=watched.sent,
+                    header=header(film.game, watched.names) if watched.sent == 0 else None,
+                    frames=frames,
+                    over=step["kind"] == "end" and bool(step.get("over")),
+                )
+            )
+            counts.append((watched, count))
+        if not rows:
+            return
+        close_old_connections()
+        LiveChunk.objects.bulk_create(rows)
+        self._seq += len(rows)
+        for watched, count in counts:
+            watched.sent = count
+        with self._lock:  # finished games need no more looks
+            self._games = [w for w in self._games if not w.done]
+
+
+# ---------------------------------------------------------------------------- the stream
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a spectator is: the attempt and the last chunk received (``""``, 0: nothing)."""
+
+    attempt: str = ""
+    seq: int = 0
+
+    @classmethod
+    def parse(cls, text: str | None) -> Position:
+        """From an event id ``<attempt>:<seq>``; anything else is the start.
+
+        >>> Position.parse("1a2b3c4d:17")
+        Position(attempt='1a2b3c4d', seq=17)
+        >>> Position.parse("junk") == Position.parse(None) == Position()
+        True
+        """
+        attempt, _, seq = (text or "").partition(":")
+        if len(attempt) <= 16 and attempt.isalnum() and seq.isdigit() and len(seq) <= 9:
+            return cls(attempt, int(seq))
+        return cls()
+
+
+def _event(kind: str, data: dict[str, Any], event_id: str | None = None) -> str:
+    lines = [f"event: {kind}"]
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    lines.append("data: " + json.dumps(data, separators=(",", ":")))
+    return "\n".join(lines) + "\n\n"
+
+
+def events(
+    match: Match, position: Position, *, stream_s: float = STREAM_S, poll_s: float = POLL_S
+) -> Iterator[str]:
+    """The server-sent events of ``match`` for a spectator at ``position``: ``chunk`` events
+    (``game``, ``first``, ``frames``, the game's ``header`` with its first chunk, ``over``),
+    ``reset`` when the match started over (a retried attempt: drop what was shown), ``end``
+    (``status``, ``url``) once the match is no longer running; for ``stream_s`` at most."""
+    yield f"retry: {RETRY_MS}\n\n"
+    started = last_sent = time.monotonic()
+    attempt, seq = position.attempt, position.seq
+    while True:
+        status = Match.objects.filter(pk=match.pk).values_list("status", flat=True).first()
+        latest = (
+            LiveChunk.objects.filter(match_id=match.pk)
+            .order_by("-id")
+            .values_list("attempt", flat=True)
+            .first()
+        )
+        if latest is not None and latest != attempt:
+            if attempt:  # the match started over (a retried attempt): drop what was shown
+                yield _event("reset", {})
+            attempt, seq = latest, 0
+        chunks = list(
+            LiveChunk.objects.filter(match_id=match.pk, attempt=attempt, seq__gt=seq)
+            .order_by("seq")
+            .values("seq", "game", "first", "header", "frames", "over")[:BATCH]
+        )
+        for chunk in chunks:
+            seq = chunk["seq"]
+            body = {k: chunk[k] for k in ("game", "first", "frames", "over")}
+            if chunk["header"] is not None:
+                body["header"] = chunk["header"]
+            yield _event("chunk", body, f"{attempt}:{seq}")
+            last_sent = time.monotonic()
+        if len(chunks) == BATCH:
+            continue  # more to catch up on
+        if status not in (Match.QUEUED, Match.RUNNING):
+            yield _event("end", {"status": status, "url": match.get_absolute_url()})
+            return
+        now = time.monotonic()
+        if now - started >= stream_s:
+            return
+        if now - last_sent >= HEARTBEAT_S:
+            yield ": still running\n\n"
+            last_sent = now
+        time.sleep(poll_s)
