@@ -388,6 +388,22 @@ def test_it_exits_1_when_the_arena_vanishes_mid_game(kit):
     assert time.monotonic() - start < 30
 
 
+def test_it_exits_1_on_a_view_it_cannot_read_and_answers_nothing(kit):
+    shown = views("pro")[0]
+    shown.action_cards.append(99)  # no such action card in protocol version 1
+
+    def script(stream, context):
+        yield from opening("pro")
+        yield request(1, shown)
+        assert stream.inbox.get(timeout=30) is None, "the kit answered an unreadable view"
+
+    start = time.monotonic()
+    run = run_kit(kit, script)
+    assert run.code == 1, run.log
+    assert run.stream.answers == []
+    assert time.monotonic() - start < 30
+
+
 def test_it_exits_1_saying_why_when_the_arena_refuses_its_token(kit):
     def script(stream, context):
         yield from ending()

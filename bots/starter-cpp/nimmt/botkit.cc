@@ -578,6 +578,9 @@ int run(KitBot& bot, int argc, char** argv) {
   } catch (const BotCodeError& exc) {
     log("CRITICAL", std::string(exc.what()) + "; the bot stops here (a crash)");
     return 3;
+  } catch (const std::exception& exc) {  // a message this kit cannot read, say
+    log("CRITICAL", std::string("the bot kit failed: ") + exc.what());
+    return 1;
   }
   return 0;
 }

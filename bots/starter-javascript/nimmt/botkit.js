@@ -547,7 +547,8 @@ async function main(bot, argv = process.argv.slice(2)) {
       log("CRITICAL", `${error.message}; the bot stops here (a crash)\n${error.cause?.stack ?? ""}`);
       return 3;
     }
-    throw error;
+    log("CRITICAL", `the bot kit failed: ${error.stack ?? error}`); // an unreadable message, say
+    return 1;
   }
   return 0;
 }

@@ -142,6 +142,11 @@ final class Arena {
       e.getCause().printStackTrace(new java.io.PrintWriter(trace));
       log("CRITICAL", e.getMessage() + "; the bot stops here (a crash)\n" + trace);
       return 3;
+    } catch (RuntimeException e) { // a message this kit cannot read, say
+      java.io.StringWriter trace = new java.io.StringWriter();
+      e.printStackTrace(new java.io.PrintWriter(trace));
+      log("CRITICAL", "the bot kit failed: " + e + "\n" + trace);
+      return 1;
     }
     return 0;
   }
