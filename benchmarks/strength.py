@@ -2,7 +2,7 @@
 
     nice -n 10 python benchmarks/strength.py [--bots search,mcs,flat,heuristic,random]
         [--tables basic:4,classic:2,...] [--pairs search-mcs,search-flat] [--deals N]
-        [--ms 30] [--clock cpu|wall] [--jobs J] [--seed S] [--json PATH]
+        [--ms 30] [--clock cpu|wall] [--jobs J] [--seed S] [--every N] [--json PATH]
 
 **Tables.** By default every variant at 4 players, and the card game also at 2 and 5.
 
@@ -19,7 +19,9 @@ is A's mean score over its seats in those games less B's.
 computing (:mod:`arena.bots.timing`). ``heuristic`` and ``random`` take no time worth counting.
 Any other options go in the spec: ``--bots mcs:objective=score,flat``.
 
-**Figures.** Per table: each bot's mean score per game over all its pairings with a 95%
+**Figures.** Deals are played deal by deal across all tables and pairs, so a run stopped
+early (``--every N`` prints the tables so far every ``N`` deals) is a smaller run of the same
+design. Per table: each bot's mean score per game over all its pairings with a 95%
 interval (over deals; normal approximation, :mod:`arena.stats`); for every pair the mean paired
 difference with its 95% interval and which bot it shows to be better (card game: fewer points
 is better), or ``level`` when the interval contains zero; and each bot's time per decision
@@ -236,11 +238,9 @@ def bot_lines(names: Iterable[str], results: Sequence[DealResult]) -> list[BotLi
     return lines
 
 
-def report(
-    table: str, bots: Sequence[BotLine], pairs: Sequence[PairLine], elapsed: float, unit: str
-) -> str:
+def report(table: str, bots: Sequence[BotLine], pairs: Sequence[PairLine]) -> str:
     width = max(len(b.name) for b in bots)
-    out = [f"\n{table}: {elapsed:.0f} s ({unit})"]
+    out = [f"\n{table}"]
     out.append(
         f"{'bot':<{width}}  deals  mean ± 95% CI    ms/decision wall p50/p95/max   cpu p50/p95/max"
     )
@@ -293,35 +293,48 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     parser.add_argument("--seed", type=int, default=1, help="run seed (1)")
     parser.add_argument("--json", type=Path, help="also write every deal's result here")
+    parser.add_argument(
+        "--every", type=int, default=0, help="print the tables so far every N deals (0: at the end)"
+    )
     args = parser.parse_args(argv)
     bots = [s.strip() for s in args.bots.split(",") if s.strip()]
     pairs = parse_pairs(args.pairs, bots)
     for spec in {s for p in pairs for s in p}:
         make(timed_spec(spec, args.ms, args.clock))  # a bad spec fails before any game
     names = list(dict.fromkeys([*bots, *(s for p in pairs for s in p)]))
-    everything: list[DealResult] = []
-    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    tables = parse_tables(args.tables)
+    # Deal-major order: a run cut short has the same deals for every table and pair so far.
+    jobs = [
+        Job(variant, players, a, b, d, args.seed, args.ms, args.clock)
+        for d in range(args.deals)
+        for variant, players in tables
+        for a, b in pairs
+    ]
+    per_deal = len(tables) * len(pairs)
+    every = args.every * per_deal if args.every else len(jobs)
     unit = f"{args.ms:g} ms per decision, {args.clock} clock, seed {args.seed}"
+    start = time.perf_counter()
+    done: list[DealResult] = []
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
-        for variant, players in parse_tables(args.tables):
-            start = time.perf_counter()
-            jobs = [
-                Job(variant, players, a, b, d, args.seed, args.ms, args.clock)
-                for a, b in pairs
-                for d in range(args.deals)
-            ]
-            results = list(pool.map(play_deal, jobs) if pool else map(play_deal, jobs))
-            everything += results
-            better = get_variant(variant).higher_is_better
-            lines = [pair_line([r for r in results if (r.a, r.b) == p], better) for p in pairs]
-            table = f"{variant}, {players} players"
+        results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
+        for result in results:
+            done.append(result)
+            if len(done) % every and len(done) < len(jobs):
+                continue
             elapsed = time.perf_counter() - start
-            print(report(table, bot_lines(names, results), lines, elapsed, unit), flush=True)
+            print(f"\n=== {len(done) // per_deal} of {args.deals} deals, {elapsed:.0f} s, {unit}")
+            for variant, players in tables:
+                table = [r for r in done if (r.variant, r.players) == (variant, players)]
+                better = get_variant(variant).higher_is_better
+                lines = [pair_line([r for r in table if (r.a, r.b) == p], better) for p in pairs]
+                title = f"{variant}, {players} players"
+                print(report(title, bot_lines(names, table), lines), flush=True)
             if args.json:
-                args.json.write_text(json.dumps([asdict(r) for r in everything]))
+                args.json.write_text(json.dumps([asdict(r) for r in done]))
     finally:
         if pool:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)
 
 
 if __name__ == "__main__":
