@@ -83,6 +83,29 @@ function timeLeft() {
   return Math.max(0, (deadline - performance.now()) / 1000);
 }
 
+// ------------------------------------------------------------------------------ types
+// (JSDoc, for editors that check JavaScript; the kit's values are plain objects)
+
+/**
+ * @typedef {{kind: "tile", tile: number}
+ *   | {kind: "luck", row: number, space: number}
+ *   | {kind: "action", card: string | null, row: number | null, newTile: number | null}
+ *   | {kind: "take_row", row: number}} Decision
+ * @typedef {{kind: Decision["kind"], seats: number[], tile: number | null,
+ *   card: string | null}} Pending
+ * @typedef {{seat: number, kind: Decision["kind"], card: string | null, tile: number | null,
+ *   row: number | null, space: number | null, newTile: number | null}} Choice
+ * @typedef {{variant: string, seat: number, players: number, turn: number, setNumber: number,
+ *   layout: string[], spaces: number[][], markers: {row: number, space: number, card: string}[],
+ *   stops: number[], hand: number[], actionCards: string[], chosen: number | null,
+ *   scores: number[], handSizes: number[], actionCounts: number[], history: number[][],
+ *   choices: Choice[], toPlace: {tile: number, seat: number}[], supplySize: number,
+ *   luckDeckSize: number, actionDeckSize: number, pending: Pending | null,
+ *   legal: Decision[]}} View
+ * @typedef {{variant: string, players: number, seat: number, seed: bigint,
+ *   gameId: string}} GameInfo
+ */
+
 // ------------------------------------------------------------------------------ decisions
 
 const playTile = (tile) => ({ kind: "tile", tile });
@@ -259,7 +282,11 @@ class KitBot {
   /** A game is over: the final view, scores and ranks in seat order. */
   endGame(view, scores, ranks) {}
 
-  /** Dispatches on view.pending.kind to the four methods below; returns a decision. */
+  /**
+   * Dispatches on view.pending.kind to the four methods below.
+   * @param {View} view
+   * @returns {Decision}
+   */
   decide(view) {
     const pending = view.pending;
     if (!pending) throw new Error(`seat ${view.seat} has nothing to decide`);
@@ -282,25 +309,41 @@ class KitBot {
     return takeRow(number(this.takeRow(view, pending.tile), "takeRow", "a row"));
   }
 
-  /** The tile to reveal this turn, from view.hand. Default: the lowest. */
+  /**
+   * The tile to reveal this turn, from view.hand. Default: the lowest.
+   * @param {View} view
+   * @returns {number}
+   */
   chooseTile(view) {
     return Math.min(...view.hand);
   }
 
   /** [row, space] for the luck card `card` ("plus5", "final10") just drawn; the legal spaces
-   * are view.legal. Default: the first. */
+   * are view.legal. Default: the first.
+   * @param {View} view
+   * @param {string} card
+   * @returns {[number, number]}
+   */
   placeLuck(view, card) {
     return [view.legal[0].row, view.legal[0].space];
   }
 
   /** An action card to play on `tile` (yours, about to be placed), as playAction("stop",
-   * {row: 3}), or null to keep the cards; the legal ones are view.legal. Default: null. */
+   * {row: 3}), or null to keep the cards; the legal ones are view.legal. Default: null.
+   * @param {View} view
+   * @param {number} tile
+   * @returns {Decision | null}
+   */
   playAction(view, tile) {
     return null;
   }
 
   /** Card game: the row to take because `tile` is lower than every row's end. Default: the
-   * row with the fewest bullheads. */
+   * row with the fewest bullheads.
+   * @param {View} view
+   * @param {number} tile
+   * @returns {number}
+   */
   takeRow(view, tile) {
     return fewestBullheadsRow(view.spaces);
   }
