@@ -1,6 +1,6 @@
 """The ``distilled`` bot: a small neural network that imitates the ``mcs`` house bot's search.
 
-For each legal option the bot builds a short input vector (:func:`option_inputs`, 72 numbers):
+For each legal option the bot builds a short input vector (:func:`option_inputs`, 78 numbers):
 the state (variant, decision kind, hand size, unseen tiles, own margin) and what the option does
 as far as the seat can tell — the tile, the row it goes to by the normal rule (or the action
 card's row), the space it lands on (its kind, a luck marker, the row's bullheads, spaces left
@@ -18,6 +18,7 @@ import struct
 import zipfile
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from math import comb
 from pathlib import Path
 
 from arena.botkit import run
@@ -94,7 +95,7 @@ class Table:
     def landing(self, tile: int, row: int | None, space: int) -> list[float]:
         """A tile about to land on ``space`` of ``row`` (``None``: the card game's row to take)."""
         if row is None:
-            return [0.0] * 15 + [1.0]
+            return [0.0] * 18 + [1.0]
         kinds = self.layout[row]
         length = len(kinds) if not self.classic else CLASSIC_ROW_LENGTH + 1
         space = min(space, length - 1)
@@ -104,6 +105,15 @@ class Table:
         ahead = self.between(last, tile) if tile > last else 0
         left = length - 1 - space
         crowd = ahead * self.opponents / max(1, len(self.unseen))
+        # each opponent's tile lands here first with chance ahead / unseen: the chance that
+        # this tile completes the row (k == left), or another does first (k > left)
+        q = min(1.0, ahead / max(1, len(self.unseen)))
+        pmf = [
+            comb(self.opponents, k) * q**k * (1 - q) ** (self.opponents - k)
+            for k in range(self.opponents + 1)
+        ]
+        mine = pmf[left] if left < len(pmf) else 0.0
+        other = sum(pmf[left + 1 :])
         return [
             *(float(kind == k) for k in _SPACE_KINDS),
             float(marker == "plus5"),
@@ -114,6 +124,9 @@ class Table:
             ahead / 10,
             min(crowd, 3.0) / 3,
             float(crowd >= left),
+            mine,
+            other,
+            mine * self.heads[row] / 20,
             0.0,
         ]
 
@@ -132,15 +145,15 @@ class Table:
         return tile_part + self.landing(tile, row, space)
 
 
-OPTION_SIZE = 5 + len(_CARDS) + 5 + 16 + 16 + 6
+OPTION_SIZE = 5 + len(_CARDS) + 5 + 19 + 19 + 6
 INPUT_SIZE = 5 + len(_KINDS) + 6 + OPTION_SIZE
 
 
 def option_inputs(table: Table, decision: Decision) -> list[float]:
     """The network's input for one option: the state, then the option (kind, action card, the
     tile and where it lands, a second tile's landing for Another, the luck / row details)."""
-    empty_tile = [0.0] * 21
-    second = [0.0] * 16
+    empty_tile = [0.0] * 24
+    second = [0.0] * 19
     extra = [0.0] * 6
     card: str | None = None
     if isinstance(decision, PlayTile):

@@ -256,15 +256,23 @@ def strength(args: argparse.Namespace) -> None:
     """Paired deals at 4 players: the bot in seats 0 and 2 against the opponent in 1 and 3, then
     the same deal with the seats swapped; per deal the mean of the two games' differences
     (own seats' mean score minus the others', penalty points negative)."""
-    bot = DistilledBot(Path(args.weights))
+    distilled = None if args.bot else DistilledBot(Path(args.weights))
     timed: list[float] = []
 
     class Timed(Bot):
-        name = "distilled"
+        """The measured bot in one seat, its time per decision noted."""
+
+        name = "measured"
+
+        def __init__(self) -> None:
+            self.bot = make_bot(args.bot) if distilled is None else distilled
+
+        def start_game(self, info: GameInfo) -> None:
+            self.bot.start_game(info)
 
         def decide(self, view: Observation) -> Decision:
             start = time.perf_counter()
-            decision = bot.decide(view)
+            decision = self.bot.decide(view)
             timed.append(time.perf_counter() - start)
             return decision
 
@@ -294,7 +302,8 @@ def strength(args: argparse.Namespace) -> None:
             timed.sort()
             p50, p95 = timed[len(timed) // 2], timed[int(len(timed) * 0.95)]
             print(
-                f"{args.variant}: {n} paired deals, distilled {statistics.mean(ours_all):.2f} vs "
+                f"{args.variant}: {n} paired deals, {args.bot or 'distilled'} "
+                f"{statistics.mean(ours_all):.2f} vs "
                 f"{args.opponent} {statistics.mean(theirs_all):.2f}; paired difference "
                 f"{mean:+.2f} ± {half:.2f} (95%); decision p50 "
                 f"{p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms",
@@ -322,6 +331,7 @@ def main() -> None:
     s.add_argument("--variant", required=True)
     s.add_argument("--weights", default=str(Path(__file__).resolve().parent / "weights.npz"))
     s.add_argument("--opponent", default="heuristic")
+    s.add_argument("--bot", default="", help="measure this house bot instead (a baseline)")
     s.add_argument("--deals", type=int, default=300)
     s.add_argument("--seed", type=int, default=5_000_000)
     f = sub.add_parser("fit")
