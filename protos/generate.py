@@ -22,6 +22,10 @@ when it differs from what this script produces now):
   the Go kit, ``bots/starter-go/nimmt/v1/``.
 - ``javascript``: ``@grpc/proto-loader`` reads the ``.proto`` itself when the bot starts, so the
   JavaScript kit gets a copy of it, ``bots/starter-javascript/nimmt/arena.proto``.
+- ``reference``: not code but the protocol's reference for people, ``docs/PROTOCOL.md``, made
+  from the ``.proto``'s own comments (protoc's descriptor with its source information): the
+  overview, the service, every message with its fields, every enum with its values. The site
+  serves it on its "Write a bot" pages.
 
 With no language named, every language is generated. ``--out DIR`` writes one language
 elsewhere (the staleness test uses a temporary folder).
@@ -157,6 +161,132 @@ def generate_javascript(out: Path) -> list[Path]:
     return [target]
 
 
+# ---------------------------------------------------------------------------- the reference
+
+#: Field types as the reference names them (descriptor.proto's FieldDescriptorProto.Type).
+_SCALARS = {
+    1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64", 7: "fixed32",
+    8: "bool", 9: "string", 12: "bytes", 13: "uint32", 15: "sfixed32", 16: "sfixed64",
+    17: "sint32", 18: "sint64",
+}  # fmt: skip
+
+
+def _comment(text: str) -> str:
+    """A proto comment as Markdown text: the common indent and trailing blanks removed."""
+    lines = text.rstrip().split("\n")
+    lines = [line[1:] if line.startswith(" ") else line for line in lines]
+    return "\n".join(lines).strip("\n")
+
+
+def _prose(text: str) -> str:
+    """A long comment as Markdown: its indented lines (tables of names, a conversation) as
+    preformatted blocks, the rest as paragraphs."""
+    out: list[str] = []
+    block = False
+    for line in _comment(text).split("\n"):
+        indented = line.startswith("  ") and line.strip()
+        if indented and not block:
+            out += ["```text"]
+        elif not indented and block:
+            out += ["```"]
+        block = bool(indented)
+        out.append(line)
+    if block:
+        out.append("```")
+    return "\n".join(out)
+
+
+def _cell(text: str) -> str:
+    """A comment in a Markdown table cell: one line, pipes escaped."""
+    return " ".join(_comment(text).split()).replace("|", "\\|")
+
+
+def reference_markdown() -> str:
+    """``docs/PROTOCOL.md``: the protocol's reference, from ``arena.proto``'s comments."""
+    from google.protobuf import descriptor_pb2
+    from grpc_tools import protoc
+
+    include = Path(protoc.__file__).parent / "_proto"
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / "arena.desc"
+        args = [
+            "grpc_tools.protoc",
+            f"-I{PROTOS}",
+            f"-I{include}",
+            "--include_source_info",
+            f"--descriptor_set_out={target}",
+            *SOURCES,
+        ]
+        if protoc.main(args) != 0:
+            raise RuntimeError(f"protoc failed: {' '.join(args)}")
+        files = descriptor_pb2.FileDescriptorSet.FromString(target.read_bytes())
+    proto = files.file[0]
+    comments: dict[tuple[int, ...], str] = {}
+    overview = ""
+    for location in proto.source_code_info.location:
+        path = tuple(location.path)
+        if location.leading_comments:
+            comments[path] = location.leading_comments
+        if path == (12,) and location.leading_detached_comments:  # before `syntax`
+            overview = location.leading_detached_comments[0]
+    if not overview:
+        overview = comments.get((12,), "")
+    out = [
+        f"# The bot protocol: `{proto.package}` reference",
+        "",
+        f"Generated from `protos/{proto.name}` by `python protos/generate.py reference`; the",
+        "comments in the `.proto` are the source of every sentence below.",
+        "",
+        _prose(overview),
+        "",
+    ]
+    for s_index, service in enumerate(proto.service):
+        out += [f"## Service `{service.name}`", "", _comment(comments.get((6, s_index), "")), ""]
+        for m_index, method in enumerate(service.method):
+            stream_in = "stream " if method.client_streaming else ""
+            stream_out = "stream " if method.server_streaming else ""
+            signature = (
+                f"rpc {method.name}({stream_in}{method.input_type.rsplit('.', 1)[-1]}) "
+                f"returns ({stream_out}{method.output_type.rsplit('.', 1)[-1]})"
+            )
+            out += [f"- `{signature}`: {_cell(comments.get((6, s_index, 2, m_index), ''))}", ""]
+    out += ["## Messages", ""]
+    for index, message in enumerate(proto.message_type):
+        out += [f"### `{message.name}`", "", _prose(comments.get((4, index), "")), ""]
+        if message.field:
+            out += ["| field | type | number | meaning |", "| --- | --- | --- | --- |"]
+            for f_index, field in enumerate(message.field):
+                kind = _SCALARS.get(field.type) or field.type_name.rsplit(".", 1)[-1]
+                if field.label == 3:
+                    kind = f"repeated {kind}"
+                oneof = ""
+                if field.HasField("oneof_index") and not field.proto3_optional:
+                    oneof = f" (one of `{message.oneof_decl[field.oneof_index].name}`)"
+                meaning = _cell(comments.get((4, index, 2, f_index), ""))
+                out.append(f"| `{field.name}` | `{kind}` | {field.number} | {meaning}{oneof} |")
+            out.append("")
+    out += ["## Enums", ""]
+    for index, enum in enumerate(proto.enum_type):
+        out += [f"### `{enum.name}`", "", _prose(comments.get((5, index), "")), ""]
+        out += ["| value | number | meaning |", "| --- | --- | --- |"]
+        for v_index, value in enumerate(enum.value):
+            meaning = _cell(comments.get((5, index, 2, v_index), ""))
+            out.append(f"| `{value.name}` | {value.number} | {meaning} |")
+        out.append("")
+    text = "\n".join(out)
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text.rstrip("\n") + "\n"
+
+
+def generate_reference(out: Path) -> list[Path]:
+    """Write ``PROTOCOL.md`` into ``out``; the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / "PROTOCOL.md"
+    target.write_text(reference_markdown(), encoding="utf-8")
+    return [target]
+
+
 LANGUAGES = {
     language.name: language
     for language in (
@@ -165,6 +295,7 @@ LANGUAGES = {
         Language("java", ROOT / "bots" / "starter-java" / "src", generate_java),
         Language("go", ROOT / "bots" / "starter-go" / "nimmt" / "v1", generate_go),
         Language("javascript", ROOT / "bots" / "starter-javascript" / "nimmt", generate_javascript),
+        Language("reference", ROOT / "docs", generate_reference),
     )
 }
 
