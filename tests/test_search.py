@@ -123,17 +123,23 @@ def test_a_spent_budget_still_gives_every_option_one_sample(
     assert len(calls) == 1  # 12 options, PER_SAMPLE = 8: one playout of each
 
 
-def test_a_fixed_number_of_playouts_is_not_exceeded(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("rollout", ["random", "rule"])
+def test_a_fixed_number_of_playouts_is_not_exceeded(
+    rollout: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     played: list[int] = []
-    real = Position.playouts
+    real = Position.playouts if rollout == "random" else search.classic_playouts
 
-    def counted(self: Position, rng: random.Random, seat: int, decisions: list[Decision]) -> object:
+    def counted(pos: Position, rng: random.Random, seat: int, decisions: list[Decision]) -> object:
         played.append(len(decisions))
-        return real(self, rng, seat, decisions)
+        return real(pos, rng, seat, decisions)
 
-    monkeypatch.setattr(Position, "playouts", counted)
+    if rollout == "random":
+        monkeypatch.setattr(Position, "playouts", counted)
+    else:
+        monkeypatch.setattr(search, "classic_playouts", counted)
     view = observe(Game.new("classic", 4, 8), 1)
-    bot = SearchBot("playouts=400")
+    bot = SearchBot(f"playouts=400,rollout={rollout}")
     bot.start_game(GameInfo("classic", 4, 1, 3))
     assert bot.decide(view) in view.legal
     assert 200 <= sum(played) <= 400
@@ -147,7 +153,7 @@ def test_the_opponent_model_plays_the_modeled_tiles_first_and_keeps_every_tile(
     game = Game.new(variant, 4, 12)
     view = observe(game, 0)
     bot = SearchBot()
-    model = bot._opponent_model(view)
+    model = bot._opponent_model(view, bot.settings.for_variant(variant))
     assert model is not None
     sample = Sampler(view).position(rng)
     modeled = model(sample, rng)

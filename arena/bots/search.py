@@ -84,9 +84,24 @@ class Settings:
     playouts: int | None = None  # fixed work instead of a time budget
     objective: str = "score"
     temperature: float = 3.0  # of the opponent model, in points; 0: uniform
-    prior: float = 0.0  # standard errors by which the search must beat the heuristic's pick
-    actions: str = "random"  # action cards in the rollouts: played at random, or "none"
-    rollout: str = "random"  # card game tile choices: "rule" plays out by arena.bots.rollouts
+    # None: the variant's default (VARIANT_DEFAULTS).
+    prior: float | None = None  # standard errors by which to beat the heuristic's pick
+    actions: str | None = None  # action cards in the rollouts: "random", or "none"
+    rollout: str | None = None  # card game tile choices: "random", or "rule" (arena.bots.rollouts)
+
+    def for_variant(self, name: str) -> "Settings":
+        """These settings with the variant's defaults filled in.
+
+        >>> Settings().for_variant("classic").rollout
+        'rule'
+        """
+        defaults = VARIANT_DEFAULTS[name]
+        return replace(
+            self,
+            prior=defaults.prior if self.prior is None else self.prior,
+            actions=defaults.actions if self.actions is None else self.actions,
+            rollout=defaults.rollout if self.rollout is None else self.rollout,
+        )
 
     @classmethod
     def parse(cls, options: str) -> "Settings":
@@ -158,6 +173,23 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
 }
 
 
+@dataclass(frozen=True)
+class VariantDefaults:
+    prior: float
+    actions: str
+    rollout: str
+
+
+#: The options that depend on the variant, as measured (module docstring).
+VARIANT_DEFAULTS = {
+    "basic": VariantDefaults(prior=0.0, actions="random", rollout="random"),
+    "basic+luck": VariantDefaults(prior=0.0, actions="random", rollout="random"),
+    "pro": VariantDefaults(prior=1.0, actions="none", rollout="random"),
+    "pro+luck": VariantDefaults(prior=1.0, actions="none", rollout="random"),
+    "classic": VariantDefaults(prior=0.0, actions="random", rollout="rule"),
+}
+
+
 class SearchBot(Bot):
     """Determinized root search with an opponent model (module docstring)."""
 
@@ -177,13 +209,13 @@ class SearchBot(Bot):
             raise ValueError(f"seat {view.seat} has nothing to decide")
         if len(view.legal) == 1:
             return view.legal[0]
-        settings = self.settings
+        settings = self.settings.for_variant(view.variant)
         deadline = None if settings.playouts else Deadline(settings.ms, settings.clock)
         pick = self._prior.decide(view)
         options = self.candidates(view, pick)
         if len(options) == 1:
             return options[0]
-        return self._search(view, options, deadline, options.index(pick))
+        return self._search(view, settings, options, deadline, options.index(pick))
 
     def candidates(self, view: Observation, pick: Decision) -> list[Decision]:
         """The options searched: every legal one, or a shortlist that keeps the heuristic's
@@ -196,13 +228,18 @@ class SearchBot(Bot):
     # -------------------------------------------------------------- search
 
     def _search(
-        self, view: Observation, options: list[Decision], deadline: Deadline | None, prior: int
+        self,
+        view: Observation,
+        settings: Settings,
+        options: list[Decision],
+        deadline: Deadline | None,
+        prior: int,
     ) -> Decision:
         rng, seat = self._rng, view.seat
         sampler = Sampler(view)
-        value = _value_function(view, self.settings.objective)
-        model = self._opponent_model(view)
-        playouts = self._playouts(view)
+        value = _value_function(view, settings.objective)
+        model = self._opponent_model(view, settings)
+        playouts = self._playouts(view, settings)
         rounds = max(1, math.ceil(math.log2(len(options))))
         alive = list(range(len(options)))
         totals = [0.0] * len(options)
@@ -210,7 +247,7 @@ class SearchBot(Bot):
         # Paired differences from the prior's playout in the same sample and random future.
         gain = [0.0] * len(options)
         gain_sq = [0.0] * len(options)
-        budget = self.settings.playouts or 0
+        budget = settings.playouts or 0
         for r in range(rounds):
             reps = -(-PER_SAMPLE // len(alive))
             samples = max(1, budget // (rounds * len(alive) * reps)) if budget else 1 << 30
@@ -235,41 +272,44 @@ class SearchBot(Bot):
                 alive.sort(key=lambda i: -totals[i] / counts[i])  # stable: ties keep order
                 alive = sorted(alive[: (len(alive) + 1) // 2])
         best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
-        if best != prior and prior in alive and self.settings.prior > 0:
+        z = settings.prior or 0.0
+        if best != prior and prior in alive and z > 0:
             # Keep the prior's pick unless the best is better by ``prior`` standard errors of
             # the paired difference (both stayed alive, so ``counts`` are their shared samples).
             n = counts[best]
             mean = gain[best] / n
             variance = max(0.0, gain_sq[best] / n - mean * mean) / max(1, n - 1)
-            if mean <= self.settings.prior * math.sqrt(variance):
+            if mean <= z * math.sqrt(variance):
                 return options[prior]
         return options[best]
 
-    def _playouts(self, view: Observation) -> Playouts:
+    def _playouts(self, view: Observation, settings: Settings) -> Playouts:
         """How a sample is played out for each option: the lean path's random playouts, or in
         the card game's tile choice with ``rollout=rule`` the rule of
         :mod:`arena.bots.rollouts`."""
         pending = view.pending
         assert pending is not None
         if (
-            self.settings.rollout == "rule"
+            settings.rollout == "rule"
             and view.variant == "classic"
             and pending.kind is DecisionKind.TILE
         ):
             return classic_playouts
         return Position.playouts
 
-    def _opponent_model(self, view: Observation) -> Callable[[Position, Random], Position] | None:
+    def _opponent_model(
+        self, view: Observation, settings: Settings
+    ) -> Callable[[Position, Random], Position] | None:
         """What is done to each sample before it is played out (``None``: nothing): for a tile
         choice the other seats' tiles of this turn are drawn from the softmax of
         :func:`landing_values`; with ``actions=none`` the action cards leave the rollouts."""
         pending = view.pending
         assert pending is not None
-        temperature = self.settings.temperature
+        temperature = settings.temperature
         waiting: list[int] = []
         if pending.kind is DecisionKind.TILE and temperature:
             waiting = [s for s in pending.seats if s != view.seat]
-        quiet = self.settings.actions == "none" and variant(view.variant).actions
+        quiet = settings.actions == "none" and variant(view.variant).actions
         if not waiting and not quiet:
             return None
         weight = [math.exp(v / temperature) for v in landing_values(view)] if waiting else []
