@@ -12,23 +12,34 @@ approach to the card game). What ISMCTS does keep at this budget is the current 
 simultaneous move: the other seats' tiles of *this* turn are chosen by a policy rather than at
 random. Uniform random opponents overstate the danger of the safe tiles and understate that of
 the rows everybody avoids; real opponents do not throw the sixth card on a row when they hold a
-quiet one. So the bot is PIMC with three additions:
+quiet one. So the bot is PIMC with these additions:
 
 - **Opponent model for the current turn** (the simultaneous move that ISMCTS would search).
   In each sample the other seats' tiles of this turn are drawn from a softmax over what each
   tile is worth to its player if it landed alone on the current board (``temperature=T``
-  points; ``temperature=0`` is uniform). The rest of the game is played out to the end with
-  uniformly random decisions on the lean path (:mod:`arena.engine.playout`).
+  points; ``temperature=0`` is uniform).
+- **Rollout policy.** The rest of the game is played out to the end. In the card game
+  (``rollout=rule``) every seat then plays by a cheap rule that avoids the sixth card
+  (:mod:`arena.bots.rollouts`): random play takes rows all the time, and the penalties nobody
+  competent would collect drown the differences between options. Elsewhere the lean path's
+  uniformly random decisions (:mod:`arena.engine.playout`); in the professional version
+  without action cards (``actions=none``: random Swap, Stop or Another cards turn the board
+  over at random and only add noise; the card asked about now is kept).
 - **Sequential halving** (Karnin, Koren and Somekh 2013) of the budget across the options:
   ``ceil(log2 options)`` rounds, the worse half dropped after each, so the close contenders get
   most of the playouts. Every option of a round meets the same samples and the same random
   future (common random numbers).
-- **A prior for wide decisions.** Luck spaces and action cards with targets can give dozens of
-  options; they are cut to a shortlist (:func:`arena.bots.mcs.shortlist`) that always keeps the
-  ``heuristic`` bot's own pick, so a sparse search never discards the obvious move unseen.
+- **The heuristic as a prior** (progressive widening's idea, that a cheap policy orders the
+  options before search has seen them). Luck spaces and action cards with targets can give
+  dozens of options; they are cut to a shortlist (:func:`arena.bots.mcs.shortlist`) that always
+  keeps the ``heuristic`` bot's own pick. With ``prior=z`` the search keeps the heuristic's
+  pick unless its best option beats it by ``z`` standard errors of the paired difference: in
+  the professional version a few hundred random playouts per decision are too few to overrule
+  a good rule on noise.
 
-Every decision kind of every variant goes through the same search: tiles, luck-card spaces,
-action cards with their targets, the card game's row to take.
+The defaults of ``prior``, ``actions`` and ``rollout`` depend on the variant
+(:data:`VARIANT_DEFAULTS`). Every decision kind of every variant goes through the same
+search: tiles, luck-card spaces, action cards with their targets, the card game's row to take.
 
 **Budget.** ``ms=N`` (default 30) milliseconds per decision on clock ``clock=wall|cpu``
 (:mod:`arena.bots.timing`); the clock is read before each sample, and a sample costs at most
