@@ -27,6 +27,7 @@ from config.env import (
     env_rate,
     env_str,
 )
+from config.object_store import object_store
 
 django_stubs_ext.monkeypatch()  # ModelAdmin[Bot] and friends at run time, for the type hints
 
@@ -67,6 +68,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz and /metrics, for load balancers and Prometheus on internal addresses: before
+    # the host check and the HTTPS redirect (core.operations).
+    "core.operations.OperationsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -163,7 +167,17 @@ TRUST_FORWARDED_FOR = env_bool("NIMMT_TRUST_FORWARDED_FOR", BEHIND_TLS_PROXY)
 
 # ---------------------------------------------------------------------------- the arena
 
-DATA_DIR = env_path("NIMMT_DATA_DIR", VAR_DIR / "data")  # uploads, bot code, replays, logs
+DATA_DIR = env_path("NIMMT_DATA_DIR", VAR_DIR / "data")  # staging; kept files (see STORAGES)
+# Bot archives, replays and logs are kept in the storage "arena" (core.storage): the data folder,
+# or an S3-compatible object store when NIMMT_S3_BUCKET is set (config.object_store).
+# Each machine unpacks the bot versions it plays into its own cache.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "arena": object_store() or {"BACKEND": "core.storage.DataFolderStorage"},
+}
+CACHE_DIR = env_path("NIMMT_CACHE_DIR", DATA_DIR / "cache")
+METRICS_TOKEN = env_str("NIMMT_METRICS_TOKEN", "")  # /metrics asks for it when set
 HOUSE_BOTS_DIR = env_path("NIMMT_HOUSE_BOTS_DIR", REPO_DIR / "bots")
 SEEDS_DIR = env_path("NIMMT_SEEDS_DIR", REPO_DIR / "seeds")
 

@@ -1,9 +1,10 @@
 """Keeping a played match: exactly one result per match, and bots that keep faulting paused.
 
 The runner writes into a staging folder of its own attempt (``tmp/match-<uuid>-<token>``).
-:func:`store` keeps it only if the attempt's claim still holds the match: in one transaction it
-moves the folder to ``matches/<uuid>``, fills in the seats and marks the match finished. Any
-other attempt's folder is thrown away.
+:func:`store` writes its files to the arena's storage under the attempt's own name
+(``matches/<uuid>-<token>/``, never written twice) and keeps them only if the attempt's claim
+still holds the match: in one transaction it points the match at them, fills in the seats and
+marks the match finished. Any other attempt's files are deleted.
 
 Nothing here sends a task: each function says what happened (stored, to be tried again, failed)
 and the caller, :func:`matches.tasks.run_match`, enqueues what follows.
@@ -13,7 +14,7 @@ import shutil
 from pathlib import Path
 from typing import Literal
 
-from core import leases
+from core import leases, metrics, storage
 from core.files import public_dir
 from django.conf import settings
 from django.db import transaction
@@ -29,34 +30,39 @@ def staging_dir(match: Match, claim: leases.Claim) -> Path:
     return root / f"match-{match.uuid}-{claim.token.hex[:12]}"
 
 
-def result_dir(match: Match) -> str:
-    """Where a finished match's files live, relative to DATA_DIR."""
-    return f"matches/{match.uuid.hex[:2]}/{match.uuid}"
+def result_dir(match: Match, claim: leases.Claim) -> str:
+    """Where an attempt's files are kept in the arena's storage: a name of that attempt's own
+    (its claim's token), so that no other attempt can write over them."""
+    return f"matches/{match.uuid.hex[:2]}/{match.uuid}-{claim.token.hex[:12]}"
 
 
 def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) -> bool:
     """Keep ``outcome`` if ``claim`` still holds its match; ``False`` (and nothing kept) if not.
 
-    Returns once the result is committed; the caller then enqueues the rating and the match's
-    end (:func:`matches.tasks.match_is_over`).
+    The files are written first, under the attempt's own name (:func:`result_dir`); the
+    transaction that then finds the claim still holding the match points the match at them.
+    An attempt that finds its claim lost deletes its files again. Returns once the result is
+    committed; the caller then enqueues the rating and the match's end
+    (:func:`matches.tasks.match_is_over`). Raises :class:`~core.storage.StorageError` if the
+    files could not be written (the match is then still the claim's, to give back).
     """
-    final: Path | None = None
+    written: list[str] = []
+    kept = False
     try:
+        match = leases.holds(claim).filter(status=Match.RUNNING).first()
+        if match is None:
+            return False
+        if match.players != len(outcome.seats):
+            raise bridge.ArenaError(
+                f"the runner reported {len(outcome.seats)} seats for {match.players} bots"
+            )
+        cap_logs(out_dir, [s.log_file for s in outcome.seats])
+        relative = result_dir(match, claim)
+        written = storage.save_folder(out_dir, relative)
         with transaction.atomic():
             match = leases.holds(claim).filter(status=Match.RUNNING).select_for_update().first()
             if match is None:
                 return False
-            if match.players != len(outcome.seats):
-                raise bridge.ArenaError(
-                    f"the runner reported {len(outcome.seats)} seats for {match.players} bots"
-                )
-            relative = result_dir(match)
-            final = Path(settings.DATA_DIR) / relative
-            if final.exists():  # left by an attempt that died between its move and its commit
-                shutil.rmtree(final)
-            public_dir(final.parent)
-            out_dir.rename(final)
-            cap_logs(final, [s.log_file for s in outcome.seats])
             seats = {s.seat: s for s in match.seats.all()}
             for number, result in enumerate(outcome.seats):
                 seat = seats[number]
@@ -75,13 +81,13 @@ def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) ->
                 # A tournament's bots are versions fixed by its organiser; only the ladder
                 # pipeline pauses a bot that keeps faulting.
                 pause_faulty_bots([s.bot_id for s in seats.values() if s.faults])
+            metrics.match_stored(outcome)  # counted with the result: once per match
+        kept = True
         return True
-    except BaseException:
-        if final is not None:
-            shutil.rmtree(final, ignore_errors=True)
-        raise
     finally:
-        shutil.rmtree(out_dir, ignore_errors=True)  # a refused attempt's files
+        if not kept:
+            storage.delete_all(written)  # a refused or failed attempt's files
+        shutil.rmtree(out_dir, ignore_errors=True)
 
 
 def cap_logs(folder: Path, names: list[str]) -> None:
@@ -140,6 +146,7 @@ def _fail(match: Match, error: str) -> None:
     match.claim_token = None
     match.finished_at = timezone.now()
     match.save(update_fields=["status", "error", "claim_token", "finished_at"])
+    metrics.match_failed()
 
 
 def pause_faulty_bots(bot_ids: list[int]) -> list[int]:

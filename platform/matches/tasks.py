@@ -21,7 +21,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from core import leases
+from core import leases, metrics, storage
 from core.celery import enqueue, house_task, resend_stale
 from django.conf import settings
 from django.db import transaction
@@ -52,7 +52,9 @@ def run_match(*, match_pk: int) -> None:
     if claim is None:
         _look_again_later(match_pk)
         return  # finished, gone, or being played by a live worker
+    metrics.match_started()
     match = Match.objects.get(pk=match_pk)
+    log.info("playing match %s, attempt %d", match.uuid, match.attempts)  # which host played it
     if match.attempts > Match.MAX_ATTEMPTS:
         why = f"gave up after {Match.MAX_ATTEMPTS} attempts: workers kept dying"
         if results.give_up(claim, why):
@@ -75,7 +77,8 @@ def run_match(*, match_pk: int) -> None:
                 out_dir=out_dir,
                 watch=live,
             )
-    except bridge.ArenaError as error:
+            stored = results.store(claim, outcome, out_dir)
+    except (bridge.ArenaError, storage.StorageError) as error:
         shutil.rmtree(out_dir, ignore_errors=True)
         log.warning("match %s could not be played: %s", match.uuid, error)
         released = results.release(claim, str(error))
@@ -87,7 +90,7 @@ def run_match(*, match_pk: int) -> None:
     except BaseException:
         shutil.rmtree(out_dir, ignore_errors=True)
         raise
-    if results.store(claim, outcome, out_dir):
+    if stored:
         match_is_over(match, stored=True)
 
 

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core import storage
 from django import forms
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.core.files.base import File
 from django.db.models import QuerySet
 from django.db.models.functions import Lower
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
@@ -32,7 +34,7 @@ from tournaments.models import Tournament
 
 from arena.engine.errors import ReplayError
 from arena.engine.frames import frames as engine_frames
-from arena.engine.replay import read as read_replay
+from arena.engine.replay import parse as parse_replay
 from matches.models import Match, Seat, entrant_names, public_faults
 
 LIST_PAGE_SIZE = 50
@@ -242,15 +244,26 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
     )
 
 
-def match_file(match: Match, name: str) -> Path:
-    """A file of a finished match's folder; 404 unless it is really inside that folder."""
-    folder = match.result_path
-    if folder is None or not name:
-        raise Http404("This match has no files.")
-    path = (folder / name).resolve()
-    if not path.is_relative_to(folder.resolve()) or not path.is_file():
+def match_file(match: Match, name: str) -> str:
+    """The name in the arena's storage of a file of a finished match; 404 unless ``name`` is
+    a plain name inside the match's folder."""
+    if not match.result_dir or not storage.safe_name(name):
         raise Http404("No such file.")
-    return path
+    return f"{match.result_dir}/{name}"
+
+
+def _open(name: str) -> File[bytes]:
+    try:
+        return storage.open_file(name)
+    except FileNotFoundError:
+        raise Http404("No such file.") from None
+
+
+def _read(name: str) -> bytes:
+    try:
+        return storage.read_bytes(name)
+    except FileNotFoundError:
+        raise Http404("No such file.") from None
 
 
 def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase:
@@ -259,15 +272,15 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
-    path = match_file(match, match.replays[game - 1])
+    name = match_file(match, match.replays[game - 1])
     filename = f"nimmt-{match.uuid}-game-{game}.json"
     if not any(seat_faults for seat_faults in match.seats.values_list("faults", flat=True)):
         download = FileResponse(
-            path.open("rb"), as_attachment=True, filename=filename, content_type="application/json"
+            _open(name), as_attachment=True, filename=filename, content_type="application/json"
         )
         download["Cache-Control"] = "public, max-age=86400"  # a finished game never changes
         return download
-    data = read_replay(path)
+    data = parse_replay(_read(name), filename)
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
     by_name = dict(zip(entrant_names(seats), seats, strict=True))
     owners = []  # per replay seat: does the requester own its bot?
@@ -289,18 +302,20 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     return response
 
 
-def frames_file(replay_path: Path) -> Path:
+def frames_file(replay: bytes) -> Path:
     """The viewer's frames of a replay file (``nimmt-frames/1`` JSON, gzip-compressed: the
     60 KB of a professional game are 3 KB), computed by the engine once per replay content: kept
-    under ``DATA_DIR/frames/`` by the replay's SHA-256, so an edited replay gets new frames.
-    Raises :class:`ReplayError` if the replay does not verify.
+    in this machine's data folder (``DATA_DIR/frames/``) by the replay's SHA-256, so an edited
+    replay gets new frames. Raises :class:`ReplayError` if the replay does not verify.
     """
-    digest = hashlib.sha256(replay_path.read_bytes()).hexdigest()
+    digest = hashlib.sha256(replay).hexdigest()
     folder = Path(settings.DATA_DIR) / "frames" / digest[:2]
     path = folder / f"{digest}.json.gz"
     if path.is_file():
         return path
-    text = json.dumps(engine_frames(read_replay(replay_path)).to_json(), separators=(",", ":"))
+    text = json.dumps(
+        engine_frames(parse_replay(replay, "the replay")).to_json(), separators=(",", ":")
+    )
     folder.mkdir(parents=True, exist_ok=True)
     # Written aside and renamed: a reader never sees half a file, two writers one whole one.
     handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
@@ -321,7 +336,7 @@ def frames(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
     try:
-        path = frames_file(match_file(match, match.replays[game - 1]))
+        path = frames_file(_read(match_file(match, match.replays[game - 1])))
     except ReplayError as problem:
         return JsonResponse({"error": f"This replay has no frames: {problem}"}, status=422)
     response: HttpResponseBase
@@ -342,7 +357,8 @@ def bot_log(request: HttpRequest, match_uuid: str, seat: int) -> FileResponse:
     row = get_object_or_404(match.seats.select_related("bot"), seat=seat)
     if not _viewer_is_owner(request, row):
         raise PermissionDenied("A bot's log is for its owner.")
-    path = match_file(match, row.log_file)
-    response = FileResponse(path.open("rb"), content_type="text/plain; charset=utf-8")
+    response = FileResponse(
+        _open(match_file(match, row.log_file)), content_type="text/plain; charset=utf-8"
+    )
     response["Cache-Control"] = "private, no-store"
     return response

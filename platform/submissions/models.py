@@ -92,7 +92,8 @@ class BotVersion(Claimable):
         (PASSED, "passed"),
         (FAILED, "failed"),
     )
-    # Where ``code_dir`` is relative to: the data folder (uploads) or the house bots' folder.
+    # What ``code_dir`` names: an upload's archive in the arena's storage (core.storage), whose
+    # SHA-256 is ``code_sha256``, or a folder in the house bots' folder.
     DATA = "data"
     HOUSE = "house"
 
@@ -108,6 +109,7 @@ class BotVersion(Claimable):
         max_length=8, choices=[(DATA, "data folder"), (HOUSE, "house bots")], default=DATA
     )
     code_dir = models.CharField(max_length=300, blank=True)
+    code_sha256 = models.CharField(max_length=64, blank=True)
     manifest = models.JSONField(default=dict, blank=True)
     activate_when_passed = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -138,6 +140,12 @@ class BotVersion(Claimable):
         return self.status in (self.PASSED, self.FAILED)
 
     def code_path(self) -> Path:
-        """The bot's folder on disk (the one that holds ``nimmt-bot.toml``)."""
-        root = settings.HOUSE_BOTS_DIR if self.code_root == self.HOUSE else settings.DATA_DIR
-        return Path(root) / self.code_dir
+        """The bot's folder on this machine (the one that holds ``nimmt-bot.toml``): a house
+        bot's in the house bots' folder, an upload's unpacked from its archive into this
+        machine's cache (:func:`core.storage.local_tree`, which raises
+        :class:`~core.storage.StorageError` if the storage fails or the archive changed)."""
+        if self.code_root == self.HOUSE:
+            return Path(settings.HOUSE_BOTS_DIR) / self.code_dir
+        from core.storage import local_tree  # boto3 is loaded only where files are fetched
+
+        return local_tree(self.code_dir, self.code_sha256)

@@ -4,13 +4,15 @@ An upload is checked before anything is kept: it is unpacked into a staging fold
 :mod:`submissions.unpack` (which refuses paths out of the folder, links, bombs and a missing or
 bad ``nimmt-bot.toml``, read by the runner's own manifest reader; a single file gets a manifest
 written here and read by the same reader), and only then are the rows created and the folder
-moved to its place, in one transaction. A refused upload leaves no
-row and no file behind; the uploader gets :class:`SubmissionError` with a message saying why.
-The smoke match runs later, in the ``validation`` queue (:mod:`submissions.tasks`).
+kept as an archive in the arena's storage (:mod:`core.storage`), in one transaction. A refused
+upload leaves no row and no file behind; the uploader gets :class:`SubmissionError` with a
+message saying why. The smoke match runs later, in the ``validation`` queue
+(:mod:`submissions.tasks`).
 """
 
 import hashlib
 import json
+import logging
 import re
 import shutil
 import uuid
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from accounts.models import User
+from core import storage
 from core.celery import enqueue
 from core.files import public_dir
 from django.conf import settings
@@ -34,6 +37,8 @@ from arena.runner.manifest import BotProgram
 from submissions import unpack as unpacking
 from submissions.models import BOT_NAME_RULE, Bot, BotVersion
 from submissions.tasks import validate_version
+
+log = logging.getLogger(__name__)
 
 
 class SubmissionError(Exception):
@@ -56,7 +61,7 @@ class StagedUpload:
 
 
 def staging_root() -> Path:
-    """Where uploads are unpacked before they are kept (inside DATA_DIR: same file system)."""
+    """Where uploads are unpacked before they are kept (a folder of this machine's)."""
     return public_dir(Path(settings.DATA_DIR) / "tmp")
 
 
@@ -200,11 +205,11 @@ def add_version(bot: Bot, upload: UploadedFile[bytes], *, activate: bool = True)
 
 
 def _keep(stage: StagedUpload, get_bot: Callable[[], Bot], activate: bool) -> BotVersion:
-    """Create the version row and move its folder in place, both or neither.
+    """Create the version row and keep its archive in the arena's storage, both or neither.
 
-    Call it outside any transaction: the folder is removed if this one does not commit.
+    Call it outside any transaction: the archive is deleted if this one does not commit.
     """
-    final: Path | None = None
+    kept: list[str] = []
     try:
         with transaction.atomic():
             bot = get_bot()
@@ -219,16 +224,18 @@ def _keep(stage: StagedUpload, get_bot: Callable[[], Bot], activate: bool) -> Bo
                 activate_when_passed=activate,
                 code_root=BotVersion.DATA,
             )
-            version.code_dir = f"bots/{bot.uuid}/{version.uuid}"
+            version.code_dir = f"bots/{bot.uuid}/{version.uuid}{storage.ARCHIVE_SUFFIX}"
+            version.code_sha256 = storage.keep_folder(stage.code_dir, version.code_dir)
+            kept.append(version.code_dir)
             version.save()
-            final = version.code_path()
-            public_dir(final.parent)
-            stage.code_dir.rename(final)
             enqueue(validate_version, version_pk=version.pk)
         return version
+    except storage.StorageError as error:
+        storage.delete_all(kept)
+        log.error("could not keep an upload: %s", error)
+        raise SubmissionError("The arena could not keep the upload just now; try again.") from None
     except BaseException:
-        if final is not None:
-            shutil.rmtree(final, ignore_errors=True)
+        storage.delete_all(kept)
         raise
 
 

@@ -3,16 +3,15 @@
 The upload was unpacked and its manifest read when it arrived; here the worker reads the
 manifest again from the stored folder and plays a smoke match against a house bot in the
 sandbox. A version that passes may become the bot's active version; one that fails keeps its log
-(what went wrong, for its owner) and loses its files. ``requeue_stale_versions`` (beat) sends
+(what went wrong, for its owner) and loses its archive. ``requeue_stale_versions`` (beat) sends
 again a version whose message was lost or whose worker died.
 """
 
 import logging
-import shutil
 import tempfile
 from pathlib import Path
 
-from core import leases
+from core import leases, metrics, storage
 from core.celery import house_task, resend_stale
 from core.files import public_dir
 from django.conf import settings
@@ -43,7 +42,7 @@ def validate_version(*, version_pk: int) -> None:
     try:
         with leases.heartbeat(claim), tempfile.TemporaryDirectory(dir=scratch) as out:
             check = bridge.check_bot(version.code_path(), Path(out))
-    except bridge.ArenaError as error:
+    except (bridge.ArenaError, storage.StorageError) as error:
         log.warning("could not validate %s: %s", version, error)
         if version.attempts >= MAX_ATTEMPTS:
             finish_validation(
@@ -94,12 +93,13 @@ def finish_validation(claim: leases.Claim, *, passed: bool, log_text: str) -> bo
         version.validated_at = timezone.now()
         version.claim_token = None
         version.save(update_fields=["status", "validation_log", "validated_at", "claim_token"])
+        metrics.validation_done(passed=passed)
         if passed and version.activate_when_passed:
             Bot.objects.filter(pk=version.bot_id, retired_at__isnull=True).update(
                 active_version=version, paused_at=None, pause_reason=""
             )
         if not passed and version.code_root == BotVersion.DATA:
-            folder = version.code_path()
-            transaction.on_commit(lambda: shutil.rmtree(folder, ignore_errors=True))
+            archive = [version.code_dir]
+            transaction.on_commit(lambda: storage.delete_all(archive))
     log.info("validated %s: %s", version, version.status)
     return True

@@ -1,10 +1,10 @@
 """The whole way with a real worker and beat: upload → validation → ladder matches → ratings."""
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from core import storage
 from django.test import Client
 from django.urls import reverse
 from ladders.models import Rating, RatingChange
@@ -102,8 +102,8 @@ def test_it_fails_a_bot_that_crashes_at_start_and_keeps_only_the_log(
     response = client.post(reverse("new-bot"), {"name": "crashy", "file": upload})
     assert response.status_code == 302
     version = BotVersion.objects.get()
-    folder = version.code_path()
-    assert folder.is_dir()
+    assert (version.code_path() / "nimmt-bot.toml").is_file()
+    assert storage.arena_storage().exists(version.code_dir)
 
     version = wait_for(
         "the validation verdict",
@@ -113,7 +113,7 @@ def test_it_fails_a_bot_that_crashes_at_start_and_keeps_only_the_log(
     assert version.status == "failed"
     assert "crash" in version.validation_log
     assert "giving up at once" in version.validation_log  # the bot's own output, for its author
-    assert not folder.exists()
+    assert not storage.arena_storage().exists(version.code_dir)  # its archive is gone
     bot = version.bot
     assert bot.active_version is None
     assert bot.state == "waiting"
@@ -131,8 +131,10 @@ def test_a_bot_that_keeps_faulting_is_paused_with_the_reason_on_its_page(
     bob = make_user("bob")
     faulty = program_bot("faulty", "quick", owner=bob)
     # The version passed once; then its program breaks (as if its dependency vanished).
-    shutil.copytree(TEST_BOTS / "crasher", data_dir / "broken")
-    BotVersion.objects.filter(bot=faulty).update(code_root=BotVersion.DATA, code_dir="broken")
+    sha256 = storage.keep_folder(TEST_BOTS / "crasher", "broken.tar.gz")
+    BotVersion.objects.filter(bot=faulty).update(
+        code_root=BotVersion.DATA, code_dir="broken.tar.gz", code_sha256=sha256
+    )
     faulty = wait_for(
         "the faulty bot to be paused",
         lambda: Bot.objects.filter(pk=faulty.pk, paused_at__isnull=False).first(),

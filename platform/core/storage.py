@@ -1,0 +1,293 @@
+"""The arena's kept files (bot archives, replays, logs) through Django's storage API.
+
+:func:`arena_storage` is the storage ``"arena"`` of ``settings.STORAGES``: the data folder
+(:class:`DataFolderStorage`) by default, an S3-compatible object store
+(:class:`WriteOnceS3Storage`, django-storages with boto3) when ``NIMMT_S3_BUCKET`` is set. So
+the site and any number of worker machines share the files through that storage only.
+
+* Everything is written once: :func:`save_new` refuses a name that exists (the object store
+  checks it on the server, with a conditional ``PUT``), and callers choose names that another
+  attempt at the same work cannot choose (a match's files carry its claim's token).
+* A folder (a bot's code, a build) is kept as one archive packed the same way every time
+  (:func:`pack`), so its SHA-256 is a name for its content. :func:`local_tree` gives the folder
+  on this machine: unpacked once into the local cache (``settings.CACHE_DIR``) under that hash,
+  checked against it, and shared by every match that needs it.
+
+Problems of the storage itself (unreachable, refused, a file that does not match its hash)
+raise :class:`StorageError`; a missing file raises :class:`FileNotFoundError`.
+"""
+
+import gzip
+import hashlib
+import io
+import logging
+import os
+import shutil
+import tarfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from datetime import timedelta
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+from django.conf import settings
+from django.core.files.base import ContentFile, File
+from django.core.files.storage import FileSystemStorage, Storage, storages
+from storages.backends.s3 import S3Storage  # type: ignore[import-untyped]
+from storages.utils import clean_name  # type: ignore[import-untyped]
+
+from core.files import public_dir
+
+log = logging.getLogger(__name__)
+
+ARCHIVE_SUFFIX = ".tar.gz"
+CACHE_UNUSED_LIMIT = timedelta(days=2)  # an unpacked archive no match used for this long goes
+
+
+class StorageError(Exception):
+    """The arena's storage failed (not the bots' fault); the message says what and where."""
+
+
+class DataFolderStorage(FileSystemStorage):
+    """The data folder, ``settings.DATA_DIR``, read when used (a test may point it elsewhere)."""
+
+    @property
+    def base_location(self) -> str:
+        return str(settings.DATA_DIR)
+
+    @property
+    def location(self) -> str:
+        return os.path.abspath(self.base_location)
+
+
+class WriteOnceS3Storage(S3Storage):  # type: ignore[misc]
+    """S3Storage whose writes never replace an object: a ``PUT`` with ``If-None-Match: *``,
+    which the server refuses (412) when the key exists, even when two writers race."""
+
+    def get_available_name(self, name: str, max_length: int | None = None) -> str:
+        return str(clean_name(name))  # the conditional PUT is the check; no HEAD before it
+
+    def _save(self, name: str, content: File[bytes]) -> str:
+        key = self._normalize_name(clean_name(name))
+        if hasattr(content, "seek"):
+            content.seek(0)
+        body = content.read()
+        params: dict[str, Any] = {"ContentType": "application/octet-stream"}
+        params.update(self.get_object_parameters(key))
+        try:
+            self.connection.meta.client.put_object(
+                Bucket=self.bucket_name, Key=key, Body=body, IfNoneMatch="*", **params
+            )
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") in ("PreconditionFailed", "412"):
+                raise FileExistsError(f"{name} exists already") from None
+            raise
+        return str(clean_name(name))
+
+
+def arena_storage() -> Storage:
+    return storages["arena"]
+
+
+def safe_name(name: str) -> bool:
+    """Whether ``name`` is a relative name that stays inside its folder (no ``..``, no
+    leading ``/``, no empty or backslash parts).
+
+    >>> [safe_name(n) for n in ("logs/a#v2.log", "../x", "/etc/passwd", "a//b", "a\\\\b", "")]
+    [True, False, False, False, False, False]
+    """
+    if not name or name.startswith("/") or "\\" in name or "\x00" in name:
+        return False
+    parts = name.split("/")
+    return all(part not in ("", ".", "..") for part in parts)
+
+
+@contextmanager
+def _storage_errors(what: str) -> Iterator[None]:
+    """Turn the storage's own errors into :class:`StorageError` (a missing file stays a
+    :class:`FileNotFoundError`, an existing one a :class:`FileExistsError`)."""
+    try:
+        yield
+    except (FileNotFoundError, FileExistsError):
+        raise
+    except ClientError as error:
+        if error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") == 404:
+            raise FileNotFoundError(what) from None
+        raise StorageError(f"{what}: {error}") from None
+    except (BotoCoreError, OSError) as error:
+        raise StorageError(f"{what}: {error}") from None
+
+
+def save_new(name: str, content: bytes) -> None:
+    """Write ``content`` as ``name``; :class:`FileExistsError` if ``name`` is taken."""
+    storage = arena_storage()
+    with _storage_errors(f"could not write {name}"):
+        saved = storage.save(name, ContentFile(content))
+        if saved != name:  # the filesystem storage chose another name: ``name`` was taken
+            storage.delete(saved)
+            raise FileExistsError(f"{name} exists already")
+
+
+def read_bytes(name: str) -> bytes:
+    with _storage_errors(f"could not read {name}"), arena_storage().open(name, "rb") as file:
+        data: bytes = file.read()
+        return data
+
+
+def open_file(name: str) -> File[bytes]:
+    """``name`` opened for reading (the caller closes it, e.g. a ``FileResponse``)."""
+    with _storage_errors(f"could not read {name}"):
+        file: File[bytes] = arena_storage().open(name, "rb")
+        file.size  # noqa: B018 (a missing object is found now, not while streaming it)
+        return file
+
+
+def delete_all(names: list[str]) -> None:
+    """Delete ``names`` (those that exist); errors are logged, never raised: this is
+    cleaning up after something that already went wrong, or a file nobody needs."""
+    storage = arena_storage()
+    for name in names:
+        try:
+            storage.delete(name)
+        except Exception as error:
+            log.warning("could not delete %s from the arena's storage: %s", name, error)
+
+
+def save_folder(folder: Path, prefix: str) -> list[str]:
+    """Write every file under ``folder`` as ``prefix/<its path in folder>``; the names
+    written. Either all are written or none is left (a failure deletes the ones before)."""
+    written: list[str] = []
+    try:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+            name = f"{prefix}/{path.relative_to(folder).as_posix()}"
+            save_new(name, path.read_bytes())
+            written.append(name)
+    except BaseException:
+        delete_all(written)
+        raise
+    return written
+
+
+# ---------------------------------------------------------------------------- folders as archives
+
+
+def pack(folder: Path) -> bytes:
+    """``folder`` as a gzip-compressed tar, the same bytes for the same files every time
+    (sorted names, no times, owners or other mode bits than a file's executable one).
+
+    Only folders and regular files are packed (uploads never keep links: see
+    :mod:`submissions.unpack`).
+    """
+    buffer = io.BytesIO()
+    with (
+        gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0, compresslevel=6) as compressed,
+        tarfile.open(fileobj=compressed, mode="w", format=tarfile.PAX_FORMAT) as archive,
+    ):
+        for path in sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).as_posix()):
+            if path.is_symlink() or not (path.is_dir() or path.is_file()):
+                raise StorageError(f"{path.relative_to(folder)} is neither a file nor a folder")
+            info = tarfile.TarInfo(path.relative_to(folder).as_posix())
+            info.mtime = 0
+            if path.is_dir():
+                info.type, info.mode = tarfile.DIRTYPE, 0o755
+                archive.addfile(info)
+                continue
+            info.mode = 0o755 if path.stat().st_mode & 0o100 else 0o644
+            info.size = path.stat().st_size
+            with path.open("rb") as data:
+                archive.addfile(info, data)
+    return buffer.getvalue()
+
+
+def keep_folder(folder: Path, name: str) -> str:
+    """Keep ``folder`` as the archive ``name`` (write-once); its SHA-256, which
+    :func:`local_tree` needs to find it again."""
+    if not name.endswith(ARCHIVE_SUFFIX):
+        raise ValueError(f"an archive's name ends with {ARCHIVE_SUFFIX}: {name!r}")
+    data = pack(folder)
+    save_new(name, data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def cache_root() -> Path:
+    """This machine's cache of unpacked archives (searchable by the bots' uids: 0755)."""
+    return public_dir(Path(settings.CACHE_DIR) / "trees")
+
+
+def local_tree(name: str, sha256: str) -> Path:
+    """The folder packed as the archive ``name`` whose SHA-256 is ``sha256``, on this machine.
+
+    Unpacked once per content into the cache and used from there; the download is checked
+    against ``sha256`` first (:class:`StorageError` if it differs: a changed or broken
+    object is never run). Safe to call from many processes at once: each unpacks aside and
+    renames, and the first rename wins.
+    """
+    if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
+        raise StorageError(f"{name}: {sha256!r} is not a SHA-256")
+    root = cache_root()
+    folder = root / sha256
+    if folder.is_dir():
+        _touch(folder)
+        return folder
+    try:
+        data = read_bytes(name)
+    except FileNotFoundError:
+        raise StorageError(f"{name} is missing from the arena's storage") from None
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise StorageError(f"{name} does not match its SHA-256 {sha256}: refusing it")
+    aside = root / f".unpacking-{uuid.uuid4().hex}"
+    try:
+        aside.mkdir(mode=0o755)
+        aside.chmod(0o755)
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+            for member in archive.getmembers():
+                if not (member.isfile() or member.isdir()) or not safe_name(member.name):
+                    raise StorageError(f"{name}: {member.name!r} is not a plain file or folder")
+            archive.extractall(aside, filter="data")
+        for path in aside.rglob("*"):  # the data filter keeps the modes; make them plain
+            path.chmod(0o755 if path.is_dir() or path.stat().st_mode & 0o100 else 0o644)
+        try:
+            aside.rename(folder)
+        except OSError:
+            if not folder.is_dir():
+                raise
+            # Another process unpacked the same content first; use its copy.
+        else:
+            prune_cache()
+    except (OSError, tarfile.TarError) as error:
+        raise StorageError(f"could not unpack {name}: {error}") from None
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
+    return folder
+
+
+def _touch(folder: Path) -> None:
+    """Mark a cache entry as used now (its modification time is when it was last used)."""
+    with suppress(OSError):
+        os.utime(folder)
+
+
+def prune_cache(unused_for: timedelta = CACHE_UNUSED_LIMIT) -> int:
+    """Remove the cache entries no match used for ``unused_for`` (far longer than a task
+    may run, so none is in use); the number removed. Every machine prunes its own cache
+    whenever it adds an entry."""
+    limit = time.time() - unused_for.total_seconds()
+    removed = 0
+    for entry in cache_root().iterdir():
+        with suppress(FileNotFoundError):
+            if entry.lstat().st_mtime < limit:
+                shutil.rmtree(entry, ignore_errors=True)
+                removed += 1
+    return removed
+
+
+def tree_name(prefix: str, *parts: str) -> str:
+    """An archive's name under ``prefix``: ``prefix/part/.../last.tar.gz``.
+
+    >>> tree_name("bots", "b1", "v1")
+    'bots/b1/v1.tar.gz'
+    """
+    return str(PurePosixPath(prefix, *parts)) + ARCHIVE_SUFFIX

