@@ -3,6 +3,8 @@ from django.urls import path
 from api import views
 
 urlpatterns = [
+    path("", views.index, name="api-index"),
+    path("openapi.json", views.openapi_document, name="api-openapi"),
     path("ladders/", views.ladders, name="api-ladders"),
     path("ladders/<uuid:ladder_uuid>/", views.ladder, name="api-ladder"),
     path("ladders/<uuid:ladder_uuid>/standings/", views.ladder_standings, name="api-standings"),

@@ -23,6 +23,7 @@ from matches.views import replay as replay_file
 from submissions import services
 from submissions.models import Bot, BotVersion
 
+from api import openapi
 from api.decorators import api, error
 
 MAX_LIMIT = 100
@@ -189,6 +190,37 @@ def _int_param(request: HttpRequest, name: str, default: int, maximum: int) -> i
 
 class BadParameter(ValueError):
     pass
+
+
+# ---------------------------------------------------------------------------- the index
+
+
+@api()
+def index(request: HttpRequest) -> HttpResponse:
+    """What the API offers: each path with its methods and summary, and the description."""
+    doc = openapi.document()
+    base = reverse("api-index").rstrip("/")
+    return JsonResponse(
+        {
+            "api": f"nimmt-arena/v{openapi.VERSION}",
+            "openapi": reverse("api-openapi"),
+            "guide": reverse("guide"),
+            "paths": [
+                {
+                    "path": base + path,
+                    "methods": sorted(method.upper() for method in operations),
+                    "summary": " / ".join(op["summary"] for op in operations.values()),
+                }
+                for path, operations in doc["paths"].items()
+            ],
+        }
+    )
+
+
+@api()
+def openapi_document(request: HttpRequest) -> HttpResponse:
+    """The API's OpenAPI 3.1 description."""
+    return JsonResponse(openapi.document())
 
 
 # ---------------------------------------------------------------------------- ladders

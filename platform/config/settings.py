@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "matches",
     "tournaments",
     "api",
+    "guide",
 ]
 
 MIDDLEWARE = [

@@ -3,6 +3,7 @@ pages are :mod:`config.errors`."""
 
 from django.contrib import admin
 from django.urls import include, path
+from guide import views as guide_views
 from ladders import views as ladder_views
 from matches import views as match_views
 from matches import watch as match_watch
@@ -39,6 +40,9 @@ urlpatterns = [
     path("matches/<uuid:match_uuid>/logs/<int:seat>/", match_views.bot_log, name="match-log"),
     path("tournaments/", include("tournaments.urls")),
     path("accounts/", include("accounts.urls")),
+    path("write-a-bot/", guide_views.write_a_bot, name="guide"),
+    path("write-a-bot/kits/<slug:language>.zip", guide_views.kit, name="guide-kit"),
+    path("write-a-bot/<slug:slug>/", guide_views.document, name="guide-document"),
     path("api/v1/", include("api.urls")),
     path("admin/", admin.site.urls),
 ]

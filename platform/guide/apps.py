@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GuideConfig(AppConfig):
+    name = "guide"
+    verbose_name = "Write a bot"
