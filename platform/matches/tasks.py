@@ -3,12 +3,14 @@
 * ``run_match`` (queue ``matches``): claim the match, play it in the sandbox through
   :mod:`matches.bridge`, keep the result if the claim still holds (:mod:`matches.results`),
   then send what follows: the rating of a ladder match, another attempt, and the news that the
-  match ended (:data:`matches.signals.match_ended`, which a tournament hears).
+  match ended (:data:`matches.signals.match_ended`, which a tournament hears). A match that
+  runs past its own time bound is stopped and failed (:mod:`matches.bounds`).
 * ``rate_match`` (queue ``maintenance``): apply finished matches to their ladder, in order.
 * ``schedule_matches`` (beat): keep every playing bot busy (:mod:`matches.scheduler`) and send
   the matches it created.
 * ``requeue_stale_work`` (beat): send again the matches that lost their message or their
-  worker; remove what killed workers left in the staging folder.
+  worker, and ratings whose message was lost; remove what killed workers left in the staging
+  folder.
 
 The modules this one calls never send a task: they return what happened, so none of them
 imports this module back.
@@ -22,16 +24,17 @@ from datetime import timedelta
 from pathlib import Path
 
 from core import leases, metrics, storage
-from core.celery import enqueue, house_task, resend_stale
+from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
 from ladders.models import Ladder
 from ladders.services import rate_ladder
 from submissions import builds
 from submissions.models import Bot
 
-from matches import bridge, results, scheduler
+from matches import bounds, bridge, results, scheduler
 from matches.live import LiveFeed
 from matches.models import Match, entrant_names
 from matches.signals import match_ended
@@ -50,7 +53,9 @@ def run_match(*, match_pk: int) -> None:
         started_at=timezone.now(),
     )
     if claim is None:
-        _look_again_later(match_pk)
+        look_again_when_lease_ends(
+            run_match, Match, match_pk, working=Match.RUNNING, key="match_pk"
+        )
         return  # finished, gone, or being played by a live worker
     metrics.match_started()
     match = Match.objects.get(pk=match_pk)
@@ -63,21 +68,31 @@ def run_match(*, match_pk: int) -> None:
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
     names = entrant_names(seats)
     out_dir = results.staging_dir(match, claim)
+    bound = bounds.time_bound(match.variant, match.players, match.games)
     try:
         with leases.heartbeat(claim), LiveFeed(match.pk) as live:
-            outcome = bridge.play_match(
-                variant=match.variant,
-                seed=match.seed,
-                games=match.games,
-                duplicate=match.duplicate,
-                entrants=[
-                    bridge.Entrant(name, builds.run_dir(s.version))
-                    for name, s in zip(names, seats, strict=True)
-                ],
-                out_dir=out_dir,
-                watch=live,
-            )
+            with bounds.wall_clock_limit(bound):
+                outcome = bridge.play_match(
+                    variant=match.variant,
+                    seed=match.seed,
+                    games=match.games,
+                    duplicate=match.duplicate,
+                    entrants=[
+                        bridge.Entrant(name, builds.run_dir(s.version))
+                        for name, s in zip(names, seats, strict=True)
+                    ],
+                    out_dir=out_dir,
+                    watch=live,
+                )
             stored = results.store(claim, outcome, out_dir)
+    except bounds.Overran as overran:
+        why = f"stopped: the match ran {overran} (its games, decisions, allowance, bank, starts)"
+        faults = bounds.faults_so_far(match, out_dir)
+        shutil.rmtree(out_dir, ignore_errors=True)
+        log.warning("match %s %s", match.uuid, why)
+        if bounds.stop(claim, faults, why):
+            match_is_over(match, stored=False)
+        return
     except (bridge.ArenaError, storage.StorageError) as error:
         shutil.rmtree(out_dir, ignore_errors=True)
         log.warning("match %s could not be played: %s", match.uuid, error)
@@ -113,25 +128,6 @@ def queue_match(
     return match
 
 
-def _look_again_later(match_pk: int) -> None:
-    """A redelivered message found its match still held: look again once the lease ran out.
-
-    The broker redelivers a message it believes lost, so the holder may have died a moment ago
-    and its lease is not over yet. The sweeper would find the match too; this is sooner.
-    """
-    delivery = run_match.request.delivery_info or {}
-    if not delivery.get("redelivered"):
-        return
-    lease_end = (
-        Match.objects.filter(pk=match_pk, status=Match.RUNNING)
-        .values_list("lease_expires_at", flat=True)
-        .first()
-    )
-    if lease_end is not None:
-        wait = max(1.0, (lease_end - timezone.now()).total_seconds() + 1.0)
-        run_match.apply_async(kwargs={"match_pk": match_pk}, countdown=wait)
-
-
 @house_task(queue="maintenance")
 def rate_match(*, match_pk: int) -> None:
     ladder_pk = Match.objects.filter(pk=match_pk).values_list("ladder_id", flat=True).first()
@@ -162,21 +158,56 @@ def requeue_stale_work() -> None:
         key="match_pk",
         after_seconds=settings.REQUEUE_AFTER_SECONDS,
     )
+    rate_unrated()
     remove_stale_staging()
 
 
-STAGING_MAX_AGE = timedelta(hours=3)  # longer than any task may run (time limits)
+def rate_unrated() -> None:
+    """Send the rating of every ladder with a match finished but not rated for longer than
+    ``REQUEUE_AFTER_SECONDS`` (its ``rate_match`` message was lost; one rates them all)."""
+    before = timezone.now() - timedelta(seconds=settings.REQUEUE_AFTER_SECONDS)
+    waiting = (
+        Match.objects.filter(
+            status=Match.FINISHED, rated=False, ladder__isnull=False, finished_at__lt=before
+        )
+        .order_by()
+        .values("ladder_id")
+        .annotate(first=Min("pk"))
+        .values_list("first", flat=True)
+    )
+    for match_pk in waiting:
+        enqueue(rate_match, match_pk=match_pk)
+
+
+#: Longer than any task that stages files without a claim of its own may run (validation's
+#: 15-minute limit); a match attempt's folder goes as soon as its claim is gone.
+STAGING_MAX_AGE = timedelta(minutes=20)
 
 
 def remove_stale_staging() -> None:
-    """Remove what killed workers left in the staging folder (unpacked uploads, match files)."""
+    """Remove what killed workers left in the staging folder: a match attempt's folder
+    (``match-<uuid>-<token>``) once its match no longer carries that claim (finished, or taken
+    over after its worker died), anything else (unpacked uploads, checks) once it is older
+    than :data:`STAGING_MAX_AGE`."""
     root = Path(settings.DATA_DIR) / "tmp"
     if not root.is_dir():
         return
     limit = time.time() - STAGING_MAX_AGE.total_seconds()
-    for entry in root.iterdir():
+    entries = list(root.iterdir())
+    held = {
+        f"match-{uuid}-{token.hex[:12]}"
+        for uuid, token in Match.objects.filter(status=Match.RUNNING).values_list(
+            "uuid", "claim_token"
+        )
+        if token is not None
+    }
+    for entry in entries:
         try:
-            if entry.lstat().st_mtime < limit:
+            if entry.name.startswith("match-"):
+                stale = entry.name not in held and entry.lstat().st_mtime < time.time() - 5
+            else:
+                stale = entry.lstat().st_mtime < limit
+            if stale:
                 log.info("removing stale staging entry %s", entry.name)
                 if entry.is_dir() and not entry.is_symlink():
                     shutil.rmtree(entry, ignore_errors=True)

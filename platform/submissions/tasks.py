@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from core import leases, metrics, storage
-from core.celery import house_task, resend_stale
+from core.celery import house_task, look_again_when_lease_ends, resend_stale
 from core.files import public_dir
 from django.conf import settings
 from django.db import transaction
@@ -35,8 +35,15 @@ def validate_version(*, version_pk: int) -> None:
         working=BotVersion.VALIDATING,
         lease_seconds=settings.VALIDATION_LEASE_SECONDS,
     )
-    if claim is None:
-        return  # already validated, gone, or being validated by a live worker
+    if claim is None:  # already validated, gone, or being validated by a live worker
+        look_again_when_lease_ends(
+            validate_version,
+            BotVersion,
+            version_pk,
+            working=BotVersion.VALIDATING,
+            key="version_pk",
+        )
+        return
     version = BotVersion.objects.select_related("bot").get(pk=version_pk)
     scratch = public_dir(Path(settings.DATA_DIR) / "tmp")
     try:
