@@ -1,12 +1,14 @@
 """How fast the site plays and rates matches: matches per minute with one and with two Celery
-workers (four house ``random`` bots, basic variant, one game per match, in the sandbox), and the
-time to apply one match to a ladder's ratings.
+workers (four house ``random`` bots, basic variant, one game per match, in the sandbox), with
+the matches' files kept in the data folder and in an S3-compatible object store (moto's server
+on 127.0.0.1, started here), the time each match's files took to write (the site's own
+``nimmt_storage_write_seconds``), and the time to apply one match to a ladder's ratings.
 
 Needs PostgreSQL and Redis (the ones the tests use); it makes its own database and uses its own
 Redis database number, and prints figures, asserting nothing::
 
     python -m benchmarks.match_pipeline                 # from the project's root
-    python -m benchmarks.match_pipeline --matches 40 --rated 500
+    python -m benchmarks.match_pipeline --matches 40 --rated 500 --store folder
 
 (``python benchmarks/match_pipeline.py`` works too.) Settings: ``NIMMT_BENCH_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench``) and ``NIMMT_BENCH_BROKER_URL``
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -122,14 +125,63 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     process.wait(timeout=30)
 
 
+@contextlib.contextmanager
+def object_store(logs: Path) -> Iterator[dict[str, str]]:
+    """moto's S3 server on a free port of 127.0.0.1 with a bucket; the variables for it."""
+    import socket
+    import urllib.request
+
+    import boto3
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with (logs / "moto.log").open("ab") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        limit = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url, timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > limit or server.poll() is not None:
+                    raise SystemExit("the object store did not start") from None
+                time.sleep(0.2)
+        env = {
+            "NIMMT_S3_BUCKET": "bench",
+            "NIMMT_S3_ENDPOINT_URL": url,
+            "NIMMT_S3_ACCESS_KEY_ID": "bench",
+            "NIMMT_S3_SECRET_ACCESS_KEY": "bench-secret",
+        }
+        boto3.client(
+            "s3",
+            endpoint_url=url,
+            aws_access_key_id="bench",
+            aws_secret_access_key="bench-secret",
+            region_name="us-east-1",
+        ).create_bucket(Bucket="bench")
+        yield env
+    finally:
+        server.kill()
+        server.wait(timeout=10)
+
+
 def matches_per_minute(
     ladder: Any, bots: list[Any], env: dict[str, str], workers: int, count: int, logs: Path
 ) -> dict[str, Any]:
     """Start ``workers`` workers, then time ``count`` matches from creation to all finished."""
+    from core.models import Tally
     from matches.models import Match
     from matches.tasks import queue_match
 
     Match.objects.all().delete()
+    Tally.objects.all().delete()
     processes = [_worker(env, logs / f"worker-{workers}-{n}.log", f"w{n}") for n in range(workers)]
     try:
         started = time.monotonic()
@@ -145,7 +197,17 @@ def matches_per_minute(
             _stop(process)
     finished = Match.objects.filter(pk__in=ids, status="finished")
     faults = sum(len(s.faults) for m in finished for s in m.seats.all())
+    tallies = dict(
+        Tally.objects.filter(name__startswith="nimmt_storage_write_seconds_")
+        .exclude(name__endswith="_bucket")
+        .values_list("name", "value")
+    )
+    written = tallies.get("nimmt_storage_write_seconds_count", 0)
     return {
+        "store": "object store" if "NIMMT_S3_BUCKET" in env else "data folder",
+        "storage_ms_per_match": round(
+            1000 * tallies.get("nimmt_storage_write_seconds_sum", 0) / max(written, 1), 1
+        ),
         "workers": workers,
         "matches": count,
         "finished": finished.count(),
@@ -193,6 +255,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20, help="matches per worker setting")
     parser.add_argument("--rated", type=int, default=200, help="matches to rate")
     parser.add_argument("--skip-workers", action="store_true", help="only the rating figure")
+    parser.add_argument(
+        "--store",
+        choices=("folder", "object", "both"),
+        default="both",
+        help="where the matches' files are kept: the data folder, an object store, or each",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
 
@@ -207,9 +275,17 @@ def main() -> None:
             from arena.sandbox import ensure_runtime
 
             ensure_runtime()  # build the bot runtime before the clock starts
-            for workers in (1, 2):
-                row = matches_per_minute(ladder, bots, env, workers, args.matches, folder)
-                results["throughput"].append(row)
+            stores = {"folder": ["folder"], "object": ["object"]}.get(args.store)
+            for store in stores or ["folder", "object"]:
+                with contextlib.ExitStack() as stack:
+                    run_env = dict(env)
+                    if store == "object":
+                        run_env |= stack.enter_context(object_store(folder))
+                    for workers in (1, 2):
+                        row = matches_per_minute(
+                            ladder, bots, run_env, workers, args.matches, folder
+                        )
+                        results["throughput"].append(row)
         results["rating"] = rating_time(ladder, bots, args.rated)
 
     if args.json:
@@ -217,9 +293,9 @@ def main() -> None:
         return
     for row in results["throughput"]:
         print(
-            f"{row['workers']} worker(s): {row['matches']} matches in {row['seconds']} s = "
-            f"{row['matches_per_minute']} matches/min ({row['finished']} finished, "
-            f"{row['faults']} faults)"
+            f"{row['store']}, {row['workers']} worker(s): {row['matches']} matches in "
+            f"{row['seconds']} s = {row['matches_per_minute']} matches/min ({row['finished']} "
+            f"finished, {row['faults']} faults); storage {row['storage_ms_per_match']} ms/match"
         )
     rating = results["rating"]
     print(

@@ -76,7 +76,12 @@ DECISION_MAX_SECONDS = Histogram(
     "A bot's slowest decision in a match.",
     (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5),
 )
-HISTOGRAMS = (MATCH_SECONDS, SANDBOX_START_SECONDS, DECISION_MAX_SECONDS)
+STORAGE_SECONDS = Histogram(
+    "nimmt_storage_write_seconds",
+    "Writing a played match's files (replays, logs) to the arena's storage.",
+    (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+HISTOGRAMS = (MATCH_SECONDS, SANDBOX_START_SECONDS, DECISION_MAX_SECONDS, STORAGE_SECONDS)
 DECISIONS = "nimmt_decision_seconds"  # a summary: every decision's time, _sum and _count
 
 COUNTERS = {
@@ -141,11 +146,12 @@ def match_failed() -> None:
     tallies.save()
 
 
-def match_stored(outcome: "MatchOutcome") -> None:
+def match_stored(outcome: "MatchOutcome", *, storage_seconds: float) -> None:
     """Call in the transaction that stores ``outcome``: its duration, its bots' start and
-    decision times and its faults."""
+    decision times, its faults, and how long its files took to write."""
     tallies = Tallies()
     tallies.count("nimmt_matches_finished_total", outcome="finished")
+    tallies.observe(STORAGE_SECONDS, storage_seconds)
     tallies.observe(MATCH_SECONDS, outcome.result.duration_s)
     for bot in outcome.result.bots:
         if bot.program is not None and bot.program.start_ms is not None:

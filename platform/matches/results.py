@@ -11,6 +11,7 @@ and the caller, :func:`matches.tasks.run_match`, enqueues what follows.
 """
 
 import shutil
+import time
 from pathlib import Path
 from typing import Literal
 
@@ -58,7 +59,9 @@ def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) ->
             )
         cap_logs(out_dir, [s.log_file for s in outcome.seats])
         relative = result_dir(match, claim)
+        writing = time.perf_counter()
         written = storage.save_folder(out_dir, relative)
+        storage_seconds = time.perf_counter() - writing
         with transaction.atomic():
             match = leases.holds(claim).filter(status=Match.RUNNING).select_for_update().first()
             if match is None:
@@ -81,7 +84,8 @@ def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) ->
                 # A tournament's bots are versions fixed by its organiser; only the ladder
                 # pipeline pauses a bot that keeps faulting.
                 pause_faulty_bots([s.bot_id for s in seats.values() if s.faults])
-            metrics.match_stored(outcome)  # counted with the result: once per match
+            # Counted with the result: once per match.
+            metrics.match_stored(outcome, storage_seconds=storage_seconds)
         kept = True
         return True
     finally:

@@ -157,6 +157,7 @@ def test_the_metrics_show_the_real_counts_after_a_run(
     assert value("nimmt_sandbox_start_seconds_count") == len(started) > 0
     assert math.isclose(value("nimmt_sandbox_start_seconds_sum"), sum(started), abs_tol=0.01)
     assert value("nimmt_decision_seconds_count") == answers > 0
+    assert value("nimmt_storage_write_seconds_count") == 3
     thinking = sum(b["think_ms"]["mean"] * b["answers"] for b in bots_run if b["answers"]) / 1000
     assert math.isclose(value("nimmt_decision_seconds_sum"), thinking, rel_tol=0.01)
     assert value("nimmt_matches", status="queued") == value("nimmt_matches", status="running") == 0

@@ -30,6 +30,7 @@ from matches import bridge, results, scheduler
 from matches.models import Match, entrant_names
 from nimmt_object_store import Bucket, MotoServer, free_port, new_bucket
 from nimmt_site_testing import (
+    TEST_BOTS,
     CeleryProcess,
     basic_ladder,
     make_token,
@@ -324,3 +325,29 @@ def test_the_whole_pipeline_runs_on_the_object_store_alone(
     seat = played.seats.get(bot=bot)
     log = client.get(reverse("match-log", args=[played.uuid, seat.seat]))
     assert log.status_code == 200
+
+
+def test_the_migration_packs_the_folders_of_versions_kept_before_the_archives(
+    data_dir: Path, cache_dir: Path
+) -> None:
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("submissions.migrations.0002_botversion_code_sha256")
+    bot = program_bot("old-upload")
+    version = BotVersion.objects.get(bot=bot)
+    shutil.copytree(TEST_BOTS / "quick", data_dir / "bots" / "old" / "v1")
+    BotVersion.objects.filter(pk=version.pk).update(
+        code_root=BotVersion.DATA, code_dir="bots/old/v1", code_sha256=""
+    )
+    gone = program_bot("failed-upload")  # a failed version's folder was removed already
+    BotVersion.objects.filter(bot=gone).update(code_root=BotVersion.DATA, code_dir="bots/old/v2")
+    migration.pack_folders(apps, None)
+    version.refresh_from_db()
+    assert version.code_dir == "bots/old/v1.tar.gz" and len(version.code_sha256) == 64
+    assert not (data_dir / "bots" / "old" / "v1").exists()
+    assert (version.code_path() / "bot.py").read_bytes() == (
+        TEST_BOTS / "quick" / "bot.py"
+    ).read_bytes()
+    assert BotVersion.objects.get(bot=gone).code_dir == "bots/old/v2"
