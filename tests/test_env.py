@@ -250,6 +250,8 @@ def test_an_illegal_aec_action_raises_and_changes_nothing():
         env.step(WAIT)
     with pytest.raises(ValueError, match="outside"):
         env.step(-1)
+    with pytest.raises(TypeError):
+        env.step(3.7)  # not an integer: never silently rounded
     assert env.agent_selection == "player_0" and env.view("player_0").hand == hand
     env.step(hand[0])
     assert env.agent_selection == "player_1"
@@ -265,6 +267,8 @@ def test_a_parallel_agent_outside_its_mask_gets_the_arenas_default_and_is_told()
     assert env.game.turns[0].plays[1] == min(hand)  # the default: the lowest tile
     with pytest.raises(ValueError, match="player_1 is asked"):
         env.step({"player_0": env.view("player_0").hand[0]})
+    with pytest.raises(ValueError, match="no agents"):
+        env.step({"player_0": 1, "player_1": 2, "player_7": 3})
 
 
 def test_the_seat_env_plays_exactly_like_a_local_game_of_the_same_bots():

@@ -19,6 +19,7 @@ action card or a row. An action outside the selected agent's mask raises
 ([], True)
 """
 
+import operator
 from functools import cache
 from typing import Any, ClassVar
 
@@ -124,7 +125,7 @@ class NimmtEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
             return
         seat = seat_of(agent, self._table.players)
         legal = self._table.game.legal(seat)
-        decision = None if action is None else decision_of(int(action))
+        decision = None if action is None else decision_of(operator.index(action))
         if decision is None or decision not in legal:
             shown = "wait" if action is not None and decision is None else decision
             raise IllegalActionError(

@@ -25,6 +25,7 @@ asked agent raises ``ValueError``.
 (True, True, True)
 """
 
+import operator
 from typing import Any, ClassVar
 
 import gymnasium
@@ -102,6 +103,9 @@ class NimmtParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships n
     ]:
         if not self.agents:
             raise RuntimeError("the game is over: call reset() to deal a new one")
+        unknown = sorted(set(actions) - set(self.possible_agents))
+        if unknown:
+            raise ValueError(f"no agents {unknown}; agents are {', '.join(self.possible_agents)}")
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         chosen: list[tuple[int, Decision]] = []
         for seat in self._table.asked():  # every view is read before any decision is applied
@@ -109,7 +113,7 @@ class NimmtParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships n
             if actions.get(agent) is None:
                 raise ValueError(f"{agent} is asked for a decision but has no action")
             view = self._table.view(seat)
-            action = int(actions[agent])
+            action = operator.index(actions[agent])
             decision = decision_of(action) if 0 <= action < ACTION_COUNT else None
             if decision is None or decision not in view.legal:
                 decision = default_decision(view)

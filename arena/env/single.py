@@ -22,6 +22,7 @@ an action outside the mask plays the arena's fault default instead and the step'
 True
 """
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -106,7 +107,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if view.pending is None:
             raise RuntimeError("the game is over: call reset() to deal a new one")
         info: dict[str, Any] = {}
-        index = int(action)
+        index = operator.index(action)
         decision = decision_of(index) if 0 <= index < ACTION_COUNT else None
         if decision is None or decision not in view.legal:
             decision = default_decision(view)
