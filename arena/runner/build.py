@@ -11,6 +11,12 @@ built once. A failed build is not cached; its :class:`Build` carries the log (th
 output) and a sentence saying what went wrong: the exit status, the limit it ran into, or that
 it reached for the network, which a build never has (vendor the dependencies).
 
+Compilers' caches live in the copy (``.nimmt-cache/``, removed before the result is kept), so no
+build ever sees another's. The build of a Go bot of the protocol (it names Go's gRPC) starts from
+a prebuilt cache (:func:`go_cache`): Go's build cache after building the Go starter against
+Debian's gRPC, made once per toolchain on this machine (:func:`toolchain_root`) and copied into
+each such build, which then compiles only the bot's own packages (seconds, not minutes).
+
 :func:`ready` is what the runner calls before it starts a bot: the program as it is if it has
 no build, else the built one, or :class:`BuildFailed`.
 """
@@ -30,14 +36,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import arena
 from arena import sandbox
 
-from .manifest import MANIFEST, BotProgram, ManifestError, check_command
+from .manifest import MANIFEST, BotProgram, ManifestError, check_command, load
 
 #: Bump when the way a build is run changes: every cached build is then made again.
 RECIPE_VERSION = 1
 #: Lines of a failed build's log quoted in :meth:`Build.summary`.
 LOG_LINES = 40
+#: The folder of a build's copy that holds the compilers' caches during the build.
+CACHES = ".nimmt-cache"
+#: Where Go keeps its build cache during a build (GOCACHE), inside the copy.
+GO_CACHE = f"{CACHES}/go-build"
 MIB = 1024 * 1024
 
 #: What a build that reached for the network prints: DNS lookups and connections that fail in
@@ -217,7 +228,8 @@ def build(
         work.mkdir()
         work.chmod(0o711)
         try:
-            done = _run(program, work, limits, sandboxed)
+            seed = go_cache(sandboxed=sandboxed) if _uses_go_grpc(program.directory) else None
+            done = _run(program, work, limits, sandboxed, seed=seed)
             if done.program is None:
                 return done
             shutil.rmtree(final, ignore_errors=True)
@@ -237,16 +249,97 @@ def _cached(program: BotProgram, folder: Path) -> Build | None:
     return Build(program, built, log, seconds=float(record.get("seconds", 0.0)), cached=True)
 
 
-def _run(program: BotProgram, work: Path, limits: BuildLimits, sandboxed: bool) -> Build:
-    """Copy the folder into ``work/bot``, build it there, and judge the outcome."""
+def toolchain_root() -> Path:
+    """Where the prebuilt caches of the toolchains are kept: ``$NIMMT_TOOLCHAIN_DIR``, else
+    ``toolchains`` beside the default build folder. One place per machine, whatever folder a
+    build goes to: they hold only what the arena built from its own starter."""
+    return Path(os.environ.get("NIMMT_TOOLCHAIN_DIR") or build_root().parent / "toolchains")
+
+
+def _uses_go_grpc(folder: Path, most: int = 500) -> bool:
+    """Whether the folder is a Go program of the protocol (its go.mod or a .go file names
+    Go's gRPC): such a build starts from :func:`go_cache`."""
+    seen = 0
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d not in ("vendor", CACHES, ".git")]
+        for name in files:
+            if name == "go.mod" or name.endswith(".go"):
+                seen += 1
+                with contextlib.suppress(OSError):
+                    if b"google.golang.org/grpc" in Path(root, name).read_bytes()[:65536]:
+                        return True
+            if seen >= most:
+                return False
+    return False
+
+
+def go_cache(root: Path | None = None, sandboxed: bool = True) -> Path | None:
+    """Go's build cache of Debian's Go packages that the Go starter uses (gRPC, protobuf),
+    made once per toolchain under ``root`` (default :func:`toolchain_root`) by building
+    ``bots/starter-go`` in the sandbox; ``None`` if Go or the starter is missing, or that
+    build failed."""
+    root = root or toolchain_root()
+    starter = Path(arena.__file__).resolve().parent.parent / "bots" / "starter-go"
+    go = shutil.which("go")
+    if go is None or not (starter / MANIFEST).is_file():
+        return None
+    try:
+        program = load(starter)
+    except ManifestError:
+        return None
+    digest = hashlib.sha256(build_key(program, BuildLimits()).encode())
+    for path in (Path(go).resolve(), Path("/usr/share/gocode/src")):
+        with contextlib.suppress(OSError):
+            info = path.stat()
+            digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+    target = root / f"go-{digest.hexdigest()[:16]}"
+    if (target / "go-build").is_dir():
+        return target / "go-build"
+    _public_dirs(target.parent)
+    with _locked(target.parent / f".{target.name}.lock"):
+        if (target / "go-build").is_dir():
+            return target / "go-build"
+        work = target.parent / f".{target.name}.building"
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir()
+        work.chmod(0o711)
+        try:
+            done = _run(program, work, BuildLimits(seconds=600), sandboxed, harvest=True)
+            if done.program is None:
+                return None
+            target.mkdir(exist_ok=True)
+            (work / "go-build").rename(target / "go-build")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return target / "go-build"
+
+
+def _run(
+    program: BotProgram,
+    work: Path,
+    limits: BuildLimits,
+    sandboxed: bool,
+    *,
+    seed: Path | None = None,
+    harvest: bool = False,
+) -> Build:
+    """Copy the folder into ``work/bot``, build it there, and judge the outcome. ``seed`` is a
+    Go build cache to start from (a copy of it); ``harvest`` keeps the build's own Go cache as
+    ``work/go-build``."""
     folder = work / "bot"
     shutil.copytree(program.directory, folder, symlinks=True)
+    shutil.rmtree(folder / CACHES, ignore_errors=True)  # the bot's own is not ours
+    _writable(folder)
+    if seed is not None:
+        shutil.copytree(seed, folder / GO_CACHE, symlinks=True)
     log_path = work / "build.log"
+    inside = Path(sandbox.SANDBOX_BOT_DIR) if sandboxed else folder
     spec = sandbox.LaunchSpec(
         command=list(program.build),
         bot_dir=folder,
         socket_path=None,
         log_path=log_path,
+        env={"GOCACHE": str(inside / GO_CACHE)},
         limits=limits.sandbox_limits(),
         sandbox=sandboxed,
         writable=True,
@@ -284,6 +377,9 @@ def _run(program: BotProgram, work: Path, limits: BuildLimits, sandboxed: bool) 
                 "dependencies (put them in the bot's folder)"
             )
         return replace(failed, problem=problem)
+    if harvest and (folder / GO_CACHE).is_dir():
+        (folder / GO_CACHE).rename(work / "go-build")
+    shutil.rmtree(folder / CACHES, ignore_errors=True)
     built = replace(program, directory=folder, build=())
     try:
         _write_manifest(built)
@@ -295,6 +391,17 @@ def _run(program: BotProgram, work: Path, limits: BuildLimits, sandboxed: bool) 
     record = {"name": program.name, "build": list(program.build), "seconds": round(seconds, 3)}
     (work / "build.json").write_text(json.dumps(record) + "\n", encoding="utf-8")
     return Build(program, built, log, seconds=seconds)
+
+
+def _writable(folder: Path) -> None:
+    """Let the build write to its copy (a kept upload's files may be read-only)."""
+    for root, _dirs, files in os.walk(folder):
+        os.chmod(root, stat.S_IMODE(os.lstat(root).st_mode) | 0o700)
+        for name in files:
+            path = os.path.join(root, name)
+            info = os.lstat(path)
+            if stat.S_ISREG(info.st_mode):
+                os.chmod(path, stat.S_IMODE(info.st_mode) | 0o600)
 
 
 def _write_manifest(built: BotProgram) -> None:
