@@ -34,6 +34,7 @@ from tournaments.models import Tournament
 
 from arena.engine.errors import ReplayError
 from arena.engine.frames import frames as engine_frames
+from arena.engine.readings import CURRENT, Reading, of_replay
 from arena.engine.replay import parse as parse_replay
 from matches.models import Match, Seat, entrant_names, public_faults
 
@@ -223,7 +224,8 @@ def match(request: HttpRequest, match_uuid: str) -> HttpResponse:
 
 
 def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
-    """The replay viewer of one game; the page's script draws it from the replay download."""
+    """The replay viewer of one game; the page's script draws it from the replay download. The
+    page names the reading of the rules the game was played under (RULES.md 10)."""
     match = get_object_or_404(
         Match.objects.select_related("ladder", "tournament"),
         uuid=match_uuid,
@@ -231,6 +233,7 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
     )
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
+    reading = _reading(match_file(match, match.replays[game - 1]))
     return render(
         request,
         "matches/game.html",
@@ -240,8 +243,20 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
             "games": range(1, len(match.replays) + 1),
             "replay_url": reverse("match-replay", args=[match.uuid, game]),
             "frames_url": reverse("match-frames", args=[match.uuid, game]),
+            "reading": reading,
+            "earlier_reading": reading is not None and reading is not CURRENT,
         },
     )
+
+
+def _reading(name: str) -> Reading | None:
+    """The reading of the rules a stored replay was played under (its ``rules`` key; none:
+    ``nimmt-rules/1``), or ``None`` for a file the engine cannot read as a replay (the viewer's
+    frames then say why)."""
+    try:
+        return of_replay(parse_replay(_read(name), "the replay"))
+    except ReplayError:
+        return None
 
 
 def match_file(match: Match, name: str) -> str:

@@ -386,6 +386,39 @@ def test_there_are_no_frames_of_a_game_that_is_not_there(client: Client, site: S
     assert api.status_code == 404 and "error" in api.json()
 
 
+RULES_1 = Path(__file__).resolve().parent.parent / "data" / "rules-1"
+
+
+def test_the_replay_page_names_the_reading_its_game_was_played_under(
+    client: Client, site: Site
+) -> None:
+    match = site.matches[1]
+    page = text(client.get(reverse("match-game", args=[match.uuid, 1])))
+    assert "rules nimmt-rules/2" in page and "earlier reading" not in page
+    rules = text(client.get(reverse("guide-document", args=["rules"])))
+    assert 'id="10-readings-of-the-rules"' in rules  # where the page's link leads
+
+
+def test_a_stored_replay_of_the_earlier_reading_keeps_its_verdict_on_the_site(
+    client: Client, site: Site
+) -> None:
+    """A replay stored before reading 2 (no ``rules`` key; tile 55 is played in it) is still
+    served, judged by nimmt-rules/1, drawn, and named so on its page."""
+    match = site.matches[2]
+    assert match.result_path is not None
+    old = (RULES_1 / "basic-4p-1.json").read_bytes()
+    (match.result_path / match.replays[0]).write_bytes(old)
+    page = text(client.get(reverse("match-game", args=[match.uuid, 1])))
+    assert "rules nimmt-rules/1" in page and "earlier reading" in page
+    film = json.loads(text(client.get(reverse("match-frames", args=[match.uuid, 1]))))
+    assert film["rules"] == "nimmt-rules/1" and film["bullheads"][55] == 7
+    assert film["result"]["scores"] == json.loads(old)["result"]["scores"]
+    served = json.loads(body(client.get(reverse("match-replay", args=[match.uuid, 1]))))
+    assert "rules" not in served and simulate(served)[1] == []
+    api = client.get(reverse("api-match-frames", args=[match.uuid, 1]))
+    assert json.loads(text(api)) == film
+
+
 def test_a_seat_owner_sees_their_log_link_and_fault_detail_only(client: Client, site: Site) -> None:
     match = site.matches[3]
     client.force_login(site.bob)
