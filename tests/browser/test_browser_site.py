@@ -66,6 +66,9 @@ def pages(site: SiteData) -> list[tuple[str, str, str | None]]:
         ),
         ("tournament", site.tournament.get_absolute_url(), None),
         ("tournaments", reverse("tournament-list"), None),
+        ("write-a-bot", reverse("guide"), None),
+        ("rules", reverse("guide-document", args=["rules"]), None),
+        ("protocol", reverse("guide-document", args=["protocol"]), None),
     ]
 
 
