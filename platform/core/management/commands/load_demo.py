@@ -1,10 +1,15 @@
 """``manage.py load_demo``: demo users, the house bots as site bots, a ladder per variant, and
 a few tournaments of the house bots, started so that the workers play them.
 
+Each ladder's first matches are queued before the tournaments' first round, taking turns
+between the ladders: the workers take messages in the order they were sent, so every ladder
+has games after its first few matches instead of after the tournaments' round.
+
 Reads ``seeds/demo.json`` (``NIMMT_SEEDS_DIR``); idempotent: users, bots, ladders and
 tournaments are matched by username, name, slug and name, and what exists is left as it is.
 """
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -14,9 +19,13 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from ladders.models import Ladder
+from matches import scheduler
+from matches.tasks import run_match
 from submissions.models import Bot, BotVersion
 from tournaments import services as tournaments
 from tournaments.models import Tournament
+
+from core.celery import enqueue
 
 
 class Command(BaseCommand):
@@ -46,8 +55,19 @@ class Command(BaseCommand):
                 self._house_bot(house, entry)
             for entry in seed.get("ladders", []):
                 self._ladder(entry)
+            self._first_ladder_matches()
             for entry in seed.get("tournaments", []):
                 self._tournament(entry)
+
+    def _first_ladder_matches(self) -> None:
+        """What the scheduler would create on each active ladder now, sent one ladder after
+        the other in turn (after the commit, before anything the tournaments send)."""
+        ladders = Ladder.objects.filter(is_active=True).order_by("pk")
+        per_ladder = [scheduler.schedule_ladder(pk) for pk in ladders.values_list("pk", flat=True)]
+        for match in itertools.chain.from_iterable(itertools.zip_longest(*per_ladder)):
+            if match is not None:
+                enqueue(run_match, match_pk=match.pk)
+        self.stdout.write(f"queued {sum(map(len, per_ladder))} first ladder matches")
 
     def _say(self, created: bool, what: str) -> None:
         if created:
