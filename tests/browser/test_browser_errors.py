@@ -27,6 +27,12 @@ def site() -> SiteData:
     return build()
 
 
+@pytest.fixture
+def people() -> SiteData:
+    """The users and their bots only (quicker to build)."""
+    return build(viewer_only=True)
+
+
 class Violations:
     """What the browser refused under the policy: console reports and violation events."""
 
@@ -61,6 +67,7 @@ def running_tournament(site: SiteData) -> Tournament:
     return tournament
 
 
+@pytest.mark.slow
 def test_no_page_breaks_the_content_security_policy(
     page: Page, live_server: Any, site: SiteData, screenshot_dir: Path
 ) -> None:
@@ -111,7 +118,7 @@ def test_no_page_breaks_the_content_security_policy(
 
 
 def test_error_pages_are_in_the_layout_with_the_views_words(
-    page: Page, live_server: Any, site: SiteData, screenshot_dir: Path
+    page: Page, live_server: Any, people: SiteData, screenshot_dir: Path
 ) -> None:
     violations = Violations(page)
     missing = page.goto(live_server.url + "/bots/not-here/")
@@ -121,7 +128,7 @@ def test_error_pages_are_in_the_layout_with_the_views_words(
     expect(page.locator(".site-header")).to_be_visible()
     shoot(page, screenshot_dir, "error-404")
     log_in(page, live_server.url, "bob")
-    alices = site.bots["alice-bot"]
+    alices = people.bots["alice-bot"]
     refused = page.goto(live_server.url + reverse("upload-version", args=[alices.uuid]))
     assert refused is not None and refused.status == 403
     expect(page.locator("#error-message")).to_have_text("Only the bot's owner can change it.")
@@ -135,7 +142,7 @@ def test_error_pages_are_in_the_layout_with_the_views_words(
 
 
 def test_a_locked_out_log_in_says_so_and_a_right_password_waits(
-    page: Page, live_server: Any, site: SiteData, screenshot_dir: Path
+    page: Page, live_server: Any, people: SiteData, screenshot_dir: Path
 ) -> None:
     for n in range(5):
         page.goto(live_server.url + reverse("login"))
@@ -153,9 +160,9 @@ def test_a_locked_out_log_in_says_so_and_a_right_password_waits(
 
 
 def test_retiring_a_bot_asks_first_and_going_back_keeps_it(
-    page: Page, live_server: Any, site: SiteData, screenshot_dir: Path
+    page: Page, live_server: Any, people: SiteData, screenshot_dir: Path
 ) -> None:
-    bot = site.bots["bob-bot"]
+    bot = people.bots["bob-bot"]
     log_in(page, live_server.url, "bob")
     page.goto(live_server.url + bot.get_absolute_url())
     page.get_by_role("link", name="Retire bob-bot…").click()
