@@ -216,3 +216,16 @@ def test_it_refuses_a_view_with_nothing_to_decide() -> None:
     game.apply(0, game.legal(0)[0])
     with pytest.raises(ValueError, match="nothing to decide"):
         SearchBot().decide(observe(game, 0))
+
+
+def test_landing_values_count_bullheads_by_the_games_reading() -> None:
+    """Board game: tile 55 landing on a + space gains 5 under nimmt-rules/2, 7 under /1."""
+    from arena.engine.readings import READING_1, READING_2
+
+    rows = [[10], [20], [30], [50, 52], *([[]] * 6)]  # row 3 is "..+F": 55 lands on its +
+    hands = [list(range(60, 72)), list(range(72, 84))]
+    used = {t for part in (*rows, *hands) for t in part}
+    supply = [t for t in range(1, 101) if t not in used]
+    for rules, gain in ((READING_2, 5.0), (READING_1, 7.0)):
+        game = Game.from_setup("basic", rows, hands, supply, rules=rules)
+        assert landing_values(observe(game, 0))[55] == gain

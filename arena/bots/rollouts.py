@@ -28,7 +28,7 @@ from random import Random
 
 from arena.engine.decisions import Decision, PlayTile
 from arena.engine.playout import Position
-from arena.engine.tiles import BULLHEADS
+from arena.engine.tiles import CARD_BULLHEADS
 from arena.engine.variants import CLASSIC_ROW_LENGTH
 
 #: Share of the rule's cards played at random instead.
@@ -70,7 +70,7 @@ def _play(
     explore: float,
     record: list[list[int | None]] | None,
 ) -> list[int]:
-    bh = BULLHEADS
+    bh = CARD_BULLHEADS
     full = CLASSIC_ROW_LENGTH
     rnd = rng.random
     # Rows by their last card: ends (sorted), and for each the row's cards count and bullheads.

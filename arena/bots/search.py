@@ -71,8 +71,8 @@ from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.game import next_space, target_row
 from arena.engine.observation import Observation
 from arena.engine.playout import Position
+from arena.engine.readings import reading
 from arena.engine.sampling import Sampler
-from arena.engine.tiles import BULLHEADS
 from arena.engine.variants import variant
 
 from .base import Bot, GameInfo
@@ -377,10 +377,11 @@ def landing_values(view: Observation) -> list[float]:
     (105, 0.0)
     """
     v = variant(view.variant)
+    bh = reading(view.rules).bullheads(v)  # the game's reading: tile 55 carries 5 or 7
     spaces = view.spaces
     fill = [next_space(row) for row in spaces]
     stops = set(view.stops)
-    rsum = [sum(BULLHEADS[t] for t in row if t > 0) for row in spaces]
+    rsum = [sum(bh[t] for t in row if t > 0) for row in spaces]
     values = [0.0] * (v.tiles + 1)
     for t in range(1, v.tiles + 1):
         row = target_row(t, spaces, fill, stops, v.classic)
@@ -399,9 +400,7 @@ def landing_values(view: Observation) -> list[float]:
         elif markers[f] == "plus5":
             values[t] = 5.0
         else:
-            values[t] = {"+": BULLHEADS[t], "-": -BULLHEADS[t], "D": -0.5, "A": 1.0}.get(
-                layout[f], 0.0
-            )
+            values[t] = {"+": bh[t], "-": -bh[t], "D": -0.5, "A": 1.0}.get(layout[f], 0.0)
     return values
 
 
