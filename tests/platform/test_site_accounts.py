@@ -205,6 +205,31 @@ def test_behind_a_proxy_the_client_is_the_last_forwarded_address(
     assert locked.status_code == 429
 
 
+def test_a_forwarded_for_header_is_ignored_without_a_proxy_that_sets_it(client: Client) -> None:
+    make_user("alice")
+    for n in range(6):  # a new made-up address each try does not start the count again
+        client.post(
+            reverse("login"),
+            {"username": "alice", "password": f"wrong-{n}"},
+            REMOTE_ADDR=HERE,
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+        )
+    assert log_in(client, "alice", ALICE_PASSWORD).status_code == 429
+    password = "a-long-test-password"
+    statuses = [
+        Client()
+        .post(
+            reverse("signup"),
+            {"username": f"u{n}", "password1": password, "password2": password},
+            REMOTE_ADDR=HERE,
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+        )
+        .status_code
+        for n in range(7)
+    ]
+    assert statuses == [302] * 5 + [429] * 2
+
+
 def test_new_ipv6_addresses_of_one_network_count_as_one(client: Client) -> None:
     make_user("alice")
     for n in range(6):
