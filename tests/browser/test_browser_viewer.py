@@ -46,8 +46,9 @@ READ_BOARD = """() => {
     td => +td.textContent);
   const hands = [...document.querySelectorAll('.players tbody tr .hand')].map(
     td => +td.textContent);
-  const trayTiles = [...svg.querySelectorAll('g.tile[data-tray]')].map(
-    g => [+g.dataset.tile, +g.dataset.tray]);
+  const trayTiles = [...svg.querySelectorAll('g.tile[data-tray]')]
+    .sort((a, b) => a.dataset.traySlot - b.dataset.traySlot)
+    .map(g => [+g.dataset.tile, +g.dataset.tray]);  // in the placing order the tray shows
   const stopRows = [...svg.querySelectorAll('g.stop')].map(g => +g.dataset.row).sort();
   return {turn: +svg.dataset.turn, atTurnEnd: svg.dataset.atTurnEnd, board, markers, scores,
           hands, doubled, overflow, tray: trayTiles.length, trayTiles, stopRows,

@@ -387,7 +387,7 @@
     var labels = "";
     for (var k = 0; k < f.tray.length; k++) {
       var t = f.tray[k], q = this.trayXY(k);
-      place(t.tile, q, { tray: t.seat });
+      place(t.tile, q, { tray: t.seat, slot: k });
       labels += '<text class="tray-name" x="' + (q.x + TW / 2) + '" y="' + (q.y + TH + 13) + '" fill="' + SEAT_COLOURS[t.seat % 10] + '">' +
         esc(shortName(g.names[t.seat])) + "</text>";
     }
@@ -455,7 +455,13 @@
         node.removeAttribute("data-row");
         node.removeAttribute("data-space");
       }
-      if (where.tray !== undefined) node.setAttribute("data-tray", where.tray); else node.removeAttribute("data-tray");
+      if (where.tray !== undefined) {
+        node.setAttribute("data-tray", where.tray);
+        node.setAttribute("data-tray-slot", where.slot); // its place in the placing order
+      } else {
+        node.removeAttribute("data-tray");
+        node.removeAttribute("data-tray-slot");
+      }
       node.classList.toggle("overflow", !!where.overflow);
       var transform = "translate(" + pos.x + "px, " + pos.y + "px)";
       if (node.isNew && animate) {
