@@ -248,7 +248,7 @@ func Main(bot Bot, args []string) int {
 	flags := flag.NewFlagSet(bot.Name(), flag.ContinueOnError)
 	connect := flags.String("connect", os.Getenv("NIMMT_ENGINE"), "the arena's address, e.g. unix:///tmp/arena.sock (default: $NIMMT_ENGINE)")
 	token := flags.String("token", "", "the bot's token for this match (default: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)")
-	timeout := flags.Duration("connect-timeout", ConnectTimeout, "how long to wait for the arena to accept the connection")
+	timeout := flags.Float64("connect-timeout", ConnectTimeout.Seconds(), "how long to wait for the arena to accept the connection, in seconds")
 	quiet := flags.Bool("quiet", false, "log only warnings and errors")
 	if err := flags.Parse(args); err != nil {
 		return 2
@@ -273,7 +273,11 @@ func Main(bot Bot, args []string) int {
 			return 1
 		}
 	}
-	_, err := Play(bot, *connect, secret, *timeout)
+	if *timeout <= 0 {
+		fmt.Fprintln(os.Stderr, "--connect-timeout must be a positive number of seconds")
+		return 2
+	}
+	_, err := Play(bot, *connect, secret, time.Duration(*timeout*float64(time.Second)))
 	var code *BotCodeError
 	switch {
 	case errors.As(err, &code):
