@@ -7,11 +7,13 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arena.runner import build as builds
 from arena.runner.check import check_bot
+from arena.runner.lineup import Entrant
 from arena.runner.manifest import ManifestError, load
 from arena.runner.match import MatchConfig, MatchError, run_match
 
@@ -207,7 +209,7 @@ def test_a_match_builds_its_bots_first_and_a_failed_build_says_why(tmp_path, mon
     assert "error: no such thing" in str(caught.value)
 
 
-def _random():
+def _random() -> Entrant:
     from arena.bots.random import RandomBot
     from arena.runner.lineup import Entrant
 
@@ -254,7 +256,7 @@ def test_the_go_starter_plays_the_python_starters_games(go_builds, tmp_path):
         assert replays["go", variant] == replays["python", variant], variant
 
 
-def _comparable(replay: dict) -> str:
+def _comparable(replay: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in replay.items() if k not in ("started", "match")})
 
 
