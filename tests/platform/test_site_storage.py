@@ -122,6 +122,21 @@ def test_nothing_in_the_arenas_storage_is_written_twice(kept_in: str) -> None:
         storage.read_bytes("matches/ab/one/game-00002.json")
 
 
+def test_a_folder_is_written_whole_or_not_at_all(kept_in: str, tmp_path: Path) -> None:
+    folder = tmp_path / "match"
+    (folder / "logs").mkdir(parents=True)
+    for n in range(12):
+        (folder / f"game-{n:05d}.json").write_text(f"{n}")
+    (folder / "logs" / "a.log").write_text("a")
+    storage.save_new("m/attempt/game-00007.json", b"someone else's")
+    with pytest.raises(FileExistsError):
+        storage.save_folder(folder, "m/attempt")
+    assert storage.arena_storage().listdir("m/attempt")[1] == ["game-00007.json"]
+    assert storage.read_bytes("m/attempt/game-00007.json") == b"someone else's"
+    written = storage.save_folder(folder, "m/other")
+    assert len(written) == 13 and storage.read_bytes("m/other/logs/a.log") == b"a"
+
+
 def test_a_folder_is_packed_alike_every_time_and_unpacked_once_per_content(
     kept_in: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
