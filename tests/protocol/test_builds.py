@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from arena.bots.random import RandomBot
+from arena.cli import main
 from arena.runner import build as builds
 from arena.runner.check import check_bot
 from arena.runner.lineup import Entrant
@@ -195,8 +197,6 @@ def test_a_build_that_fills_the_disk_is_stopped(tmp_path):
 
 @needs_bwrap
 def test_a_match_builds_its_bots_first_and_a_failed_build_says_why(tmp_path, monkeypatch):
-    from arena.runner.lineup import Entrant
-
     monkeypatch.setenv("NIMMT_BUILD_DIR", str(tmp_path / "builds"))
     good = made_bot(tmp_path / "good")
     config = MatchConfig(variant="basic", games=1, seed=3, out=tmp_path / "match")
@@ -210,9 +210,6 @@ def test_a_match_builds_its_bots_first_and_a_failed_build_says_why(tmp_path, mon
 
 
 def _random() -> Entrant:
-    from arena.bots.random import RandomBot
-    from arena.runner.lineup import Entrant
-
     return Entrant("random", in_process=RandomBot)
 
 
@@ -247,8 +244,6 @@ def test_the_go_starter_plays_the_python_starters_games(go_builds, tmp_path):
     replays = {}
     for variant in ("basic", "pro+luck", "classic"):
         for name, program in (("go", go), ("python", load(PYTHON_STARTER))):
-            from arena.runner.lineup import Entrant
-
             config = MatchConfig(variant=variant, games=2, seed=11, out=tmp_path / name / variant)
             result = run_match(config, [Entrant("starter", program=program), _random()])
             assert not result.bots[0].faults, result.bots[0].faults
@@ -272,8 +267,6 @@ def test_the_go_kits_own_tests_pass(tmp_path):
 
 @needs_bwrap
 def test_nimmt_match_and_check_print_a_failed_builds_output(tmp_path, monkeypatch, capsys):
-    from arena.cli import main
-
     monkeypatch.setenv("NIMMT_BUILD_DIR", str(tmp_path / "builds"))
     bad = made_bot(tmp_path, script="echo 'build.sh: line 1: gcc: not found' >&2; exit 127\n")
     assert main(["match", str(bad), "random", "--games", "1", "--out", str(tmp_path / "m")]) == 1
