@@ -50,6 +50,8 @@ CACHES = ".nimmt-cache"
 #: Where Go keeps its build cache during a build (GOCACHE), inside the copy.
 GO_CACHE = f"{CACHES}/go-build"
 MIB = 1024 * 1024
+#: What each file or folder of a build's copy counts at least against ``BuildLimits.output_mb``.
+ENTRY_BYTES = 4096
 
 #: What a build that reached for the network prints: DNS lookups and connections that fail in
 #: a network namespace with nothing but loopback (Go, curl, pip, npm, Maven, Gradle, git).
@@ -422,12 +424,13 @@ def _write_manifest(built: BotProgram) -> None:
 
 
 def _size(folder: Path, most: int) -> int:
-    """Bytes in ``folder`` (counted up to a little over ``most``)."""
+    """Bytes in ``folder`` (counted up to a little over ``most``); each entry counts at least
+    a block, so that a million empty files are too much too."""
     total = 0
     for root, dirs, files in os.walk(folder):
         for name in dirs + files:
             with contextlib.suppress(OSError):
-                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+                total += max(os.lstat(os.path.join(root, name)).st_blocks * 512, ENTRY_BYTES)
         if total > most:
             break
     return total

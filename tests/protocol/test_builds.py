@@ -299,3 +299,12 @@ def test_a_go_bot_builds_its_vendored_packages_first(go_builds, tmp_path):
     (folder / "main.go").write_text(main)
     done = builds.build(load(folder), root=go_builds)
     assert done.ok, done.log
+
+
+@needs_bwrap
+def test_a_build_that_makes_countless_empty_files_is_stopped(tmp_path):
+    script = "mkdir many; cd many; i=0; while true; do i=$((i+1)); : > f$i; done\n"
+    folder = made_bot(tmp_path, script=script)
+    limits = builds.BuildLimits(output_mb=8, seconds=120)
+    done = builds.build(load(folder), root=tmp_path / "builds", limits=limits)
+    assert done.problem == "its folder grew beyond 8 MB: stopped"
