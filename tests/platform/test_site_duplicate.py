@@ -13,7 +13,6 @@ from matches import bridge
 from arena.local import series_game
 from arena.runner.results import match_ranks
 
-
 # The bot kit's first log line, once per program start.
 STARTED = "nimmt.botkit INFO in the match"
 
