@@ -46,7 +46,7 @@ def test_a_match_past_its_bound_is_stopped_with_its_faults_and_the_worker_plays_
         ladder = basic_ladder(players=4)
         Ladder.objects.filter(pk=ladder.pk).update(duplicate=False, is_active=False)
         ladder.refresh_from_db()
-        slow = program_bot("slow", "slow-staller")
+        slow = program_bot("slow", "slow_staller")
         quick = [program_bot(f"quick-{n}", "quick") for n in range(3)]
         with transaction.atomic():  # sent once the games are set
             long_match = queue_match(ladder, [slow, *quick])

@@ -59,7 +59,7 @@ def test_a_bot_that_stalls_only_at_four_players_fails_validation_on_the_site(
     try:
         bot = program_bot("staller", "quick")
         version = BotVersion.objects.create(
-            bot=bot, number=2, code_root=BotVersion.HOUSE, code_dir="stalls-at-four"
+            bot=bot, number=2, code_root=BotVersion.HOUSE, code_dir="stalls_at_four"
         )
         validate_version.apply_async(kwargs={"version_pk": version.pk})
         done = wait_for(

@@ -4,12 +4,14 @@ every deadline (it answers after 30 s): it must fail validation, which plays fou
 import time
 
 from arena.botkit import KitBot, run
+from arena.engine.decisions import Decision
+from arena.engine.observation import Observation
 
 
 class StallsAtFour(KitBot):
     name = "stalls-at-four"
 
-    def decide(self, view):
+    def decide(self, view: Observation) -> Decision:
         if view.players == 4:
             time.sleep(30)
         return self.rng.choice(view.legal)
