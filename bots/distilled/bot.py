@@ -1,13 +1,13 @@
-"""The ``distilled`` bot: a small neural network that imitates the ``mcs`` house bot's search.
+"""The ``distilled`` bot: a small neural network that imitates the ``search`` house bot.
 
 For each legal option the bot builds a short input vector (:func:`option_inputs`, 78 numbers):
 the state (variant, decision kind, hand size, unseen tiles, own margin) and what the option does
 as far as the seat can tell — the tile, the row it goes to by the normal rule (or the action
 card's row), the space it lands on (its kind, a luck marker, the row's bullheads, spaces left
 before the row is complete, unseen tiles that could land there first). A multilayer perceptron
-(ReLU) scores each option; the bot plays the best. ``train.py`` beside this file trained it on
-``mcs`` decisions collected in games of the house bots and in :class:`arena.env.SeatEnv` games
-of the bot itself (DAgger), and wrote ``weights.npz``.
+(ReLU) scores each option; the bot plays the best. ``train.py`` beside this file trained it on the
+``search`` bot's decisions for the bot's own positions in :class:`arena.env.SeatEnv` games
+against ``heuristic`` (DAgger), and wrote ``weights.npz``; ``README.md`` has the figures.
 
 Inference is plain Python, so the bot runs in the arena's sandbox, which has no numpy: the
 ``.npz`` file is read with :mod:`zipfile` and :mod:`struct`.
