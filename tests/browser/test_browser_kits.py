@@ -56,8 +56,9 @@ def test_a_javascript_kit_from_the_guide_is_uploaded_checked_and_plays_a_ladder_
     expect(page.locator("#versions")).to_contain_text("passed")
     # On the ladder it plays like any bot.
     ladder = Ladder.objects.get(slug="pro-luck-3")
+    js_bot = Bot.objects.get(name="js-bot")  # its passed version is the active one now
     match = queue_match(
-        ladder, [version.bot, Bot.objects.get(name="heuristic"), Bot.objects.get(name="random-1")]
+        ladder, [js_bot, Bot.objects.get(name="heuristic"), Bot.objects.get(name="random-1")]
     )
     wait_for(
         "the ladder match",
