@@ -15,6 +15,7 @@ from arena.engine import Game
 from arena.engine.observation import observe
 from arena.engine.variants import VARIANT_NAMES
 from bots.distilled.bot import (
+    BOARD_WEIGHTS,
     INPUT_SIZE,
     WEIGHTS,
     DistilledBot,
@@ -44,9 +45,10 @@ def test_the_plain_python_reader_reads_what_numpy_writes(dtype):
         read_npy(npy(np.arange(3)))
 
 
-def test_the_shipped_weights_are_small_and_fit_the_inputs():
-    assert WEIGHTS.stat().st_size < 1_000_000
-    layers = read_weights(WEIGHTS)
+@pytest.mark.parametrize("weights", [WEIGHTS, BOARD_WEIGHTS])
+def test_the_shipped_weights_are_small_and_fit_the_inputs(weights):
+    assert weights.stat().st_size < 1_000_000
+    layers = read_weights(weights)
     assert len(layers[0][0]) == INPUT_SIZE and len(layers[-1][1]) == 1
 
 

@@ -29,7 +29,9 @@ from arena.engine.observation import Observation
 from arena.engine.readings import reading
 from arena.engine.variants import ACTION_CARDS, CLASSIC_ROW_LENGTH, VARIANT_NAMES, variant
 
+#: The network for the card game, and the one for the board game's four variants.
 WEIGHTS = Path(__file__).resolve().parent / "weights.npz"
+BOARD_WEIGHTS = Path(__file__).resolve().parent / "weights-board.npz"
 
 Matrix = list[list[float]]
 _FORMATS = {"<f2": "e", "<f4": "f", "<f8": "d"}
@@ -282,8 +284,9 @@ class DistilledBot(Bot):
 
     name = "distilled"
 
-    def __init__(self, weights: Path = WEIGHTS) -> None:
-        self.policy = Policy(read_weights(weights))
+    def __init__(self, weights: Path = WEIGHTS, board_weights: Path = BOARD_WEIGHTS) -> None:
+        self.card = Policy(read_weights(weights))
+        self.board = Policy(read_weights(board_weights))
 
     def start_game(self, info: GameInfo) -> None:
         """Nothing to prepare: the bot is deterministic."""
@@ -293,7 +296,8 @@ class DistilledBot(Bot):
         if len(legal) == 1:
             return legal[0]
         table = Table(view)
-        scores = [self.policy.score(option_inputs(table, d)) for d in legal]
+        policy = self.card if table.classic else self.board
+        scores = [policy.score(option_inputs(table, d)) for d in legal]
         return legal[max(range(len(legal)), key=scores.__getitem__)]
 
 

@@ -100,7 +100,8 @@ def record_dagger(
 def collect(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    learner = DistilledBot(Path(args.weights)) if args.command == "dagger" else None
+    weights = Path(args.weights or "")
+    learner = DistilledBot(weights, weights) if args.command == "dagger" else None
     shard: list[tuple[int, Observation, Decision]] = []
     start = time.time()
     for g in range(args.games):
@@ -256,7 +257,7 @@ def strength(args: argparse.Namespace) -> None:
     """Paired deals at 4 players: the bot in seats 0 and 2 against the opponent in 1 and 3, then
     the same deal with the seats swapped; per deal the mean of the two games' differences
     (own seats' mean score minus the others', penalty points negative)."""
-    distilled = None if args.bot else DistilledBot(Path(args.weights))
+    distilled = None if args.bot else DistilledBot(Path(args.weights), Path(args.board_weights))
     timed: list[float] = []
 
     class Timed(Bot):
@@ -330,6 +331,9 @@ def main() -> None:
     s = sub.add_parser("strength")
     s.add_argument("--variant", required=True)
     s.add_argument("--weights", default=str(Path(__file__).resolve().parent / "weights.npz"))
+    s.add_argument(
+        "--board-weights", default=str(Path(__file__).resolve().parent / "weights-board.npz")
+    )
     s.add_argument("--opponent", default="heuristic")
     s.add_argument("--bot", default="", help="measure this house bot instead (a baseline)")
     s.add_argument("--deals", type=int, default=300)
