@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from arena.engine import (
@@ -267,6 +267,8 @@ EXAMPLES = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
     seed=st.integers(0, 2**64 - 1),
     choices=st.integers(0, 2**32),
 )
+# Another's new tile asked about at once (reading 2): the position it is asked in is a step.
+@example(variant="pro+luck", players=3, seed=0, choices=4_294_967_295)
 def test_any_game_of_any_variant_has_frames_that_agree_with_the_engine(
     variant: str, players: int, seed: int, choices: int
 ) -> None:

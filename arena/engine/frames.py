@@ -73,6 +73,9 @@ Steps (``step.kind``, with the fields that apply; absent fields are null or empt
 - ``sixth`` (card game): ``tile`` is the sixth card of ``row``; the next step takes the row.
 - ``take`` (card game): ``seat`` took the ``tiles`` of ``row`` (``heads`` bullheads) and
   ``tile`` starts it; ``chosen``: the card was lower than every row, the seat chose the row.
+- ``added``: ``seat``'s Another card took effect before anything else happened (its new
+  ``tile`` is revealed and in the tray, the seat's tiles in placing order) and the engine asks
+  about it at once.
 - ``luck``: ``seat`` put luck card ``card`` on ``space`` of ``row``.
 - ``end``: the turn is over; ``second_set``: every seat drew a new hand; ``over``: the game is.
 """
@@ -451,6 +454,14 @@ class Film:
                 self.note(Step("end", second_set=second_set, over=self.game.is_over()))
                 self.turn_ends.append(len(self.notes) - 1)
             case Asked(pending) if pending.kind is not DecisionKind.TILE:
+                last, game = self.notes[-1], self.game
+                tray = ([game.current] if game.current else []) + game.to_place()
+                held = tuple(tuple(cards) for cards in game.held)
+                if last.step.kind == "action" and (last.tray != tuple(tray) or last.held != held):
+                    # The card took effect with no step of its own before the engine asks
+                    # again (Another: the new tile is revealed at once and asked about).
+                    added = Step("added", seat=last.step.seat, tile=last.step.new_tile)
+                    self.note(added, tray=tray)
                 # the engine waits for this decision right after the last step
                 self.notes[-1] = replace(
                     self.notes[-1], asks=Asks(pending.kind.value, pending.seats[0])

@@ -72,6 +72,8 @@
           if (s.card === "ascending" || s.card === "anywhere") return said + ": it goes to row " + (s.row + 1) + ".";
           if (s.card === "plus5") return said + ": +5 for this placement.";
           return said + ".";
+        case "added":
+          return who + "\u2019s new tile " + s.tile + " is revealed; " + who + "\u2019s tiles go lowest first.";
         case "land":
           if (!classic && s.space === game.rowLengths[s.row] - 1) {
             return who + "\u2019s " + s.tile + " fills the last space of row " + (s.row + 1) + ".";
