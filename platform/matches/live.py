@@ -35,9 +35,12 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import DatabaseError, close_old_connections, connection
+from django.db.models import Q
+from django.utils import timezone
 
 from arena.engine.frames import Film, header
 from arena.engine.game import Game
@@ -55,6 +58,8 @@ HEARTBEAT_S = 10.0
 RETRY_MS = 1000
 #: Chunks sent in one go to a spectator who is behind.
 BATCH = 50
+#: How long a match's chunks stay after it is over, for spectators still catching up.
+KEEP_AFTER_END = timedelta(minutes=5)
 #: What a live frame says in place of an action card's name.
 HIDDEN_CARD = "hidden"
 
@@ -93,8 +98,9 @@ class _Watched:
 class LiveFeed:
     """The live frames of one attempt at playing a match (the runner's ``watch``).
 
-    Use as a context manager around the match: it starts the writer thread and, at the end,
-    writes what is left and removes the chunks (the finished match's replays take over).
+    Use as a context manager around the match: it starts the writer thread (removing an
+    earlier attempt's chunks) and, at the end, writes what is left before the result is stored;
+    the chunks stay for spectators still catching up, :func:`remove_ended` takes them later.
     """
 
     def __init__(self, match_pk: int) -> None:
@@ -121,7 +127,6 @@ class LiveFeed:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
-        LiveChunk.objects.filter(match_id=self.match_pk).delete()
 
     def _run(self) -> None:
         try:
@@ -172,6 +177,16 @@ class LiveFeed:
             watched.sent = count
         with self._lock:  # finished games need no more looks
             self._games = [w for w in self._games if not w.done]
+
+
+def remove_ended(keep: timedelta = KEEP_AFTER_END) -> int:
+    """Remove the chunks of matches over for longer than ``keep`` (their replays have taken
+    over; the sweeper calls this); how many were removed."""
+    ended = Match.objects.exclude(status__in=(Match.QUEUED, Match.RUNNING)).filter(
+        Q(finished_at__lt=timezone.now() - keep) | Q(finished_at__isnull=True)
+    )
+    removed, _ = LiveChunk.objects.filter(match__in=ended).delete()
+    return removed
 
 
 # ---------------------------------------------------------------------------- the stream

@@ -34,7 +34,7 @@ from ladders.services import rate_ladder
 from submissions import builds
 from submissions.models import Bot
 
-from matches import bounds, bridge, results, scheduler
+from matches import bounds, bridge, live, results, scheduler
 from matches.live import LiveFeed
 from matches.models import Match, entrant_names
 from matches.signals import match_ended
@@ -70,8 +70,10 @@ def run_match(*, match_pk: int) -> None:
     out_dir = results.staging_dir(match, claim)
     bound = bounds.time_bound(match.variant, match.players, match.games)
     try:
-        with leases.heartbeat(claim), LiveFeed(match.pk) as live:
-            with bounds.wall_clock_limit(bound):
+        with leases.heartbeat(claim):
+            # The live view's last frames are written before the result is stored, so a
+            # spectator who sees the match over has been sent all of them.
+            with bounds.wall_clock_limit(bound), LiveFeed(match.pk) as feed:
                 outcome = bridge.play_match(
                     variant=match.variant,
                     seed=match.seed,
@@ -82,7 +84,7 @@ def run_match(*, match_pk: int) -> None:
                         for name, s in zip(names, seats, strict=True)
                     ],
                     out_dir=out_dir,
-                    watch=live,
+                    watch=feed,
                 )
             stored = results.store(claim, outcome, out_dir)
     except bounds.Overran as overran:
@@ -148,7 +150,8 @@ def schedule_matches() -> None:
 def requeue_stale_work() -> None:
     """Send again every match whose message was lost or whose worker died (at most once every
     ``REQUEUE_AFTER_SECONDS``, :func:`core.celery.resend_stale`), and remove what killed workers
-    left in the staging folder. (Versions have their own sweeper in :mod:`submissions.tasks`.)
+    left in the staging folder, and the live frames of matches over for a while. (Versions
+    have their own sweeper in :mod:`submissions.tasks`.)
     """
     resend_stale(
         Match,
@@ -160,6 +163,7 @@ def requeue_stale_work() -> None:
     )
     rate_unrated()
     remove_stale_staging()
+    live.remove_ended()
 
 
 def rate_unrated() -> None:

@@ -4,13 +4,24 @@ of server-sent events that carries them, and the page that draws them."""
 import threading
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
-from matches.live import HIDDEN_CARD, LiveFeed, Position, events, public_frame
+from django.utils import timezone
+from matches.live import (
+    HIDDEN_CARD,
+    KEEP_AFTER_END,
+    LiveFeed,
+    Position,
+    events,
+    public_frame,
+    remove_ended,
+)
 from matches.models import LiveChunk, Match
 from nimmt_site_testing import program_bot
 
@@ -116,7 +127,7 @@ def _never_shows_a_tile_before_it_is_revealed(film: list[dict[str, Any]]) -> Non
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_feed_starts_an_attempt_afresh_and_removes_its_frames_at_the_end() -> None:
+def test_a_feed_starts_an_attempt_afresh_and_its_frames_go_a_while_after_the_end() -> None:
     match = _running("basic", 2)
     LiveChunk.objects.create(match=match, attempt="old", seq=1, game=1, first=0, frames=[])
     feed = LiveFeed(match.pk)
@@ -129,6 +140,14 @@ def test_a_feed_starts_an_attempt_afresh_and_removes_its_frames_at_the_end() -> 
                 game.apply(seat, game.legal(seat)[0])
         feed.flush()
         assert LiveChunk.objects.filter(match=match, attempt=feed.attempt).exists()
+    # Kept at the end, for spectators still catching up; the sweeper removes them later.
+    assert LiveChunk.objects.filter(match=match).exists()
+    assert remove_ended() == 0  # still running
+    Match.objects.filter(pk=match.pk).update(status=Match.FINISHED, finished_at=timezone.now())
+    assert remove_ended() == 0  # just over
+    later = timezone.now() + KEEP_AFTER_END + timedelta(seconds=1)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        assert remove_ended() > 0
     assert not LiveChunk.objects.filter(match=match).exists()
 
 
