@@ -66,7 +66,7 @@ class Limits:
 
     memory_mb: int = 1024
     cpu_seconds: int = 300
-    processes: int = 32
+    processes: int = 64  # a JVM alone starts about 15 threads; a fork bomb is still cut short
     open_files: int = 256
     file_size_mb: int = 16
     tmpfs_mb: int = 64

@@ -72,7 +72,7 @@ def test_it_reports_the_layers_this_machine_gives(make_bot: MakeBot) -> None:
             if found["rlimits"]:
                 space = 1024 * MIB * (AS_BACKSTOP_FACTOR if found["cgroup_memory"] else 1)
                 assert _limit(pid, "Max address space") == str(space)
-                assert _limit(pid, "Max processes") == str(32 + 2)
+                assert _limit(pid, "Max processes") == str(64 + 2)
     finally:
         bot.kill()
 
