@@ -58,6 +58,25 @@ def seat_of(agent: str, players: int) -> int:
     return int(number)
 
 
+def check_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode`` if the environments know it (``"ansi"`` or ``None``)."""
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode {render_mode!r}: only 'ansi' (text) or None")
+    return render_mode
+
+
+Spaces = dict[str, gymnasium.spaces.Space[Any]]
+
+
+def agent_spaces(players: int) -> tuple[list[str], Spaces, Spaces]:
+    """The agents of a table of ``players`` and each one's observation and action space."""
+    agents = [agent_name(s) for s in range(players)]
+    space = observation_space()
+    observations: Spaces = dict.fromkeys(agents, space)
+    actions: Spaces = {a: gymnasium.spaces.Discrete(ACTION_COUNT) for a in agents}
+    return agents, observations, actions
+
+
 class NimmtEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
     """6 nimmt! as a PettingZoo AEC environment (see the module docstring)."""
 
@@ -75,18 +94,11 @@ class NimmtEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' (text) or None")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self._table = Table(variant, players)
         self._seeds = DealSeeds(seed)
-        self.possible_agents = [agent_name(s) for s in range(players)]
+        self.possible_agents, self.observation_spaces, self.action_spaces = agent_spaces(players)
         self.agents: list[str] = []
-        space = observation_space()
-        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {
-            a: gymnasium.spaces.Discrete(ACTION_COUNT) for a in self.possible_agents
-        }
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]

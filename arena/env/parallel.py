@@ -37,7 +37,7 @@ from arena.engine.observation import Observation
 from arena.runner.defaults import default_decision
 
 from .actions import ACTION_COUNT, decision_of
-from .aec import observation_space, seat_of
+from .aec import agent_spaces, check_render_mode, seat_of
 from .table import DealSeeds, SeatObservation, Table, agent_name
 
 
@@ -53,18 +53,11 @@ class NimmtParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships n
         seed: int | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' (text) or None")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self._table = Table(variant, players)
         self._seeds = DealSeeds(seed)
-        self.possible_agents = [agent_name(s) for s in range(players)]
+        self.possible_agents, self.observation_spaces, self.action_spaces = agent_spaces(players)
         self.agents: list[str] = []
-        space = observation_space()
-        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {
-            a: gymnasium.spaces.Discrete(ACTION_COUNT) for a in self.possible_agents
-        }
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
