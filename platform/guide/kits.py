@@ -88,18 +88,18 @@ def zip_of(language: str) -> tuple[Kit, bytes]:
     kit = KITS.get(language)
     if kit is None or kit not in available():
         raise UnknownKit(language)
-    files = files_of(kit)
+    files = tuple(files_of(kit))
     folder = folder_of(kit)
     newest = max(((folder / f).stat().st_mtime_ns for f in files), default=0)
-    return kit, _zipped(kit, newest, len(files))
+    return kit, _zipped(kit, files, newest)
 
 
 @functools.lru_cache(maxsize=8)
-def _zipped(kit: Kit, _newest: int, _count: int) -> bytes:
+def _zipped(kit: Kit, files: tuple[Path, ...], _newest: int) -> bytes:
     folder = folder_of(kit)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for relative in files_of(kit):
+        for relative in files:
             source = folder / relative
             info = zipfile.ZipInfo(f"{kit.folder}/{relative.as_posix()}", (2026, 1, 1, 0, 0, 0))
             info.external_attr = (source.stat().st_mode & 0o777 | 0o100000) << 16
