@@ -39,6 +39,7 @@ JSON (:meth:`Frames.to_json`), every index 0-based as in the replay::
       "bullheads": [0, 1, 1, ...],                      # bullheads[t]: tile t's (index 0 unused,
                                                         # the game's reading's table)
       "higher_is_better": true,                         # false: classic, scores are penalties
+      "seat": null,                                     # or S: the game as seat S saw it
       "turns": 14,
       "turn_ends": [0, 9, 17, ...],                     # the frame ending turn k (0: the deal)
       "result": {"scores": [...], "ranks": [...],       # after any end-of-game hand penalty
@@ -54,10 +55,17 @@ JSON (:meth:`Frames.to_json`), every index 0-based as in the replay::
           "scores": [...], "deltas": [...],             # after the step; change by the step
           "hands": [11, 12, 10], "held": [["stop"], [], []],   # hand sizes, action cards
           "supply": 40, "luck_deck": 10, "action_deck": 20,
-          "asks": {"kind": "action", "seat": 2} | null  # the engine waits for this decision here
+          "asks": {"kind": "action", "seat": 2} | null, # the engine waits for this decision here
+          "hand": [3, 41, ...]                          # seat S's view only: S's tiles in hand
         }, ...
       ]
     }
+
+A seat's view (``frames(replay, seat=S)``) is what seat S knew at each step, the fields of its
+:class:`~arena.engine.observation.Observation`: every frame adds ``hand``, S's tiles, and
+``held`` names S's own action cards but each other seat's only as ``"hidden"`` (one per
+card, their number is public); the rest of a frame is public to every seat anyway. So a
+browser showing a seat's view is never sent another seat's hidden cards.
 
 Steps (``step.kind``, with the fields that apply; absent fields are null or empty):
 
@@ -103,9 +111,12 @@ from .readings import CURRENT
 from .replay import replay_turn, simulate, start, to_replay
 
 FORMAT = "nimmt-frames/1"
+#: What a seat's view says in place of an action card another seat holds (its number is public).
+HIDDEN_CARD = "hidden"
 
 __all__ = [
     "FORMAT",
+    "HIDDEN_CARD",
     "Asks",
     "Fault",
     "Film",
@@ -185,8 +196,10 @@ class Frame:
     luck_deck: int
     action_deck: int
     asks: Asks | None = None
+    hand: tuple[int, ...] | None = None  # a seat's view: that seat's tiles in hand
 
     def to_json(self) -> dict[str, Any]:
+        seen = {} if self.hand is None else {"hand": list(self.hand)}
         return {
             "turn": self.turn,
             "step": self.step.to_json(),
@@ -207,6 +220,7 @@ class Frame:
             "luck_deck": self.luck_deck,
             "action_deck": self.action_deck,
             "asks": None if self.asks is None else {"kind": self.asks.kind, "seat": self.asks.seat},
+            **seen,
         }
 
 
@@ -240,6 +254,7 @@ class Frames:
     frames: tuple[Frame, ...]
     result: FinalResult
     rules: str = CURRENT.name  # the reading of the rules the game was played under
+    seat: int | None = None  # a seat's view (:func:`frames`), or None: every seat's cards
 
     @property
     def turns(self) -> int:
@@ -258,6 +273,7 @@ class Frames:
         )
         return {
             **head,
+            "seat": self.seat,
             "turns": self.turns,
             "turn_ends": list(self.turn_ends),
             "result": {
@@ -313,11 +329,23 @@ def header(game: Game, names: Sequence[str]) -> dict[str, Any]:
     )
 
 
-def frames(source: dict[str, Any] | Game) -> Frames:
+def frames(source: dict[str, Any] | Game, seat: int | None = None) -> Frames:
     """The frames of a replay (``nimmt-replay/1``) or of a finished game.
 
-    Raises :class:`~arena.engine.errors.ReplayError` for a file that is not a replay, and
-    :class:`UnverifiedReplayError` for one that does not re-simulate cleanly.
+    With ``seat``, the game as that seat saw it (:class:`Film`): each frame adds the seat's
+    ``hand`` and names no action card of another seat; nothing else in a frame is private.
+
+    Raises :class:`~arena.engine.errors.ReplayError` for a file that is not a replay or a
+    seat it does not have, and :class:`UnverifiedReplayError` for one that does not
+    re-simulate cleanly.
+
+    >>> game = Game.new("pro", players=2, seed=3)
+    >>> while not game.is_over():
+    ...     for s in game.pending.seats:
+    ...         game.apply(s, game.legal(s)[0])
+    >>> seen = frames(game, seat=1)
+    >>> seen.seat, seen.frames[0].hand == tuple(sorted(game.setup["hands"][1]))
+    (1, True)
     """
     if isinstance(source, Game):
         replay = to_replay(source, [f"seat {s}" for s in range(source.players)])
@@ -326,8 +354,12 @@ def frames(source: dict[str, Any] | Game) -> Frames:
     final, problems = simulate(replay)  # ReplayError on a bad shape or deal
     if problems:
         raise UnverifiedReplayError(problems)
+    if seat is not None and not (
+        isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < final.players
+    ):
+        raise ReplayError(f"there is no seat {seat!r} in this game (seats 0..{final.players - 1})")
     game = start(replay)
-    film = Film(game)
+    film = Film(game, seat)
     game.listen(film.step)
     for turn in replay["turns"]:
         replay_turn(game, turn)
@@ -351,6 +383,7 @@ def frames(source: dict[str, Any] | Game) -> Frames:
             faults=tuple(_public_faults(replay["result"]["faults"])),
         ),
         rules=final.rules.name,
+        seat=seat,
     )
 
 
@@ -376,10 +409,15 @@ class Film:
     ...     game.apply(seat, game.legal(seat)[0])
     >>> [frame.step.kind for frame in film.notes][:3], film.turn_ends
     (['setup', 'reveal', 'land'], [0, 4])
+
+    With ``seat``, the frames are that seat's view (what its
+    :class:`~arena.engine.observation.Observation` holds): each notes the seat's ``hand``,
+    and the action cards of the other seats only as :data:`HIDDEN_CARD`, one per card.
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, seat: int | None = None) -> None:
         self.game = game
+        self.seat = seat
         self.notes: list[Frame] = []
         self.turn_ends = [0]
         self.note(Step("setup"))
@@ -406,11 +444,19 @@ class Film:
                 scores=scores,
                 deltas=tuple(now - before for now, before in zip(scores, previous, strict=True)),
                 hands=tuple(len(hand) for hand in game.hands),
-                held=tuple(tuple(cards) for cards in game.held),
+                held=self._held(),
                 supply=len(game.supply),
                 luck_deck=len(game.luck_deck),
                 action_deck=len(game.action_deck),
+                hand=None if self.seat is None else tuple(game.hands[self.seat]),
             )
+        )
+
+    def _held(self) -> tuple[tuple[str, ...], ...]:
+        """The action cards each seat holds, as this film may show them."""
+        return tuple(
+            tuple(cards) if self.seat is None or s == self.seat else (HIDDEN_CARD,) * len(cards)
+            for s, cards in enumerate(self.game.held)
         )
 
     def step(self, event: Event) -> None:
@@ -456,7 +502,7 @@ class Film:
             case Asked(pending) if pending.kind is not DecisionKind.TILE:
                 last, game = self.notes[-1], self.game
                 tray = ([game.current] if game.current else []) + game.to_place()
-                held = tuple(tuple(cards) for cards in game.held)
+                held = self._held()
                 if last.step.kind == "action" and (last.tray != tuple(tray) or last.held != held):
                     # The card took effect with no step of its own before the engine asks
                     # again (Another: the new tile is revealed at once and asked about).
