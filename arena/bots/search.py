@@ -74,14 +74,17 @@ from arena.engine.playout import Position
 from arena.engine.readings import reading
 from arena.engine.sampling import Sampler
 from arena.engine.variants import variant
+from arena.runner.notes import Note
 
 from .base import Bot, GameInfo
 from .heuristic import HeuristicBot
-from .mcs import shortlist
+from .mcs import search_note, shortlist
 from .rollouts import classic_playouts
 from .timing import Deadline, clock_named
 
 Playouts = Callable[[Position, Random, int, list[Decision]], Sequence[Sequence[float]]]
+#: What is done to a sample before it is played out (the opponent model, the quiet actions).
+Model = Callable[[Position, Random], Position]
 #: Every sample is played out at least this many times (all options, repeated if few).
 PER_SAMPLE = 8
 OBJECTIVES = ("score", "margin")
@@ -211,6 +214,7 @@ class SearchBot(Bot):
         self.settings = Settings.parse(options)
         self._rng = Random(0)
         self._prior = HeuristicBot()
+        self._note: Note | None = None
 
     def start_game(self, info: GameInfo) -> None:
         self._rng = Random(info.seed)
@@ -219,6 +223,7 @@ class SearchBot(Bot):
     def decide(self, view: Observation) -> Decision:
         if not view.legal or view.pending is None:
             raise ValueError(f"seat {view.seat} has nothing to decide")
+        self._note = None
         if len(view.legal) == 1:
             return view.legal[0]
         settings = self.settings.for_variant(view.variant)
@@ -229,6 +234,11 @@ class SearchBot(Bot):
             return options[0]
         return self._search(view, settings, options, deadline, options.index(pick))
 
+    def note(self) -> Note | None:
+        """The search's mean playout value of each option searched
+        (:func:`arena.bots.mcs.search_note`)."""
+        return self._note
+
     def candidates(self, view: Observation, pick: Decision) -> list[Decision]:
         """The options searched: every legal one, or a shortlist that keeps the heuristic's
         ``pick`` (module docstring)."""
@@ -236,6 +246,13 @@ class SearchBot(Bot):
         if pick not in options:
             options[-1] = pick
         return options
+
+    def rollout(self, view: Observation) -> tuple[Model | None, Playouts]:
+        """How this bot evaluates a sample of ``view`` (for tools that estimate the options as
+        it does, such as :mod:`arena.analysis`): what is done to each sample before it is
+        played out (``None``: nothing), and how the sample is played out for each option."""
+        settings = self.settings.for_variant(view.variant)
+        return self._opponent_model(view, settings), self._playouts(view, settings)
 
     # -------------------------------------------------------------- search
 
@@ -291,6 +308,7 @@ class SearchBot(Bot):
                 alive.sort(key=lambda i: -totals[i] / counts[i])  # stable: ties keep order
                 alive = sorted(alive[: (len(alive) + 1) // 2])
         best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
+        self._note = search_note(view, options, totals, counts, best)
         z = settings.prior or 0.0
         if best != prior and prior in alive and z > 0:
             # Keep the prior's pick unless the best is better by ``prior`` standard errors of
@@ -316,9 +334,7 @@ class SearchBot(Bot):
             return classic_playouts
         return Position.playouts
 
-    def _opponent_model(
-        self, view: Observation, settings: Settings
-    ) -> Callable[[Position, Random], Position] | None:
+    def _opponent_model(self, view: Observation, settings: Settings) -> Model | None:
         """What is done to each sample before it is played out (``None``: nothing): for a tile
         choice the other seats' tiles of this turn are drawn from the softmax of
         :func:`landing_values`; with ``actions=none`` the action cards leave the rollouts."""
