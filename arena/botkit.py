@@ -27,6 +27,15 @@ the match ends and exits the process: 0 after a normal match, 1 if the arena end
 connection with an error (the reason is logged to stderr, which the arena keeps as the bot's log),
 2 for a usage error, 3 if the bot's own code raised (with the traceback).
 
+Notes: a bot may say what it was thinking about a decision, for its owner's eyes only: in a
+:class:`KitBot` method call ``self.annotate("text", values)``, where ``values`` are numbers per
+legal option (a list in the order of ``view.legal``, or a dict by option or by tile number),
+e.g. the bot's own estimate of each tile. A plain :class:`Bot` returns an
+:class:`~arena.runner.notes.Note` from its ``note()`` method. The arena keeps the note with the
+game, shows it in the site's viewer to the bot's owner only, and writes it locally to
+``game-00001.notes.json``; a note longer than 1000 bytes is cut (here, before it is sent),
+values that are not finite count as none. Notes never cause a fault.
+
 Time: each request has a deadline (allowance + what is left of the game's time bank, measured by
 the arena). :func:`time_left` (or :meth:`KitBot.time_left`) says how many seconds remain for
 the current decision, counted from when the kit read the request. An answer after the deadline
@@ -41,7 +50,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn, TypeVar
 
@@ -67,6 +76,7 @@ from arena.protocol.convert import (
     put_decision,
 )
 from arena.runner.defaults import fewest_bullheads_row
+from arena.runner.notes import Note
 
 __all__ = [
     "ArenaError",
@@ -74,6 +84,7 @@ __all__ = [
     "GameInfo",
     "KitBot",
     "MatchSummary",
+    "Note",
     "main",
     "play",
     "run",
@@ -112,6 +123,8 @@ class KitBot(Bot):
     def __init__(self) -> None:
         self.info = GameInfo(variant="", players=0, seat=0, seed=0)
         self.rng = random.Random(0)
+        self._note: Note | None = None
+        self._legal: tuple[Decision, ...] = ()
 
     def start_game(self, info: GameInfo) -> None:
         self.info = info
@@ -122,6 +135,7 @@ class KitBot(Bot):
         pending = view.pending
         if pending is None:
             raise ValueError(f"seat {view.seat} has nothing to decide")
+        self._note, self._legal = None, view.legal
         if pending.kind is DecisionKind.TILE:
             return PlayTile(_number(self.choose_tile(view), "choose_tile", "a tile number"))
         if pending.kind is DecisionKind.LUCK:
@@ -171,6 +185,39 @@ class KitBot(Bot):
     def time_left(self) -> float:
         """Seconds left to answer the current request (see :func:`time_left`)."""
         return time_left()
+
+    def annotate(
+        self,
+        text: str = "",
+        values: Sequence[float | None] | Mapping[Decision | int, float] | None = None,
+    ) -> None:
+        """A note on the decision being made, for the bot's owner (see the module's
+        docstring): ``text``, and ``values`` per legal option, either in the order of
+        ``view.legal`` or keyed by option (a tile may be keyed by its number). A later call
+        in the same decision replaces the note.
+
+        >>> bot = KitBot()
+        >>> bot._legal = (PlayTile(3), PlayTile(40))
+        >>> bot.annotate("40 is safe", {40: 1.5})
+        >>> bot.note()
+        Note(text='40 is safe', values=(None, 1.5))
+        """
+        if values is None:
+            numbers: list[float | None] = []
+        elif isinstance(values, Mapping):
+            numbers = [
+                values.get(
+                    option, values.get(option.tile) if isinstance(option, PlayTile) else None
+                )
+                for option in self._legal
+            ]
+        else:
+            numbers = list(values)
+        self._note = Note.bounded(str(text), numbers, len(self._legal))
+
+    def note(self) -> Note | None:
+        """The note :meth:`annotate` made for the decision just taken."""
+        return self._note
 
 
 def _number(value: object, method: str, what: str) -> int:
@@ -238,6 +285,15 @@ class _Session:
             reply = pb.BotMessage()
             reply.answer.request_id = request.request_id
             put_decision(reply.answer.decision, decision)
+            note = self._call("note", self.bot.note)
+            if note is not None and not isinstance(note, Note):
+                log.warning("note() returned %r, not a Note; no note sent", note)
+                note = None
+            if note is not None:
+                note = Note.bounded(note.text, note.values, len(view.legal))
+            if note is not None:  # cut here: a message over 64 KiB would be unreadable
+                reply.answer.note = note.text
+                reply.answer.option_values.extend(math.nan if v is None else v for v in note.values)
             self.summary.answers += 1
             return reply
         if which == "game_start":

@@ -55,6 +55,7 @@ from arena.engine.decisions import Decision, DecisionKind, PlaceLuck, PlayAction
 from arena.engine.observation import Observation
 from arena.engine.sampling import Sampler
 from arena.engine.variants import variant
+from arena.runner.notes import Note
 
 from .base import Bot, GameInfo
 from .timing import Deadline, clock_named
@@ -166,6 +167,7 @@ class MonteCarloBot(Bot):
     def __init__(self, options: str = "") -> None:
         self.settings = Settings.parse(options)
         self._rng = Random(0)
+        self._note: Note | None = None
 
     def start_game(self, info: GameInfo) -> None:
         self._rng = Random(info.seed)
@@ -173,10 +175,15 @@ class MonteCarloBot(Bot):
     def decide(self, view: Observation) -> Decision:
         if not view.legal:
             raise ValueError(f"seat {view.seat} has nothing to decide")
+        self._note = None
         options = shortlist(view, self._rng)
         if len(options) == 1:
             return options[0]
         return self._search(view, options)
+
+    def note(self) -> Note | None:
+        """The search's mean playout value of each option searched (module docstring)."""
+        return self._note
 
     # -------------------------------------------------------------- search
 
@@ -218,7 +225,27 @@ class MonteCarloBot(Bot):
                 alive.sort(key=lambda i: -totals[i] / counts[i])  # stable: ties keep order
                 alive = sorted(alive[: (len(alive) + 1) // 2])
         best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
+        self._note = search_note(view, options, totals, counts, best)
         return options[best]
+
+
+def search_note(
+    view: Observation,
+    options: Sequence[Decision],
+    totals: Sequence[float],
+    counts: Sequence[int],
+    best: int,
+) -> Note | None:
+    """A search's note for the bot's owner: per legal option its mean playout value (the
+    objective's, higher is better; none for an option not searched), and a line saying how
+    many playouts found which option best."""
+    means = {option: totals[i] / counts[i] for i, option in enumerate(options) if counts[i]}
+    values = [means.get(option) for option in view.legal]
+    text = (
+        f"{sum(counts)} playouts over {len(options)} options; "
+        f"best {options[best]} ({means.get(options[best], 0.0):+.2f})"
+    )
+    return Note.bounded(text, values, len(view.legal))
 
 
 def playouts_for(view: Observation, budget_ms: float, turns: int = 0) -> int:

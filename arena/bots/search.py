@@ -74,10 +74,11 @@ from arena.engine.playout import Position
 from arena.engine.readings import reading
 from arena.engine.sampling import Sampler
 from arena.engine.variants import variant
+from arena.runner.notes import Note
 
 from .base import Bot, GameInfo
 from .heuristic import HeuristicBot
-from .mcs import shortlist
+from .mcs import search_note, shortlist
 from .rollouts import classic_playouts
 from .timing import Deadline, clock_named
 
@@ -213,6 +214,7 @@ class SearchBot(Bot):
         self.settings = Settings.parse(options)
         self._rng = Random(0)
         self._prior = HeuristicBot()
+        self._note: Note | None = None
 
     def start_game(self, info: GameInfo) -> None:
         self._rng = Random(info.seed)
@@ -221,6 +223,7 @@ class SearchBot(Bot):
     def decide(self, view: Observation) -> Decision:
         if not view.legal or view.pending is None:
             raise ValueError(f"seat {view.seat} has nothing to decide")
+        self._note = None
         if len(view.legal) == 1:
             return view.legal[0]
         settings = self.settings.for_variant(view.variant)
@@ -230,6 +233,11 @@ class SearchBot(Bot):
         if len(options) == 1:
             return options[0]
         return self._search(view, settings, options, deadline, options.index(pick))
+
+    def note(self) -> Note | None:
+        """The search's mean playout value of each option searched
+        (:func:`arena.bots.mcs.search_note`)."""
+        return self._note
 
     def candidates(self, view: Observation, pick: Decision) -> list[Decision]:
         """The options searched: every legal one, or a shortlist that keeps the heuristic's
@@ -300,6 +308,7 @@ class SearchBot(Bot):
                 alive.sort(key=lambda i: -totals[i] / counts[i])  # stable: ties keep order
                 alive = sorted(alive[: (len(alive) + 1) // 2])
         best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
+        self._note = search_note(view, options, totals, counts, best)
         z = settings.prior or 0.0
         if best != prior and prior in alive and z > 0:
             # Keep the prior's pick unless the best is better by ``prior`` standard errors of

@@ -97,12 +97,16 @@ class Hello(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., token: _Optional[str] = ..., kit: _Optional[str] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ("request_id", "decision")
+    __slots__ = ("request_id", "decision", "note", "option_values")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    OPTION_VALUES_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     decision: Decision
-    def __init__(self, request_id: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ...) -> None: ...
+    note: str
+    option_values: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, request_id: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., note: _Optional[str] = ..., option_values: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class EngineMessage(_message.Message):
     __slots__ = ("welcome", "game_start", "request", "game_end", "notice", "match_end")

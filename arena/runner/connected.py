@@ -21,6 +21,7 @@ from arena.protocol.convert import ProtocolError, decision_from_proto
 from arena.protocol.server import BotLost, Connection
 from arena.sandbox import BotProcess
 
+from .notes import Note
 from .quote import quote
 from .seat import GameEnd, GameStart, Notice, Problem, Reply, Request, Seat, SeatLost
 
@@ -77,11 +78,13 @@ class ConnectedSeat(Seat):
             reply = await answer
         except BotLost as lost:
             raise SeatLost(str(lost)) from None
+        sent = reply.answer
+        note = Note.bounded(sent.note, sent.option_values, len(request.view.legal))
         try:
-            decision = decision_from_proto(reply.answer.decision)
+            decision = decision_from_proto(sent.decision)
         except ProtocolError as exc:
-            return Reply(None, reply.received, quote(str(exc)))
-        return Reply(decision, reply.received)
+            return Reply(None, reply.received, quote(str(exc)), note=note)
+        return Reply(decision, reply.received, note=note)
 
     def expire(self, request_id: int) -> bool:
         self.connection.expire(request_id)

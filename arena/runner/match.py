@@ -11,8 +11,11 @@ bots gives the same replays sandboxed and in process. A duplicate match
 (``MatchConfig.duplicate``) plays each deal once per seat rotation, the bots started once for
 the whole match.
 
-Output (``config.out``): ``game-00001.json``... (``nimmt-replay/1``), ``logs/<bot>.log`` (each
-program's stdout and stderr, head and tail kept) and ``match.json`` (:meth:`MatchResult.write`).
+Output (``config.out``): ``game-00001.json``... (``nimmt-replay/1``), beside a game in which a
+bot annotated its decisions ``game-00001.notes.json`` (``nimmt-notes/1``, every seat's notes:
+whoever runs the match sees them all; the site keeps each for its bot's owner), ``logs/<bot>.log``
+(each program's stdout and stderr, head and tail kept) and ``match.json``
+(:meth:`MatchResult.write`).
 """
 
 from __future__ import annotations
@@ -34,11 +37,12 @@ from arena.protocol.convert import PROTOCOL_VERSION
 from arena.stats import SeatedGame, summarize_series
 
 from .lineup import Entrant, Lineup, MatchError
+from .notes import DecisionNote, notes_file, notes_name
 from .referee import Player, Referee, TableRules
 from .results import BotReport, MatchResult, MatchSettings, match_ranks, replay_file
 from .rules import BANK_MS, DECISION_MS, EXTERNAL_WAIT_MS, MAX_FAULTS, START_MS, MatchConfig
 
-_REPLAY_NAME = re.compile(r"game-\d{5,}\.json")
+_REPLAY_NAME = re.compile(r"game-\d{5,}(\.notes)?\.json")
 
 #: ``watch(number, game, names)``: game ``number`` (1-based) of the match is dealt (see
 #: :func:`run_match`).
@@ -63,6 +67,7 @@ async def _play(
     loop = asyncio.get_running_loop()
     referee = Referee(TableRules(config.decision_ms, config.bank_ms, config.max_faults))
     replays: list[dict[str, Any]] = []
+    notes: list[tuple[DecisionNote, ...]] = []
     seated: list[SeatedGame] = []
     lineup = Lineup(config, entrants, match_id, announce)
     # Replays are written by a thread of their own, off the games' critical path.
@@ -71,13 +76,19 @@ async def _play(
     try:
         async with lineup as players:
             for index in range(config.games):
-                replay, game = await _play_game(config, referee, players, index, watch)
+                game_notes: list[DecisionNote] = []
+                replay, game = await _play_game(config, referee, players, index, watch, game_notes)
                 replays.append(replay)
+                notes.append(tuple(game_notes))
                 result = replay["result"]
                 seated.append(SeatedGame(game, tuple(result["scores"]), tuple(result["ranks"])))
                 if out is not None:
                     path = out / replay_file(index)
                     writes.append(loop.run_in_executor(writer, write, path, replay))
+                    if game_notes:
+                        path = out / notes_name(replay_file(index))
+                        content = notes_file(game_notes)
+                        writes.append(loop.run_in_executor(writer, write, path, content))
                 if progress is not None:
                     progress(index + 1, config.games)
             await lineup.finish(len(replays))
@@ -103,6 +114,7 @@ async def _play(
         bots=_reports(lineup, players, seated),
         table=tuple(table),
         replays=tuple(replays),
+        notes=tuple(notes),
     )
     if out is not None:
         result.write(out)
@@ -110,9 +122,15 @@ async def _play(
 
 
 async def _play_game(
-    config: MatchConfig, referee: Referee, players: list[Player], index: int, watch: Watch | None
+    config: MatchConfig,
+    referee: Referee,
+    players: list[Player],
+    index: int,
+    watch: Watch | None,
+    notes: list[DecisionNote],
 ) -> tuple[dict[str, Any], tuple[int, ...]]:
-    """Game ``index``: its replay, and the lineup entry at each seat."""
+    """Game ``index``: its replay, and the lineup entry at each seat; the seats' notes are
+    appended to ``notes``."""
     n = len(players)
     series = series_game(config.seed, index, n, duplicate=config.duplicate)
     seats = [players[entry] for entry in series.seats]
@@ -129,6 +147,7 @@ async def _play_game(
         players=seats,
         seeds=series.bot_seeds(config.seed),
         names=names,
+        notes=notes,
     )
     entries = [{"name": name, "entry": e} for name, e in zip(names, series.seats, strict=True)]
     replay = to_replay(game, entries, [f.replay_record() for f in faults])

@@ -17,6 +17,9 @@ and nothing else (it imports neither gRPC nor the sandbox: it speaks to :class:`
   once when it is lost (crash, closed stream), and at once when it stops taking what the arena
   writes to it (it would stall the table). A dropped seat becomes a :class:`DroppedSeat`:
   every later game records one fault for it and plays its default decisions.
+- **notes**: what a seat said it was thinking with an answer in time (:mod:`arena.runner.notes`,
+  already bounded by the seat) is kept per game, keyed by turn, seat, kind and the seat's count
+  of such decisions in the turn; a late answer's note goes with the answer.
 
 Decisions are applied in seat order once every seat asked has answered or run out of time, so
 a game is the same whatever order the answers arrive in.
@@ -35,6 +38,7 @@ from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
 
 from .defaults import default_decision
+from .notes import DecisionNote, Note, option_names
 from .results import Drop, Fault, FaultKind
 from .seat import (
     DroppedSeat,
@@ -87,6 +91,7 @@ class _Answered:
     decision: Decision | None  # None: unusable (``problem`` says why)
     spent: float
     problem: str = ""
+    note: Note | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,8 @@ class _Game:
         self.players = players  # by seat
         self.faults: list[Fault] = []
         self.notices: list[tuple[Player, Notice]] = []
+        self.notes: list[DecisionNote] = []
+        self.asked: dict[tuple[int, int, str], int] = {}  # (turn, seat, kind) -> decisions
 
     def turn_index(self) -> int:
         """0-based index into the replay's turns of the turn under way."""
@@ -134,10 +141,14 @@ class Referee:
         players: Sequence[Player],
         seeds: Sequence[int],
         names: Sequence[str],
+        notes: list[DecisionNote] | None = None,
     ) -> list[Fault]:
         """Play ``game`` (number ``number``, 1-based) to its end, ``players[seat]`` at each
-        seat; the faults, in the order they happened."""
+        seat; the faults, in the order they happened. The seats' notes on their decisions are
+        appended to ``notes``, if given."""
         run = _Game(number, game_id, game, players)
+        if notes is not None:
+            run.notes = notes
         banks = [self.rules.bank_ms / 1000] * game.players
         await self._start(run, seeds, names)
         while (pending := game.pending) is not None:
@@ -261,8 +272,23 @@ class Referee:
         seats = [run.players[seat].seat for seat in asks]
         outcomes = dict(zip(asks, await _together(list(asks.values()), seats), strict=True))
         decisions: dict[int, Decision] = {}
+        turn = run.turn_index()
         for seat, outcome in outcomes.items():
             player = run.players[seat]
+            key = (turn, seat, pending.kind.value)
+            index = run.asked[key] = run.asked.get(key, -1) + 1
+            if isinstance(outcome, _Answered) and outcome.note is not None:
+                run.notes.append(
+                    DecisionNote(
+                        seat,
+                        turn,
+                        pending.kind.value,
+                        index,
+                        outcome.note,
+                        option_names(views[seat].legal),
+                        str(outcome.decision or default_decision(views[seat])),
+                    )
+                )
             if isinstance(outcome, _Failed):
                 if outcome.kind is FaultKind.TIMEOUT:
                     banks[seat] = 0.0
@@ -328,14 +354,15 @@ class Referee:
             seat.expire(request.request_id)
             return self._late(request)
         if reply.decision is None:
-            return _Answered(None, spent, reply.error)
+            return _Answered(None, spent, reply.error, reply.note)
         if kind_of(reply.decision) is not pending.kind:
             return _Answered(
                 None,
                 spent,
                 f"asked for a {pending.kind.value} decision, answered '{reply.decision}'",
+                reply.note,
             )
-        return _Answered(reply.decision, spent)
+        return _Answered(reply.decision, spent, note=reply.note)
 
     def _late(self, request: Request) -> _Failed:
         return _Failed(

@@ -25,6 +25,7 @@ from typing import Any
 
 from arena.stats import BotSummary
 
+from .notes import DecisionNote, notes_name
 from .quote import quote
 
 #: ``format`` of ``match.json``.
@@ -268,6 +269,16 @@ class MatchResult:
         """The replays' file names in the match's folder, one per game."""
         return [replay_file(i) for i in range(len(self.replays))]
 
+    # Per game, the seats' notes on their decisions (kept apart from the public replays).
+    notes: tuple[tuple[DecisionNote, ...], ...] = ()
+
+    @property
+    def notes_files(self) -> list[str | None]:
+        """Per game, the name of its notes file in the match's folder (``None``: no notes)."""
+        return [
+            notes_name(replay_file(i)) if i < len(self.notes) and self.notes[i] else None
+            for i in range(len(self.replays))
+        ]
     def bot(self, name: str) -> BotReport:
         """The report of the entrant called ``name`` (KeyError if none)."""
         for bot in self.bots:
@@ -295,6 +306,7 @@ class MatchResult:
         """Write ``match.json`` into ``out``; its path."""
         path = out / "match.json"
         path.write_text(json.dumps(self.to_json(), indent=2) + "\n", "utf-8")
+            "notes": self.notes_files,
         return path
 
 

@@ -28,6 +28,7 @@ from .defaults import default_decision
 from .results import Drop, Fault
 
 
+from .notes import Note
 class SeatLost(Exception):
     """The seat cannot play any more (process ended, stream closed); the message says why."""
 
@@ -67,7 +68,8 @@ class Request:
 @dataclass(frozen=True)
 class Reply:
     """A seat's answer to a :class:`Request`: a decision, or ``error`` saying why what it sent
-    is none; ``received`` is the event-loop time the answer arrived."""
+    is none; ``received`` is the event-loop time the answer arrived; ``note`` what the bot said
+    it was thinking (bounded, :class:`~arena.runner.notes.Note`)."""
 
     decision: Decision | None
     received: float
@@ -75,6 +77,7 @@ class Reply:
 
 
 class NoticeKind(StrEnum):
+    note: Note | None = None
     """What a :class:`Notice` tells the bot."""
 
     TIMEOUT = "timeout"
@@ -189,7 +192,11 @@ class HouseSeat(Seat):
             decision = await loop.run_in_executor(None, self.bot.decide, request.view)
         else:
             decision = self.bot.decide(request.view)
-        return Reply(decision, loop.time())
+        said = self.bot.note()
+        note = (
+            None if said is None else Note.bounded(said.text, said.values, len(request.view.legal))
+        )
+        return Reply(decision, loop.time(), note=note)
 
     async def end_game(self, end: GameEnd) -> None:
         self.bot.end_game(end.view, end.scores, end.ranks)

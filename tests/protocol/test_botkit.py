@@ -115,3 +115,48 @@ def test_it_says_what_a_method_must_return():
     view = pending_views("basic")[DecisionKind.TILE]
     with pytest.raises(TypeError, match=r"choose_tile\(\) must return a tile number"):
         Confused().decide(view)
+
+
+def _request(view):
+    from arena.protocol import arena_pb2 as pb
+    from arena.protocol.convert import observation_to_proto
+
+    message = pb.EngineMessage()
+    message.request.request_id = 7
+    message.request.deadline_ms = 5000
+    message.request.view.CopyFrom(observation_to_proto(view))
+    return message
+
+
+def test_it_sends_the_note_a_bot_made_cut_to_the_limit_with_one_value_per_option():
+    import math
+
+    from arena.botkit import _Session
+
+    class Noisy(KitBot):
+        def choose_tile(self, view):
+            self.annotate("é" * 900, {view.hand[0]: math.inf, view.hand[1]: 2.5, 999: 1.0})
+            return view.hand[1]
+
+    view = pending_views("basic")[DecisionKind.TILE]
+    reply = _Session(Noisy()).handle(_request(view), 0.0)
+    assert reply is not None
+    answer = reply.answer
+    assert answer.decision.tile.tile == view.hand[1]
+    assert answer.note == "é" * 500  # 1000 bytes
+    assert math.isnan(answer.option_values[0]) and list(answer.option_values[1:]) == [2.5]
+
+
+def test_a_bot_without_a_note_sends_none_and_a_wrong_note_is_only_logged(caplog):
+    from arena.botkit import _Session
+
+    class Wrong(KitBot):
+        def note(self):
+            return "not a Note"
+
+    view = pending_views("basic")[DecisionKind.TILE]
+    plain = _Session(KitBot()).handle(_request(view), 0.0)
+    assert plain is not None and plain.answer.note == "" and not plain.answer.option_values
+    wrong = _Session(Wrong()).handle(_request(view), 0.0)
+    assert wrong is not None and wrong.answer.note == ""
+    assert "not a Note" in caplog.text

@@ -137,3 +137,17 @@ def test_it_records_a_crash_with_the_traceback_when_the_bots_code_raises(tmp_pat
     assert "Traceback" in log and "the bot's choose_tile() raised" not in log  # decide() wraps
     assert "the bot's decide() raised ZeroDivisionError" in log
     others_clean(result, "raises")
+
+
+def test_a_note_far_over_the_limit_is_cut_and_never_a_fault(tmp_path):
+    result = play(lineup("loud-notes"), tmp_path)
+    assert faults_of(result, "loud-notes") == []
+    others_clean(result, "loud-notes")
+    assert all(name is not None for name in result.notes_files)
+    for game in result.notes:
+        assert game, "every answer came with a note"
+        for note in game:
+            assert note.note.text == "→" * 333  # 1000 bytes, cut between characters
+            # One value per option; not finite is none (and none at the end is left out).
+            sent = (None, None, None, 1.5, *[2.0] * 496)[: len(note.options)]
+            assert note.note.values == (sent if len(sent) > 3 else ())

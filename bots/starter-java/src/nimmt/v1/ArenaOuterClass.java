@@ -3034,6 +3034,76 @@ public final class ArenaOuterClass {
      * <code>.nimmt.v1.Decision decision = 2;</code>
      */
     nimmt.v1.ArenaOuterClass.DecisionOrBuilder getDecisionOrBuilder();
+
+    /**
+     * <pre>
+     * Optional: a note about this decision for the bot's owner (what it was thinking), e.g.
+     * "safe row 2; 55 looks risky". The arena keeps it with the game, apart from the public
+     * replay: only the owner of the bot sees it, in the viewer at this decision. At most 1000
+     * bytes of UTF-8 are kept; a longer note is cut at a character boundary (never a fault).
+     * Kits cut it before sending, as a message over 64 KiB is unreadable. A note on an answer
+     * in time is kept even if its decision was illegal (it helps to find why); a late answer's
+     * note is dropped with the answer.
+     * </pre>
+     *
+     * <code>string note = 3;</code>
+     * @return The note.
+     */
+    java.lang.String getNote();
+    /**
+     * <pre>
+     * Optional: a note about this decision for the bot's owner (what it was thinking), e.g.
+     * "safe row 2; 55 looks risky". The arena keeps it with the game, apart from the public
+     * replay: only the owner of the bot sees it, in the viewer at this decision. At most 1000
+     * bytes of UTF-8 are kept; a longer note is cut at a character boundary (never a fault).
+     * Kits cut it before sending, as a message over 64 KiB is unreadable. A note on an answer
+     * in time is kept even if its decision was illegal (it helps to find why); a late answer's
+     * note is dropped with the answer.
+     * </pre>
+     *
+     * <code>string note = 3;</code>
+     * @return The bytes for note.
+     */
+    com.google.protobuf.ByteString
+        getNoteBytes();
+
+    /**
+     * <pre>
+     * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+     * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+     * At most 128 values are kept (and no more than there are options); a value that is not
+     * finite (NaN, infinity) is kept as "no value". Never a fault.
+     * </pre>
+     *
+     * <code>repeated double option_values = 4;</code>
+     * @return A list containing the optionValues.
+     */
+    java.util.List<java.lang.Double> getOptionValuesList();
+    /**
+     * <pre>
+     * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+     * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+     * At most 128 values are kept (and no more than there are options); a value that is not
+     * finite (NaN, infinity) is kept as "no value". Never a fault.
+     * </pre>
+     *
+     * <code>repeated double option_values = 4;</code>
+     * @return The count of optionValues.
+     */
+    int getOptionValuesCount();
+    /**
+     * <pre>
+     * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+     * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+     * At most 128 values are kept (and no more than there are options); a value that is not
+     * finite (NaN, infinity) is kept as "no value". Never a fault.
+     * </pre>
+     *
+     * <code>repeated double option_values = 4;</code>
+     * @param index The index of the element to return.
+     * @return The optionValues at the given index.
+     */
+    double getOptionValues(int index);
   }
   /**
    * <pre>
@@ -3052,6 +3122,8 @@ public final class ArenaOuterClass {
       super(builder);
     }
     private Answer() {
+      note_ = "";
+      optionValues_ = emptyDoubleList();
     }
 
     @java.lang.Override
@@ -3135,6 +3207,115 @@ public final class ArenaOuterClass {
       return decision_ == null ? nimmt.v1.ArenaOuterClass.Decision.getDefaultInstance() : decision_;
     }
 
+    public static final int NOTE_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object note_ = "";
+    /**
+     * <pre>
+     * Optional: a note about this decision for the bot's owner (what it was thinking), e.g.
+     * "safe row 2; 55 looks risky". The arena keeps it with the game, apart from the public
+     * replay: only the owner of the bot sees it, in the viewer at this decision. At most 1000
+     * bytes of UTF-8 are kept; a longer note is cut at a character boundary (never a fault).
+     * Kits cut it before sending, as a message over 64 KiB is unreadable. A note on an answer
+     * in time is kept even if its decision was illegal (it helps to find why); a late answer's
+     * note is dropped with the answer.
+     * </pre>
+     *
+     * <code>string note = 3;</code>
+     * @return The note.
+     */
+    @java.lang.Override
+    public java.lang.String getNote() {
+      java.lang.Object ref = note_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        note_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * Optional: a note about this decision for the bot's owner (what it was thinking), e.g.
+     * "safe row 2; 55 looks risky". The arena keeps it with the game, apart from the public
+     * replay: only the owner of the bot sees it, in the viewer at this decision. At most 1000
+     * bytes of UTF-8 are kept; a longer note is cut at a character boundary (never a fault).
+     * Kits cut it before sending, as a message over 64 KiB is unreadable. A note on an answer
+     * in time is kept even if its decision was illegal (it helps to find why); a late answer's
+     * note is dropped with the answer.
+     * </pre>
+     *
+     * <code>string note = 3;</code>
+     * @return The bytes for note.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getNoteBytes() {
+      java.lang.Object ref = note_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        note_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int OPTION_VALUES_FIELD_NUMBER = 4;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.Internal.DoubleList optionValues_;
+    /**
+     * <pre>
+     * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+     * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+     * At most 128 values are kept (and no more than there are options); a value that is not
+     * finite (NaN, infinity) is kept as "no value". Never a fault.
+     * </pre>
+     *
+     * <code>repeated double option_values = 4;</code>
+     * @return A list containing the optionValues.
+     */
+    @java.lang.Override
+    public java.util.List<java.lang.Double>
+        getOptionValuesList() {
+      return optionValues_;
+    }
+    /**
+     * <pre>
+     * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+     * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+     * At most 128 values are kept (and no more than there are options); a value that is not
+     * finite (NaN, infinity) is kept as "no value". Never a fault.
+     * </pre>
+     *
+     * <code>repeated double option_values = 4;</code>
+     * @return The count of optionValues.
+     */
+    public int getOptionValuesCount() {
+      return optionValues_.size();
+    }
+    /**
+     * <pre>
+     * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+     * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+     * At most 128 values are kept (and no more than there are options); a value that is not
+     * finite (NaN, infinity) is kept as "no value". Never a fault.
+     * </pre>
+     *
+     * <code>repeated double option_values = 4;</code>
+     * @param index The index of the element to return.
+     * @return The optionValues at the given index.
+     */
+    public double getOptionValues(int index) {
+      return optionValues_.getDouble(index);
+    }
+    private int optionValuesMemoizedSerializedSize = -1;
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -3149,11 +3330,22 @@ public final class ArenaOuterClass {
     @java.lang.Override
     public void writeTo(com.google.protobuf.CodedOutputStream output)
                         throws java.io.IOException {
+      getSerializedSize();
       if (requestId_ != 0L) {
         output.writeUInt64(1, requestId_);
       }
       if (decision_ != null) {
         output.writeMessage(2, getDecision());
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(note_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 3, note_);
+      }
+      if (getOptionValuesList().size() > 0) {
+        output.writeUInt32NoTag(34);
+        output.writeUInt32NoTag(optionValuesMemoizedSerializedSize);
+      }
+      for (int i = 0; i < optionValues_.size(); i++) {
+        output.writeDoubleNoTag(optionValues_.getDouble(i));
       }
       getUnknownFields().writeTo(output);
     }
@@ -3171,6 +3363,20 @@ public final class ArenaOuterClass {
       if (decision_ != null) {
         size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(2, getDecision());
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(note_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, note_);
+      }
+      {
+        int dataSize = 0;
+        dataSize = 8 * getOptionValuesList().size();
+        size += dataSize;
+        if (!getOptionValuesList().isEmpty()) {
+          size += 1;
+          size += com.google.protobuf.CodedOutputStream
+              .computeInt32SizeNoTag(dataSize);
+        }
+        optionValuesMemoizedSerializedSize = dataSize;
       }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
@@ -3194,6 +3400,10 @@ public final class ArenaOuterClass {
         if (!getDecision()
             .equals(other.getDecision())) return false;
       }
+      if (!getNote()
+          .equals(other.getNote())) return false;
+      if (!getOptionValuesList()
+          .equals(other.getOptionValuesList())) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -3211,6 +3421,12 @@ public final class ArenaOuterClass {
       if (hasDecision()) {
         hash = (37 * hash) + DECISION_FIELD_NUMBER;
         hash = (53 * hash) + getDecision().hashCode();
+      }
+      hash = (37 * hash) + NOTE_FIELD_NUMBER;
+      hash = (53 * hash) + getNote().hashCode();
+      if (getOptionValuesCount() > 0) {
+        hash = (37 * hash) + OPTION_VALUES_FIELD_NUMBER;
+        hash = (53 * hash) + getOptionValuesList().hashCode();
       }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
@@ -3351,6 +3567,8 @@ public final class ArenaOuterClass {
           decisionBuilder_.dispose();
           decisionBuilder_ = null;
         }
+        note_ = "";
+        optionValues_ = emptyDoubleList();
         return this;
       }
 
@@ -3377,9 +3595,18 @@ public final class ArenaOuterClass {
       @java.lang.Override
       public nimmt.v1.ArenaOuterClass.Answer buildPartial() {
         nimmt.v1.ArenaOuterClass.Answer result = new nimmt.v1.ArenaOuterClass.Answer(this);
+        buildPartialRepeatedFields(result);
         if (bitField0_ != 0) { buildPartial0(result); }
         onBuilt();
         return result;
+      }
+
+      private void buildPartialRepeatedFields(nimmt.v1.ArenaOuterClass.Answer result) {
+        if (((bitField0_ & 0x00000008) != 0)) {
+          optionValues_.makeImmutable();
+          bitField0_ = (bitField0_ & ~0x00000008);
+        }
+        result.optionValues_ = optionValues_;
       }
 
       private void buildPartial0(nimmt.v1.ArenaOuterClass.Answer result) {
@@ -3391,6 +3618,9 @@ public final class ArenaOuterClass {
           result.decision_ = decisionBuilder_ == null
               ? decision_
               : decisionBuilder_.build();
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.note_ = note_;
         }
       }
 
@@ -3444,6 +3674,21 @@ public final class ArenaOuterClass {
         if (other.hasDecision()) {
           mergeDecision(other.getDecision());
         }
+        if (!other.getNote().isEmpty()) {
+          note_ = other.note_;
+          bitField0_ |= 0x00000004;
+          onChanged();
+        }
+        if (!other.optionValues_.isEmpty()) {
+          if (optionValues_.isEmpty()) {
+            optionValues_ = other.optionValues_;
+            bitField0_ = (bitField0_ & ~0x00000008);
+          } else {
+            ensureOptionValuesIsMutable();
+            optionValues_.addAll(other.optionValues_);
+          }
+          onChanged();
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -3482,6 +3727,27 @@ public final class ArenaOuterClass {
                 bitField0_ |= 0x00000002;
                 break;
               } // case 18
+              case 26: {
+                note_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 26
+              case 33: {
+                double v = input.readDouble();
+                ensureOptionValuesIsMutable();
+                optionValues_.addDouble(v);
+                break;
+              } // case 33
+              case 34: {
+                int length = input.readRawVarint32();
+                int limit = input.pushLimit(length);
+                ensureOptionValuesIsMutable();
+                while (input.getBytesUntilLimit() > 0) {
+                  optionValues_.addDouble(input.readDouble());
+                }
+                input.popLimit(limit);
+                break;
+              } // case 34
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -3705,6 +3971,258 @@ public final class ArenaOuterClass {
           decision_ = null;
         }
         return decisionBuilder_;
+      }
+
+      private java.lang.Object note_ = "";
+      /**
+       * <pre>
+       * Optional: a note about this decision for the bot's owner (what it was thinking), e.g.
+       * "safe row 2; 55 looks risky". The arena keeps it with the game, apart from the public
+       * replay: only the owner of the bot sees it, in the viewer at this decision. At most 1000
+       * bytes of UTF-8 are kept; a longer note is cut at a character boundary (never a fault).
+       * Kits cut it before sending, as a message over 64 KiB is unreadable. A note on an answer
+       * in time is kept even if its decision was illegal (it helps to find why); a late answer's
+       * note is dropped with the answer.
+       * </pre>
+       *
+       * <code>string note = 3;</code>
+       * @return The note.
+       */
+      public java.lang.String getNote() {
+        java.lang.Object ref = note_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          note_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Optional: a note about this decision for the bot's owner (what it was thinking), e.g.
+       * "safe row 2; 55 looks risky". The arena keeps it with the game, apart from the public
+       * replay: only the owner of the bot sees it, in the viewer at this decision. At most 1000
+       * bytes of UTF-8 are kept; a longer note is cut at a character boundary (never a fault).
+       * Kits cut it before sending, as a message over 64 KiB is unreadable. A note on an answer
+       * in time is kept even if its decision was illegal (it helps to find why); a late answer's
+       * note is dropped with the answer.
+       * </pre>
+       *
+       * <code>string note = 3;</code>
+       * @return The bytes for note.
+       */
+      public com.google.protobuf.ByteString
+          getNoteBytes() {
+        java.lang.Object ref = note_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          note_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Optional: a note about this decision for the bot's owner (what it was thinking), e.g.
+       * "safe row 2; 55 looks risky". The arena keeps it with the game, apart from the public
+       * replay: only the owner of the bot sees it, in the viewer at this decision. At most 1000
+       * bytes of UTF-8 are kept; a longer note is cut at a character boundary (never a fault).
+       * Kits cut it before sending, as a message over 64 KiB is unreadable. A note on an answer
+       * in time is kept even if its decision was illegal (it helps to find why); a late answer's
+       * note is dropped with the answer.
+       * </pre>
+       *
+       * <code>string note = 3;</code>
+       * @param value The note to set.
+       * @return This builder for chaining.
+       */
+      public Builder setNote(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        note_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Optional: a note about this decision for the bot's owner (what it was thinking), e.g.
+       * "safe row 2; 55 looks risky". The arena keeps it with the game, apart from the public
+       * replay: only the owner of the bot sees it, in the viewer at this decision. At most 1000
+       * bytes of UTF-8 are kept; a longer note is cut at a character boundary (never a fault).
+       * Kits cut it before sending, as a message over 64 KiB is unreadable. A note on an answer
+       * in time is kept even if its decision was illegal (it helps to find why); a late answer's
+       * note is dropped with the answer.
+       * </pre>
+       *
+       * <code>string note = 3;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearNote() {
+        note_ = getDefaultInstance().getNote();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Optional: a note about this decision for the bot's owner (what it was thinking), e.g.
+       * "safe row 2; 55 looks risky". The arena keeps it with the game, apart from the public
+       * replay: only the owner of the bot sees it, in the viewer at this decision. At most 1000
+       * bytes of UTF-8 are kept; a longer note is cut at a character boundary (never a fault).
+       * Kits cut it before sending, as a message over 64 KiB is unreadable. A note on an answer
+       * in time is kept even if its decision was illegal (it helps to find why); a late answer's
+       * note is dropped with the answer.
+       * </pre>
+       *
+       * <code>string note = 3;</code>
+       * @param value The bytes for note to set.
+       * @return This builder for chaining.
+       */
+      public Builder setNoteBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        note_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+
+      private com.google.protobuf.Internal.DoubleList optionValues_ = emptyDoubleList();
+      private void ensureOptionValuesIsMutable() {
+        if (!((bitField0_ & 0x00000008) != 0)) {
+          optionValues_ = mutableCopy(optionValues_);
+          bitField0_ |= 0x00000008;
+        }
+      }
+      /**
+       * <pre>
+       * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+       * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+       * At most 128 values are kept (and no more than there are options); a value that is not
+       * finite (NaN, infinity) is kept as "no value". Never a fault.
+       * </pre>
+       *
+       * <code>repeated double option_values = 4;</code>
+       * @return A list containing the optionValues.
+       */
+      public java.util.List<java.lang.Double>
+          getOptionValuesList() {
+        return ((bitField0_ & 0x00000008) != 0) ?
+                 java.util.Collections.unmodifiableList(optionValues_) : optionValues_;
+      }
+      /**
+       * <pre>
+       * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+       * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+       * At most 128 values are kept (and no more than there are options); a value that is not
+       * finite (NaN, infinity) is kept as "no value". Never a fault.
+       * </pre>
+       *
+       * <code>repeated double option_values = 4;</code>
+       * @return The count of optionValues.
+       */
+      public int getOptionValuesCount() {
+        return optionValues_.size();
+      }
+      /**
+       * <pre>
+       * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+       * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+       * At most 128 values are kept (and no more than there are options); a value that is not
+       * finite (NaN, infinity) is kept as "no value". Never a fault.
+       * </pre>
+       *
+       * <code>repeated double option_values = 4;</code>
+       * @param index The index of the element to return.
+       * @return The optionValues at the given index.
+       */
+      public double getOptionValues(int index) {
+        return optionValues_.getDouble(index);
+      }
+      /**
+       * <pre>
+       * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+       * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+       * At most 128 values are kept (and no more than there are options); a value that is not
+       * finite (NaN, infinity) is kept as "no value". Never a fault.
+       * </pre>
+       *
+       * <code>repeated double option_values = 4;</code>
+       * @param index The index to set the value at.
+       * @param value The optionValues to set.
+       * @return This builder for chaining.
+       */
+      public Builder setOptionValues(
+          int index, double value) {
+        
+        ensureOptionValuesIsMutable();
+        optionValues_.setDouble(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+       * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+       * At most 128 values are kept (and no more than there are options); a value that is not
+       * finite (NaN, infinity) is kept as "no value". Never a fault.
+       * </pre>
+       *
+       * <code>repeated double option_values = 4;</code>
+       * @param value The optionValues to add.
+       * @return This builder for chaining.
+       */
+      public Builder addOptionValues(double value) {
+        
+        ensureOptionValuesIsMutable();
+        optionValues_.addDouble(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+       * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+       * At most 128 values are kept (and no more than there are options); a value that is not
+       * finite (NaN, infinity) is kept as "no value". Never a fault.
+       * </pre>
+       *
+       * <code>repeated double option_values = 4;</code>
+       * @param values The optionValues to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllOptionValues(
+          java.lang.Iterable<? extends java.lang.Double> values) {
+        ensureOptionValuesIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, optionValues_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Optional: one number per legal option, in the order of `DecisionRequest.view.legal`, e.g.
+       * the bot's own estimate of each option's final score. Shown to the owner beside the note.
+       * At most 128 values are kept (and no more than there are options); a value that is not
+       * finite (NaN, infinity) is kept as "no value". Never a fault.
+       * </pre>
+       *
+       * <code>repeated double option_values = 4;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearOptionValues() {
+        optionValues_ = emptyDoubleList();
+        bitField0_ = (bitField0_ & ~0x00000008);
+        onChanged();
+        return this;
       }
       @java.lang.Override
       public final Builder setUnknownFields(
@@ -30461,97 +30979,98 @@ public final class ArenaOuterClass {
       "\022\"\n\006answer\030\002 \001(\0132\020.nimmt.v1.AnswerH\000B\006\n\004" +
       "body\"O\n\005Hello\022\030\n\020protocol_version\030\001 \001(\r\022" +
       "\020\n\010bot_name\030\002 \001(\t\022\r\n\005token\030\003 \001(\t\022\013\n\003kit\030" +
-      "\004 \001(\t\"B\n\006Answer\022\022\n\nrequest_id\030\001 \001(\004\022$\n\010d" +
-      "ecision\030\002 \001(\0132\022.nimmt.v1.Decision\"\212\002\n\rEn" +
-      "gineMessage\022$\n\007welcome\030\001 \001(\0132\021.nimmt.v1." +
-      "WelcomeH\000\022)\n\ngame_start\030\002 \001(\0132\023.nimmt.v1" +
-      ".GameStartH\000\022,\n\007request\030\003 \001(\0132\031.nimmt.v1" +
-      ".DecisionRequestH\000\022%\n\010game_end\030\004 \001(\0132\021.n" +
-      "immt.v1.GameEndH\000\022\"\n\006notice\030\005 \001(\0132\020.nimm" +
-      "t.v1.NoticeH\000\022\'\n\tmatch_end\030\006 \001(\0132\022.nimmt" +
-      ".v1.MatchEndH\000B\006\n\004body\"\220\001\n\007Welcome\022\030\n\020pr" +
-      "otocol_version\030\001 \001(\r\022\020\n\010match_id\030\002 \001(\t\022\020" +
-      "\n\010bot_name\030\003 \001(\t\022\r\n\005games\030\004 \001(\r\022\023\n\013decis" +
-      "ion_ms\030\005 \001(\r\022\017\n\007bank_ms\030\006 \001(\r\022\022\n\nmax_fau" +
-      "lts\030\007 \001(\r\"\245\001\n\tGameStart\022\017\n\007game_id\030\001 \001(\t" +
-      "\022\022\n\ngame_index\030\002 \001(\r\022\017\n\007variant\030\003 \001(\t\022\017\n" +
-      "\007players\030\004 \001(\r\022\014\n\004seat\030\005 \001(\r\022\014\n\004seed\030\006 \001" +
-      "(\004\022\024\n\014player_names\030\007 \003(\t\022\016\n\006layout\030\010 \003(\t" +
-      "\022\017\n\007bank_ms\030\t \001(\r\"\313\001\n\017DecisionRequest\022\022\n" +
-      "\nrequest_id\030\001 \001(\004\022\017\n\007game_id\030\002 \001(\t\022\014\n\004se" +
-      "at\030\003 \001(\r\022$\n\004kind\030\004 \001(\0162\026.nimmt.v1.Decisi" +
-      "onKind\022#\n\004view\030\005 \001(\0132\025.nimmt.v1.Observat" +
-      "ion\022\023\n\013deadline_ms\030\006 \001(\r\022\017\n\007bank_ms\030\007 \001(" +
-      "\r\022\024\n\014allowance_ms\030\010 \001(\r\"\177\n\007GameEnd\022\017\n\007ga" +
-      "me_id\030\001 \001(\t\022#\n\004view\030\002 \001(\0132\025.nimmt.v1.Obs" +
-      "ervation\022\016\n\006scores\030\003 \003(\021\022\r\n\005ranks\030\004 \003(\r\022" +
-      "\037\n\006faults\030\005 \003(\0132\017.nimmt.v1.Fault\"V\n\005Faul" +
-      "t\022\014\n\004seat\030\001 \001(\r\022!\n\004kind\030\002 \001(\0162\023.nimmt.v1" +
-      ".FaultKind\022\014\n\004turn\030\003 \001(\r\022\016\n\006detail\030\004 \001(\t" +
-      "\"\225\001\n\006Notice\022\"\n\004kind\030\001 \001(\0162\024.nimmt.v1.Not" +
-      "iceKind\022\022\n\nrequest_id\030\002 \001(\004\022\017\n\007game_id\030\003" +
-      " \001(\t\022\017\n\007message\030\004 \001(\t\022\"\n\006played\030\005 \001(\0132\022." +
-      "nimmt.v1.Decision\022\r\n\005fault\030\006 \001(\010\")\n\010Matc" +
-      "hEnd\022\r\n\005games\030\001 \001(\r\022\016\n\006faults\030\002 \001(\r\"\323\004\n\013" +
-      "Observation\022\017\n\007variant\030\001 \001(\t\022\014\n\004seat\030\002 \001" +
-      "(\r\022\017\n\007players\030\003 \001(\r\022\014\n\004turn\030\004 \001(\r\022\022\n\nset" +
-      "_number\030\005 \001(\r\022\016\n\006layout\030\006 \003(\t\022\035\n\006spaces\030" +
-      "\007 \003(\0132\r.nimmt.v1.Row\022!\n\007markers\030\010 \003(\0132\020." +
-      "nimmt.v1.Marker\022\r\n\005stops\030\t \003(\r\022\014\n\004hand\030\n" +
-      " \003(\r\022*\n\014action_cards\030\013 \003(\0162\024.nimmt.v1.Ac" +
-      "tionCard\022\023\n\006chosen\030\014 \001(\rH\000\210\001\001\022\016\n\006scores\030" +
-      "\r \003(\021\022\022\n\nhand_sizes\030\016 \003(\r\022\025\n\raction_coun" +
-      "ts\030\017 \003(\r\022$\n\007history\030\020 \003(\0132\023.nimmt.v1.Tur" +
-      "nPlays\022!\n\007choices\030\021 \003(\0132\020.nimmt.v1.Choic" +
-      "e\022%\n\010to_place\030\022 \003(\0132\023.nimmt.v1.Placement" +
-      "\022\023\n\013supply_size\030\023 \001(\r\022\026\n\016luck_deck_size\030" +
-      "\024 \001(\r\022\030\n\020action_deck_size\030\025 \001(\r\022\"\n\007pendi" +
-      "ng\030\026 \001(\0132\021.nimmt.v1.Pending\022!\n\005legal\030\027 \003" +
-      "(\0132\022.nimmt.v1.DecisionB\t\n\007_chosen\"\024\n\003Row" +
-      "\022\r\n\005tiles\030\001 \003(\021\"F\n\006Marker\022\013\n\003row\030\001 \001(\r\022\r" +
-      "\n\005space\030\002 \001(\r\022 \n\004card\030\003 \001(\0162\022.nimmt.v1.L" +
-      "uckCard\"\032\n\tTurnPlays\022\r\n\005tiles\030\001 \003(\r\"\'\n\tP" +
-      "lacement\022\014\n\004tile\030\001 \001(\r\022\014\n\004seat\030\002 \001(\r\"\206\002\n" +
-      "\006Choice\022\014\n\004seat\030\001 \001(\r\022$\n\004kind\030\002 \001(\0162\026.ni" +
-      "mmt.v1.DecisionKind\022%\n\tluck_card\030\003 \001(\0162\022" +
-      ".nimmt.v1.LuckCard\022)\n\013action_card\030\004 \001(\0162" +
-      "\024.nimmt.v1.ActionCard\022\021\n\004tile\030\005 \001(\rH\000\210\001\001" +
-      "\022\020\n\003row\030\006 \001(\rH\001\210\001\001\022\022\n\005space\030\007 \001(\rH\002\210\001\001\022\025" +
-      "\n\010new_tile\030\010 \001(\rH\003\210\001\001B\007\n\005_tileB\006\n\004_rowB\010" +
-      "\n\006_spaceB\013\n\t_new_tile\"|\n\007Pending\022$\n\004kind" +
-      "\030\001 \001(\0162\026.nimmt.v1.DecisionKind\022\r\n\005seats\030" +
-      "\002 \003(\r\022\021\n\004tile\030\003 \001(\rH\000\210\001\001\022 \n\004card\030\004 \001(\0162\022" +
-      ".nimmt.v1.LuckCardB\007\n\005_tile\"\256\001\n\010Decision" +
-      "\022\"\n\004tile\030\001 \001(\0132\022.nimmt.v1.PlayTileH\000\022#\n\004" +
-      "luck\030\002 \001(\0132\023.nimmt.v1.PlaceLuckH\000\022&\n\006act" +
-      "ion\030\003 \001(\0132\024.nimmt.v1.PlayActionH\000\022%\n\010tak" +
-      "e_row\030\004 \001(\0132\021.nimmt.v1.TakeRowH\000B\n\n\010deci" +
-      "sion\"\030\n\010PlayTile\022\014\n\004tile\030\001 \001(\r\"\'\n\tPlaceL" +
-      "uck\022\013\n\003row\030\001 \001(\r\022\r\n\005space\030\002 \001(\r\"n\n\nPlayA" +
-      "ction\022\"\n\004card\030\001 \001(\0162\024.nimmt.v1.ActionCar" +
-      "d\022\020\n\003row\030\002 \001(\rH\000\210\001\001\022\025\n\010new_tile\030\003 \001(\rH\001\210" +
-      "\001\001B\006\n\004_rowB\013\n\t_new_tile\"\026\n\007TakeRow\022\013\n\003ro" +
-      "w\030\001 \001(\r*\223\001\n\014DecisionKind\022\035\n\031DECISION_KIN" +
-      "D_UNSPECIFIED\020\000\022\026\n\022DECISION_KIND_TILE\020\001\022" +
-      "\026\n\022DECISION_KIND_LUCK\020\002\022\030\n\024DECISION_KIND" +
-      "_ACTION\020\003\022\032\n\026DECISION_KIND_TAKE_ROW\020\004*J\n" +
-      "\010LuckCard\022\022\n\016LUCK_CARD_NONE\020\000\022\023\n\017LUCK_CA" +
-      "RD_PLUS5\020\001\022\025\n\021LUCK_CARD_FINAL10\020\002*\340\001\n\nAc" +
-      "tionCard\022\024\n\020ACTION_CARD_NONE\020\000\022\024\n\020ACTION" +
-      "_CARD_STOP\020\001\022\024\n\020ACTION_CARD_SWAP\020\002\022\024\n\020AC" +
-      "TION_CARD_SKIP\020\003\022\025\n\021ACTION_CARD_FRONT\020\004\022" +
-      "\031\n\025ACTION_CARD_ASCENDING\020\005\022\030\n\024ACTION_CAR" +
-      "D_ANYWHERE\020\006\022\027\n\023ACTION_CARD_ANOTHER\020\007\022\025\n" +
-      "\021ACTION_CARD_PLUS5\020\010*\206\001\n\tFaultKind\022\032\n\026FA" +
-      "ULT_KIND_UNSPECIFIED\020\000\022\026\n\022FAULT_KIND_TIM" +
-      "EOUT\020\001\022\024\n\020FAULT_KIND_CRASH\020\002\022\026\n\022FAULT_KI" +
-      "ND_ILLEGAL\020\003\022\027\n\023FAULT_KIND_PROTOCOL\020\004*\213\001" +
-      "\n\nNoticeKind\022\033\n\027NOTICE_KIND_UNSPECIFIED\020" +
-      "\000\022\027\n\023NOTICE_KIND_TIMEOUT\020\001\022\027\n\023NOTICE_KIN" +
-      "D_ILLEGAL\020\002\022\030\n\024NOTICE_KIND_PROTOCOL\020\003\022\024\n" +
-      "\020NOTICE_KIND_LATE\020\0042B\n\005Arena\0229\n\004Play\022\024.n" +
-      "immt.v1.BotMessage\032\027.nimmt.v1.EngineMess" +
-      "age(\0010\001b\006proto3"
+      "\004 \001(\t\"g\n\006Answer\022\022\n\nrequest_id\030\001 \001(\004\022$\n\010d" +
+      "ecision\030\002 \001(\0132\022.nimmt.v1.Decision\022\014\n\004not" +
+      "e\030\003 \001(\t\022\025\n\roption_values\030\004 \003(\001\"\212\002\n\rEngin" +
+      "eMessage\022$\n\007welcome\030\001 \001(\0132\021.nimmt.v1.Wel" +
+      "comeH\000\022)\n\ngame_start\030\002 \001(\0132\023.nimmt.v1.Ga" +
+      "meStartH\000\022,\n\007request\030\003 \001(\0132\031.nimmt.v1.De" +
+      "cisionRequestH\000\022%\n\010game_end\030\004 \001(\0132\021.nimm" +
+      "t.v1.GameEndH\000\022\"\n\006notice\030\005 \001(\0132\020.nimmt.v" +
+      "1.NoticeH\000\022\'\n\tmatch_end\030\006 \001(\0132\022.nimmt.v1" +
+      ".MatchEndH\000B\006\n\004body\"\220\001\n\007Welcome\022\030\n\020proto" +
+      "col_version\030\001 \001(\r\022\020\n\010match_id\030\002 \001(\t\022\020\n\010b" +
+      "ot_name\030\003 \001(\t\022\r\n\005games\030\004 \001(\r\022\023\n\013decision" +
+      "_ms\030\005 \001(\r\022\017\n\007bank_ms\030\006 \001(\r\022\022\n\nmax_faults" +
+      "\030\007 \001(\r\"\245\001\n\tGameStart\022\017\n\007game_id\030\001 \001(\t\022\022\n" +
+      "\ngame_index\030\002 \001(\r\022\017\n\007variant\030\003 \001(\t\022\017\n\007pl" +
+      "ayers\030\004 \001(\r\022\014\n\004seat\030\005 \001(\r\022\014\n\004seed\030\006 \001(\004\022" +
+      "\024\n\014player_names\030\007 \003(\t\022\016\n\006layout\030\010 \003(\t\022\017\n" +
+      "\007bank_ms\030\t \001(\r\"\313\001\n\017DecisionRequest\022\022\n\nre" +
+      "quest_id\030\001 \001(\004\022\017\n\007game_id\030\002 \001(\t\022\014\n\004seat\030" +
+      "\003 \001(\r\022$\n\004kind\030\004 \001(\0162\026.nimmt.v1.DecisionK" +
+      "ind\022#\n\004view\030\005 \001(\0132\025.nimmt.v1.Observation" +
+      "\022\023\n\013deadline_ms\030\006 \001(\r\022\017\n\007bank_ms\030\007 \001(\r\022\024" +
+      "\n\014allowance_ms\030\010 \001(\r\"\177\n\007GameEnd\022\017\n\007game_" +
+      "id\030\001 \001(\t\022#\n\004view\030\002 \001(\0132\025.nimmt.v1.Observ" +
+      "ation\022\016\n\006scores\030\003 \003(\021\022\r\n\005ranks\030\004 \003(\r\022\037\n\006" +
+      "faults\030\005 \003(\0132\017.nimmt.v1.Fault\"V\n\005Fault\022\014" +
+      "\n\004seat\030\001 \001(\r\022!\n\004kind\030\002 \001(\0162\023.nimmt.v1.Fa" +
+      "ultKind\022\014\n\004turn\030\003 \001(\r\022\016\n\006detail\030\004 \001(\t\"\225\001" +
+      "\n\006Notice\022\"\n\004kind\030\001 \001(\0162\024.nimmt.v1.Notice" +
+      "Kind\022\022\n\nrequest_id\030\002 \001(\004\022\017\n\007game_id\030\003 \001(" +
+      "\t\022\017\n\007message\030\004 \001(\t\022\"\n\006played\030\005 \001(\0132\022.nim" +
+      "mt.v1.Decision\022\r\n\005fault\030\006 \001(\010\")\n\010MatchEn" +
+      "d\022\r\n\005games\030\001 \001(\r\022\016\n\006faults\030\002 \001(\r\"\323\004\n\013Obs" +
+      "ervation\022\017\n\007variant\030\001 \001(\t\022\014\n\004seat\030\002 \001(\r\022" +
+      "\017\n\007players\030\003 \001(\r\022\014\n\004turn\030\004 \001(\r\022\022\n\nset_nu" +
+      "mber\030\005 \001(\r\022\016\n\006layout\030\006 \003(\t\022\035\n\006spaces\030\007 \003" +
+      "(\0132\r.nimmt.v1.Row\022!\n\007markers\030\010 \003(\0132\020.nim" +
+      "mt.v1.Marker\022\r\n\005stops\030\t \003(\r\022\014\n\004hand\030\n \003(" +
+      "\r\022*\n\014action_cards\030\013 \003(\0162\024.nimmt.v1.Actio" +
+      "nCard\022\023\n\006chosen\030\014 \001(\rH\000\210\001\001\022\016\n\006scores\030\r \003" +
+      "(\021\022\022\n\nhand_sizes\030\016 \003(\r\022\025\n\raction_counts\030" +
+      "\017 \003(\r\022$\n\007history\030\020 \003(\0132\023.nimmt.v1.TurnPl" +
+      "ays\022!\n\007choices\030\021 \003(\0132\020.nimmt.v1.Choice\022%" +
+      "\n\010to_place\030\022 \003(\0132\023.nimmt.v1.Placement\022\023\n" +
+      "\013supply_size\030\023 \001(\r\022\026\n\016luck_deck_size\030\024 \001" +
+      "(\r\022\030\n\020action_deck_size\030\025 \001(\r\022\"\n\007pending\030" +
+      "\026 \001(\0132\021.nimmt.v1.Pending\022!\n\005legal\030\027 \003(\0132" +
+      "\022.nimmt.v1.DecisionB\t\n\007_chosen\"\024\n\003Row\022\r\n" +
+      "\005tiles\030\001 \003(\021\"F\n\006Marker\022\013\n\003row\030\001 \001(\r\022\r\n\005s" +
+      "pace\030\002 \001(\r\022 \n\004card\030\003 \001(\0162\022.nimmt.v1.Luck" +
+      "Card\"\032\n\tTurnPlays\022\r\n\005tiles\030\001 \003(\r\"\'\n\tPlac" +
+      "ement\022\014\n\004tile\030\001 \001(\r\022\014\n\004seat\030\002 \001(\r\"\206\002\n\006Ch" +
+      "oice\022\014\n\004seat\030\001 \001(\r\022$\n\004kind\030\002 \001(\0162\026.nimmt" +
+      ".v1.DecisionKind\022%\n\tluck_card\030\003 \001(\0162\022.ni" +
+      "mmt.v1.LuckCard\022)\n\013action_card\030\004 \001(\0162\024.n" +
+      "immt.v1.ActionCard\022\021\n\004tile\030\005 \001(\rH\000\210\001\001\022\020\n" +
+      "\003row\030\006 \001(\rH\001\210\001\001\022\022\n\005space\030\007 \001(\rH\002\210\001\001\022\025\n\010n" +
+      "ew_tile\030\010 \001(\rH\003\210\001\001B\007\n\005_tileB\006\n\004_rowB\010\n\006_" +
+      "spaceB\013\n\t_new_tile\"|\n\007Pending\022$\n\004kind\030\001 " +
+      "\001(\0162\026.nimmt.v1.DecisionKind\022\r\n\005seats\030\002 \003" +
+      "(\r\022\021\n\004tile\030\003 \001(\rH\000\210\001\001\022 \n\004card\030\004 \001(\0162\022.ni" +
+      "mmt.v1.LuckCardB\007\n\005_tile\"\256\001\n\010Decision\022\"\n" +
+      "\004tile\030\001 \001(\0132\022.nimmt.v1.PlayTileH\000\022#\n\004luc" +
+      "k\030\002 \001(\0132\023.nimmt.v1.PlaceLuckH\000\022&\n\006action" +
+      "\030\003 \001(\0132\024.nimmt.v1.PlayActionH\000\022%\n\010take_r" +
+      "ow\030\004 \001(\0132\021.nimmt.v1.TakeRowH\000B\n\n\010decisio" +
+      "n\"\030\n\010PlayTile\022\014\n\004tile\030\001 \001(\r\"\'\n\tPlaceLuck" +
+      "\022\013\n\003row\030\001 \001(\r\022\r\n\005space\030\002 \001(\r\"n\n\nPlayActi" +
+      "on\022\"\n\004card\030\001 \001(\0162\024.nimmt.v1.ActionCard\022\020" +
+      "\n\003row\030\002 \001(\rH\000\210\001\001\022\025\n\010new_tile\030\003 \001(\rH\001\210\001\001B" +
+      "\006\n\004_rowB\013\n\t_new_tile\"\026\n\007TakeRow\022\013\n\003row\030\001" +
+      " \001(\r*\223\001\n\014DecisionKind\022\035\n\031DECISION_KIND_U" +
+      "NSPECIFIED\020\000\022\026\n\022DECISION_KIND_TILE\020\001\022\026\n\022" +
+      "DECISION_KIND_LUCK\020\002\022\030\n\024DECISION_KIND_AC" +
+      "TION\020\003\022\032\n\026DECISION_KIND_TAKE_ROW\020\004*J\n\010Lu" +
+      "ckCard\022\022\n\016LUCK_CARD_NONE\020\000\022\023\n\017LUCK_CARD_" +
+      "PLUS5\020\001\022\025\n\021LUCK_CARD_FINAL10\020\002*\340\001\n\nActio" +
+      "nCard\022\024\n\020ACTION_CARD_NONE\020\000\022\024\n\020ACTION_CA" +
+      "RD_STOP\020\001\022\024\n\020ACTION_CARD_SWAP\020\002\022\024\n\020ACTIO" +
+      "N_CARD_SKIP\020\003\022\025\n\021ACTION_CARD_FRONT\020\004\022\031\n\025" +
+      "ACTION_CARD_ASCENDING\020\005\022\030\n\024ACTION_CARD_A" +
+      "NYWHERE\020\006\022\027\n\023ACTION_CARD_ANOTHER\020\007\022\025\n\021AC" +
+      "TION_CARD_PLUS5\020\010*\206\001\n\tFaultKind\022\032\n\026FAULT" +
+      "_KIND_UNSPECIFIED\020\000\022\026\n\022FAULT_KIND_TIMEOU" +
+      "T\020\001\022\024\n\020FAULT_KIND_CRASH\020\002\022\026\n\022FAULT_KIND_" +
+      "ILLEGAL\020\003\022\027\n\023FAULT_KIND_PROTOCOL\020\004*\213\001\n\nN" +
+      "oticeKind\022\033\n\027NOTICE_KIND_UNSPECIFIED\020\000\022\027" +
+      "\n\023NOTICE_KIND_TIMEOUT\020\001\022\027\n\023NOTICE_KIND_I" +
+      "LLEGAL\020\002\022\030\n\024NOTICE_KIND_PROTOCOL\020\003\022\024\n\020NO" +
+      "TICE_KIND_LATE\020\0042B\n\005Arena\0229\n\004Play\022\024.nimm" +
+      "t.v1.BotMessage\032\027.nimmt.v1.EngineMessage" +
+      "(\0010\001b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -30574,7 +31093,7 @@ public final class ArenaOuterClass {
     internal_static_nimmt_v1_Answer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_nimmt_v1_Answer_descriptor,
-        new java.lang.String[] { "RequestId", "Decision", });
+        new java.lang.String[] { "RequestId", "Decision", "Note", "OptionValues", });
     internal_static_nimmt_v1_EngineMessage_descriptor =
       getDescriptor().getMessageTypes().get(3);
     internal_static_nimmt_v1_EngineMessage_fieldAccessorTable = new

@@ -54,7 +54,9 @@ struct HelloDefaultTypeInternal {
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 HelloDefaultTypeInternal _Hello_default_instance_;
 PROTOBUF_CONSTEXPR Answer::Answer(
     ::_pbi::ConstantInitialized): _impl_{
-    /*decltype(_impl_.decision_)*/nullptr
+    /*decltype(_impl_.option_values_)*/{}
+  , /*decltype(_impl_.note_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.decision_)*/nullptr
   , /*decltype(_impl_.request_id_)*/uint64_t{0u}
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct AnswerDefaultTypeInternal {
@@ -449,6 +451,8 @@ const uint32_t TableStruct_nimmt_2fv1_2farena_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,  // no _inlined_string_donated_
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::Answer, _impl_.request_id_),
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::Answer, _impl_.decision_),
+  PROTOBUF_FIELD_OFFSET(::nimmt::v1::Answer, _impl_.note_),
+  PROTOBUF_FIELD_OFFSET(::nimmt::v1::Answer, _impl_.option_values_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::EngineMessage, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -714,26 +718,26 @@ static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protode
   { 0, -1, -1, sizeof(::nimmt::v1::BotMessage)},
   { 9, -1, -1, sizeof(::nimmt::v1::Hello)},
   { 19, -1, -1, sizeof(::nimmt::v1::Answer)},
-  { 27, -1, -1, sizeof(::nimmt::v1::EngineMessage)},
-  { 40, -1, -1, sizeof(::nimmt::v1::Welcome)},
-  { 53, -1, -1, sizeof(::nimmt::v1::GameStart)},
-  { 68, -1, -1, sizeof(::nimmt::v1::DecisionRequest)},
-  { 82, -1, -1, sizeof(::nimmt::v1::GameEnd)},
-  { 93, -1, -1, sizeof(::nimmt::v1::Fault)},
-  { 103, -1, -1, sizeof(::nimmt::v1::Notice)},
-  { 115, -1, -1, sizeof(::nimmt::v1::MatchEnd)},
-  { 123, 152, -1, sizeof(::nimmt::v1::Observation)},
-  { 175, -1, -1, sizeof(::nimmt::v1::Row)},
-  { 182, -1, -1, sizeof(::nimmt::v1::Marker)},
-  { 191, -1, -1, sizeof(::nimmt::v1::TurnPlays)},
-  { 198, -1, -1, sizeof(::nimmt::v1::Placement)},
-  { 206, 220, -1, sizeof(::nimmt::v1::Choice)},
-  { 228, 238, -1, sizeof(::nimmt::v1::Pending)},
-  { 242, -1, -1, sizeof(::nimmt::v1::Decision)},
-  { 253, -1, -1, sizeof(::nimmt::v1::PlayTile)},
-  { 260, -1, -1, sizeof(::nimmt::v1::PlaceLuck)},
-  { 268, 277, -1, sizeof(::nimmt::v1::PlayAction)},
-  { 280, -1, -1, sizeof(::nimmt::v1::TakeRow)},
+  { 29, -1, -1, sizeof(::nimmt::v1::EngineMessage)},
+  { 42, -1, -1, sizeof(::nimmt::v1::Welcome)},
+  { 55, -1, -1, sizeof(::nimmt::v1::GameStart)},
+  { 70, -1, -1, sizeof(::nimmt::v1::DecisionRequest)},
+  { 84, -1, -1, sizeof(::nimmt::v1::GameEnd)},
+  { 95, -1, -1, sizeof(::nimmt::v1::Fault)},
+  { 105, -1, -1, sizeof(::nimmt::v1::Notice)},
+  { 117, -1, -1, sizeof(::nimmt::v1::MatchEnd)},
+  { 125, 154, -1, sizeof(::nimmt::v1::Observation)},
+  { 177, -1, -1, sizeof(::nimmt::v1::Row)},
+  { 184, -1, -1, sizeof(::nimmt::v1::Marker)},
+  { 193, -1, -1, sizeof(::nimmt::v1::TurnPlays)},
+  { 200, -1, -1, sizeof(::nimmt::v1::Placement)},
+  { 208, 222, -1, sizeof(::nimmt::v1::Choice)},
+  { 230, 240, -1, sizeof(::nimmt::v1::Pending)},
+  { 244, -1, -1, sizeof(::nimmt::v1::Decision)},
+  { 255, -1, -1, sizeof(::nimmt::v1::PlayTile)},
+  { 262, -1, -1, sizeof(::nimmt::v1::PlaceLuck)},
+  { 270, 279, -1, sizeof(::nimmt::v1::PlayAction)},
+  { 282, -1, -1, sizeof(::nimmt::v1::TakeRow)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -768,101 +772,102 @@ const char descriptor_table_protodef_nimmt_2fv1_2farena_2eproto[] PROTOBUF_SECTI
   "\022\"\n\006answer\030\002 \001(\0132\020.nimmt.v1.AnswerH\000B\006\n\004"
   "body\"O\n\005Hello\022\030\n\020protocol_version\030\001 \001(\r\022"
   "\020\n\010bot_name\030\002 \001(\t\022\r\n\005token\030\003 \001(\t\022\013\n\003kit\030"
-  "\004 \001(\t\"B\n\006Answer\022\022\n\nrequest_id\030\001 \001(\004\022$\n\010d"
-  "ecision\030\002 \001(\0132\022.nimmt.v1.Decision\"\212\002\n\rEn"
-  "gineMessage\022$\n\007welcome\030\001 \001(\0132\021.nimmt.v1."
-  "WelcomeH\000\022)\n\ngame_start\030\002 \001(\0132\023.nimmt.v1"
-  ".GameStartH\000\022,\n\007request\030\003 \001(\0132\031.nimmt.v1"
-  ".DecisionRequestH\000\022%\n\010game_end\030\004 \001(\0132\021.n"
-  "immt.v1.GameEndH\000\022\"\n\006notice\030\005 \001(\0132\020.nimm"
-  "t.v1.NoticeH\000\022\'\n\tmatch_end\030\006 \001(\0132\022.nimmt"
-  ".v1.MatchEndH\000B\006\n\004body\"\220\001\n\007Welcome\022\030\n\020pr"
-  "otocol_version\030\001 \001(\r\022\020\n\010match_id\030\002 \001(\t\022\020"
-  "\n\010bot_name\030\003 \001(\t\022\r\n\005games\030\004 \001(\r\022\023\n\013decis"
-  "ion_ms\030\005 \001(\r\022\017\n\007bank_ms\030\006 \001(\r\022\022\n\nmax_fau"
-  "lts\030\007 \001(\r\"\245\001\n\tGameStart\022\017\n\007game_id\030\001 \001(\t"
-  "\022\022\n\ngame_index\030\002 \001(\r\022\017\n\007variant\030\003 \001(\t\022\017\n"
-  "\007players\030\004 \001(\r\022\014\n\004seat\030\005 \001(\r\022\014\n\004seed\030\006 \001"
-  "(\004\022\024\n\014player_names\030\007 \003(\t\022\016\n\006layout\030\010 \003(\t"
-  "\022\017\n\007bank_ms\030\t \001(\r\"\313\001\n\017DecisionRequest\022\022\n"
-  "\nrequest_id\030\001 \001(\004\022\017\n\007game_id\030\002 \001(\t\022\014\n\004se"
-  "at\030\003 \001(\r\022$\n\004kind\030\004 \001(\0162\026.nimmt.v1.Decisi"
-  "onKind\022#\n\004view\030\005 \001(\0132\025.nimmt.v1.Observat"
-  "ion\022\023\n\013deadline_ms\030\006 \001(\r\022\017\n\007bank_ms\030\007 \001("
-  "\r\022\024\n\014allowance_ms\030\010 \001(\r\"\177\n\007GameEnd\022\017\n\007ga"
-  "me_id\030\001 \001(\t\022#\n\004view\030\002 \001(\0132\025.nimmt.v1.Obs"
-  "ervation\022\016\n\006scores\030\003 \003(\021\022\r\n\005ranks\030\004 \003(\r\022"
-  "\037\n\006faults\030\005 \003(\0132\017.nimmt.v1.Fault\"V\n\005Faul"
-  "t\022\014\n\004seat\030\001 \001(\r\022!\n\004kind\030\002 \001(\0162\023.nimmt.v1"
-  ".FaultKind\022\014\n\004turn\030\003 \001(\r\022\016\n\006detail\030\004 \001(\t"
-  "\"\225\001\n\006Notice\022\"\n\004kind\030\001 \001(\0162\024.nimmt.v1.Not"
-  "iceKind\022\022\n\nrequest_id\030\002 \001(\004\022\017\n\007game_id\030\003"
-  " \001(\t\022\017\n\007message\030\004 \001(\t\022\"\n\006played\030\005 \001(\0132\022."
-  "nimmt.v1.Decision\022\r\n\005fault\030\006 \001(\010\")\n\010Matc"
-  "hEnd\022\r\n\005games\030\001 \001(\r\022\016\n\006faults\030\002 \001(\r\"\323\004\n\013"
-  "Observation\022\017\n\007variant\030\001 \001(\t\022\014\n\004seat\030\002 \001"
-  "(\r\022\017\n\007players\030\003 \001(\r\022\014\n\004turn\030\004 \001(\r\022\022\n\nset"
-  "_number\030\005 \001(\r\022\016\n\006layout\030\006 \003(\t\022\035\n\006spaces\030"
-  "\007 \003(\0132\r.nimmt.v1.Row\022!\n\007markers\030\010 \003(\0132\020."
-  "nimmt.v1.Marker\022\r\n\005stops\030\t \003(\r\022\014\n\004hand\030\n"
-  " \003(\r\022*\n\014action_cards\030\013 \003(\0162\024.nimmt.v1.Ac"
-  "tionCard\022\023\n\006chosen\030\014 \001(\rH\000\210\001\001\022\016\n\006scores\030"
-  "\r \003(\021\022\022\n\nhand_sizes\030\016 \003(\r\022\025\n\raction_coun"
-  "ts\030\017 \003(\r\022$\n\007history\030\020 \003(\0132\023.nimmt.v1.Tur"
-  "nPlays\022!\n\007choices\030\021 \003(\0132\020.nimmt.v1.Choic"
-  "e\022%\n\010to_place\030\022 \003(\0132\023.nimmt.v1.Placement"
-  "\022\023\n\013supply_size\030\023 \001(\r\022\026\n\016luck_deck_size\030"
-  "\024 \001(\r\022\030\n\020action_deck_size\030\025 \001(\r\022\"\n\007pendi"
-  "ng\030\026 \001(\0132\021.nimmt.v1.Pending\022!\n\005legal\030\027 \003"
-  "(\0132\022.nimmt.v1.DecisionB\t\n\007_chosen\"\024\n\003Row"
-  "\022\r\n\005tiles\030\001 \003(\021\"F\n\006Marker\022\013\n\003row\030\001 \001(\r\022\r"
-  "\n\005space\030\002 \001(\r\022 \n\004card\030\003 \001(\0162\022.nimmt.v1.L"
-  "uckCard\"\032\n\tTurnPlays\022\r\n\005tiles\030\001 \003(\r\"\'\n\tP"
-  "lacement\022\014\n\004tile\030\001 \001(\r\022\014\n\004seat\030\002 \001(\r\"\206\002\n"
-  "\006Choice\022\014\n\004seat\030\001 \001(\r\022$\n\004kind\030\002 \001(\0162\026.ni"
-  "mmt.v1.DecisionKind\022%\n\tluck_card\030\003 \001(\0162\022"
-  ".nimmt.v1.LuckCard\022)\n\013action_card\030\004 \001(\0162"
-  "\024.nimmt.v1.ActionCard\022\021\n\004tile\030\005 \001(\rH\000\210\001\001"
-  "\022\020\n\003row\030\006 \001(\rH\001\210\001\001\022\022\n\005space\030\007 \001(\rH\002\210\001\001\022\025"
-  "\n\010new_tile\030\010 \001(\rH\003\210\001\001B\007\n\005_tileB\006\n\004_rowB\010"
-  "\n\006_spaceB\013\n\t_new_tile\"|\n\007Pending\022$\n\004kind"
-  "\030\001 \001(\0162\026.nimmt.v1.DecisionKind\022\r\n\005seats\030"
-  "\002 \003(\r\022\021\n\004tile\030\003 \001(\rH\000\210\001\001\022 \n\004card\030\004 \001(\0162\022"
-  ".nimmt.v1.LuckCardB\007\n\005_tile\"\256\001\n\010Decision"
-  "\022\"\n\004tile\030\001 \001(\0132\022.nimmt.v1.PlayTileH\000\022#\n\004"
-  "luck\030\002 \001(\0132\023.nimmt.v1.PlaceLuckH\000\022&\n\006act"
-  "ion\030\003 \001(\0132\024.nimmt.v1.PlayActionH\000\022%\n\010tak"
-  "e_row\030\004 \001(\0132\021.nimmt.v1.TakeRowH\000B\n\n\010deci"
-  "sion\"\030\n\010PlayTile\022\014\n\004tile\030\001 \001(\r\"\'\n\tPlaceL"
-  "uck\022\013\n\003row\030\001 \001(\r\022\r\n\005space\030\002 \001(\r\"n\n\nPlayA"
-  "ction\022\"\n\004card\030\001 \001(\0162\024.nimmt.v1.ActionCar"
-  "d\022\020\n\003row\030\002 \001(\rH\000\210\001\001\022\025\n\010new_tile\030\003 \001(\rH\001\210"
-  "\001\001B\006\n\004_rowB\013\n\t_new_tile\"\026\n\007TakeRow\022\013\n\003ro"
-  "w\030\001 \001(\r*\223\001\n\014DecisionKind\022\035\n\031DECISION_KIN"
-  "D_UNSPECIFIED\020\000\022\026\n\022DECISION_KIND_TILE\020\001\022"
-  "\026\n\022DECISION_KIND_LUCK\020\002\022\030\n\024DECISION_KIND"
-  "_ACTION\020\003\022\032\n\026DECISION_KIND_TAKE_ROW\020\004*J\n"
-  "\010LuckCard\022\022\n\016LUCK_CARD_NONE\020\000\022\023\n\017LUCK_CA"
-  "RD_PLUS5\020\001\022\025\n\021LUCK_CARD_FINAL10\020\002*\340\001\n\nAc"
-  "tionCard\022\024\n\020ACTION_CARD_NONE\020\000\022\024\n\020ACTION"
-  "_CARD_STOP\020\001\022\024\n\020ACTION_CARD_SWAP\020\002\022\024\n\020AC"
-  "TION_CARD_SKIP\020\003\022\025\n\021ACTION_CARD_FRONT\020\004\022"
-  "\031\n\025ACTION_CARD_ASCENDING\020\005\022\030\n\024ACTION_CAR"
-  "D_ANYWHERE\020\006\022\027\n\023ACTION_CARD_ANOTHER\020\007\022\025\n"
-  "\021ACTION_CARD_PLUS5\020\010*\206\001\n\tFaultKind\022\032\n\026FA"
-  "ULT_KIND_UNSPECIFIED\020\000\022\026\n\022FAULT_KIND_TIM"
-  "EOUT\020\001\022\024\n\020FAULT_KIND_CRASH\020\002\022\026\n\022FAULT_KI"
-  "ND_ILLEGAL\020\003\022\027\n\023FAULT_KIND_PROTOCOL\020\004*\213\001"
-  "\n\nNoticeKind\022\033\n\027NOTICE_KIND_UNSPECIFIED\020"
-  "\000\022\027\n\023NOTICE_KIND_TIMEOUT\020\001\022\027\n\023NOTICE_KIN"
-  "D_ILLEGAL\020\002\022\030\n\024NOTICE_KIND_PROTOCOL\020\003\022\024\n"
-  "\020NOTICE_KIND_LATE\020\0042B\n\005Arena\0229\n\004Play\022\024.n"
-  "immt.v1.BotMessage\032\027.nimmt.v1.EngineMess"
-  "age(\0010\001b\006proto3"
+  "\004 \001(\t\"g\n\006Answer\022\022\n\nrequest_id\030\001 \001(\004\022$\n\010d"
+  "ecision\030\002 \001(\0132\022.nimmt.v1.Decision\022\014\n\004not"
+  "e\030\003 \001(\t\022\025\n\roption_values\030\004 \003(\001\"\212\002\n\rEngin"
+  "eMessage\022$\n\007welcome\030\001 \001(\0132\021.nimmt.v1.Wel"
+  "comeH\000\022)\n\ngame_start\030\002 \001(\0132\023.nimmt.v1.Ga"
+  "meStartH\000\022,\n\007request\030\003 \001(\0132\031.nimmt.v1.De"
+  "cisionRequestH\000\022%\n\010game_end\030\004 \001(\0132\021.nimm"
+  "t.v1.GameEndH\000\022\"\n\006notice\030\005 \001(\0132\020.nimmt.v"
+  "1.NoticeH\000\022\'\n\tmatch_end\030\006 \001(\0132\022.nimmt.v1"
+  ".MatchEndH\000B\006\n\004body\"\220\001\n\007Welcome\022\030\n\020proto"
+  "col_version\030\001 \001(\r\022\020\n\010match_id\030\002 \001(\t\022\020\n\010b"
+  "ot_name\030\003 \001(\t\022\r\n\005games\030\004 \001(\r\022\023\n\013decision"
+  "_ms\030\005 \001(\r\022\017\n\007bank_ms\030\006 \001(\r\022\022\n\nmax_faults"
+  "\030\007 \001(\r\"\245\001\n\tGameStart\022\017\n\007game_id\030\001 \001(\t\022\022\n"
+  "\ngame_index\030\002 \001(\r\022\017\n\007variant\030\003 \001(\t\022\017\n\007pl"
+  "ayers\030\004 \001(\r\022\014\n\004seat\030\005 \001(\r\022\014\n\004seed\030\006 \001(\004\022"
+  "\024\n\014player_names\030\007 \003(\t\022\016\n\006layout\030\010 \003(\t\022\017\n"
+  "\007bank_ms\030\t \001(\r\"\313\001\n\017DecisionRequest\022\022\n\nre"
+  "quest_id\030\001 \001(\004\022\017\n\007game_id\030\002 \001(\t\022\014\n\004seat\030"
+  "\003 \001(\r\022$\n\004kind\030\004 \001(\0162\026.nimmt.v1.DecisionK"
+  "ind\022#\n\004view\030\005 \001(\0132\025.nimmt.v1.Observation"
+  "\022\023\n\013deadline_ms\030\006 \001(\r\022\017\n\007bank_ms\030\007 \001(\r\022\024"
+  "\n\014allowance_ms\030\010 \001(\r\"\177\n\007GameEnd\022\017\n\007game_"
+  "id\030\001 \001(\t\022#\n\004view\030\002 \001(\0132\025.nimmt.v1.Observ"
+  "ation\022\016\n\006scores\030\003 \003(\021\022\r\n\005ranks\030\004 \003(\r\022\037\n\006"
+  "faults\030\005 \003(\0132\017.nimmt.v1.Fault\"V\n\005Fault\022\014"
+  "\n\004seat\030\001 \001(\r\022!\n\004kind\030\002 \001(\0162\023.nimmt.v1.Fa"
+  "ultKind\022\014\n\004turn\030\003 \001(\r\022\016\n\006detail\030\004 \001(\t\"\225\001"
+  "\n\006Notice\022\"\n\004kind\030\001 \001(\0162\024.nimmt.v1.Notice"
+  "Kind\022\022\n\nrequest_id\030\002 \001(\004\022\017\n\007game_id\030\003 \001("
+  "\t\022\017\n\007message\030\004 \001(\t\022\"\n\006played\030\005 \001(\0132\022.nim"
+  "mt.v1.Decision\022\r\n\005fault\030\006 \001(\010\")\n\010MatchEn"
+  "d\022\r\n\005games\030\001 \001(\r\022\016\n\006faults\030\002 \001(\r\"\323\004\n\013Obs"
+  "ervation\022\017\n\007variant\030\001 \001(\t\022\014\n\004seat\030\002 \001(\r\022"
+  "\017\n\007players\030\003 \001(\r\022\014\n\004turn\030\004 \001(\r\022\022\n\nset_nu"
+  "mber\030\005 \001(\r\022\016\n\006layout\030\006 \003(\t\022\035\n\006spaces\030\007 \003"
+  "(\0132\r.nimmt.v1.Row\022!\n\007markers\030\010 \003(\0132\020.nim"
+  "mt.v1.Marker\022\r\n\005stops\030\t \003(\r\022\014\n\004hand\030\n \003("
+  "\r\022*\n\014action_cards\030\013 \003(\0162\024.nimmt.v1.Actio"
+  "nCard\022\023\n\006chosen\030\014 \001(\rH\000\210\001\001\022\016\n\006scores\030\r \003"
+  "(\021\022\022\n\nhand_sizes\030\016 \003(\r\022\025\n\raction_counts\030"
+  "\017 \003(\r\022$\n\007history\030\020 \003(\0132\023.nimmt.v1.TurnPl"
+  "ays\022!\n\007choices\030\021 \003(\0132\020.nimmt.v1.Choice\022%"
+  "\n\010to_place\030\022 \003(\0132\023.nimmt.v1.Placement\022\023\n"
+  "\013supply_size\030\023 \001(\r\022\026\n\016luck_deck_size\030\024 \001"
+  "(\r\022\030\n\020action_deck_size\030\025 \001(\r\022\"\n\007pending\030"
+  "\026 \001(\0132\021.nimmt.v1.Pending\022!\n\005legal\030\027 \003(\0132"
+  "\022.nimmt.v1.DecisionB\t\n\007_chosen\"\024\n\003Row\022\r\n"
+  "\005tiles\030\001 \003(\021\"F\n\006Marker\022\013\n\003row\030\001 \001(\r\022\r\n\005s"
+  "pace\030\002 \001(\r\022 \n\004card\030\003 \001(\0162\022.nimmt.v1.Luck"
+  "Card\"\032\n\tTurnPlays\022\r\n\005tiles\030\001 \003(\r\"\'\n\tPlac"
+  "ement\022\014\n\004tile\030\001 \001(\r\022\014\n\004seat\030\002 \001(\r\"\206\002\n\006Ch"
+  "oice\022\014\n\004seat\030\001 \001(\r\022$\n\004kind\030\002 \001(\0162\026.nimmt"
+  ".v1.DecisionKind\022%\n\tluck_card\030\003 \001(\0162\022.ni"
+  "mmt.v1.LuckCard\022)\n\013action_card\030\004 \001(\0162\024.n"
+  "immt.v1.ActionCard\022\021\n\004tile\030\005 \001(\rH\000\210\001\001\022\020\n"
+  "\003row\030\006 \001(\rH\001\210\001\001\022\022\n\005space\030\007 \001(\rH\002\210\001\001\022\025\n\010n"
+  "ew_tile\030\010 \001(\rH\003\210\001\001B\007\n\005_tileB\006\n\004_rowB\010\n\006_"
+  "spaceB\013\n\t_new_tile\"|\n\007Pending\022$\n\004kind\030\001 "
+  "\001(\0162\026.nimmt.v1.DecisionKind\022\r\n\005seats\030\002 \003"
+  "(\r\022\021\n\004tile\030\003 \001(\rH\000\210\001\001\022 \n\004card\030\004 \001(\0162\022.ni"
+  "mmt.v1.LuckCardB\007\n\005_tile\"\256\001\n\010Decision\022\"\n"
+  "\004tile\030\001 \001(\0132\022.nimmt.v1.PlayTileH\000\022#\n\004luc"
+  "k\030\002 \001(\0132\023.nimmt.v1.PlaceLuckH\000\022&\n\006action"
+  "\030\003 \001(\0132\024.nimmt.v1.PlayActionH\000\022%\n\010take_r"
+  "ow\030\004 \001(\0132\021.nimmt.v1.TakeRowH\000B\n\n\010decisio"
+  "n\"\030\n\010PlayTile\022\014\n\004tile\030\001 \001(\r\"\'\n\tPlaceLuck"
+  "\022\013\n\003row\030\001 \001(\r\022\r\n\005space\030\002 \001(\r\"n\n\nPlayActi"
+  "on\022\"\n\004card\030\001 \001(\0162\024.nimmt.v1.ActionCard\022\020"
+  "\n\003row\030\002 \001(\rH\000\210\001\001\022\025\n\010new_tile\030\003 \001(\rH\001\210\001\001B"
+  "\006\n\004_rowB\013\n\t_new_tile\"\026\n\007TakeRow\022\013\n\003row\030\001"
+  " \001(\r*\223\001\n\014DecisionKind\022\035\n\031DECISION_KIND_U"
+  "NSPECIFIED\020\000\022\026\n\022DECISION_KIND_TILE\020\001\022\026\n\022"
+  "DECISION_KIND_LUCK\020\002\022\030\n\024DECISION_KIND_AC"
+  "TION\020\003\022\032\n\026DECISION_KIND_TAKE_ROW\020\004*J\n\010Lu"
+  "ckCard\022\022\n\016LUCK_CARD_NONE\020\000\022\023\n\017LUCK_CARD_"
+  "PLUS5\020\001\022\025\n\021LUCK_CARD_FINAL10\020\002*\340\001\n\nActio"
+  "nCard\022\024\n\020ACTION_CARD_NONE\020\000\022\024\n\020ACTION_CA"
+  "RD_STOP\020\001\022\024\n\020ACTION_CARD_SWAP\020\002\022\024\n\020ACTIO"
+  "N_CARD_SKIP\020\003\022\025\n\021ACTION_CARD_FRONT\020\004\022\031\n\025"
+  "ACTION_CARD_ASCENDING\020\005\022\030\n\024ACTION_CARD_A"
+  "NYWHERE\020\006\022\027\n\023ACTION_CARD_ANOTHER\020\007\022\025\n\021AC"
+  "TION_CARD_PLUS5\020\010*\206\001\n\tFaultKind\022\032\n\026FAULT"
+  "_KIND_UNSPECIFIED\020\000\022\026\n\022FAULT_KIND_TIMEOU"
+  "T\020\001\022\024\n\020FAULT_KIND_CRASH\020\002\022\026\n\022FAULT_KIND_"
+  "ILLEGAL\020\003\022\027\n\023FAULT_KIND_PROTOCOL\020\004*\213\001\n\nN"
+  "oticeKind\022\033\n\027NOTICE_KIND_UNSPECIFIED\020\000\022\027"
+  "\n\023NOTICE_KIND_TIMEOUT\020\001\022\027\n\023NOTICE_KIND_I"
+  "LLEGAL\020\002\022\030\n\024NOTICE_KIND_PROTOCOL\020\003\022\024\n\020NO"
+  "TICE_KIND_LATE\020\0042B\n\005Arena\0229\n\004Play\022\024.nimm"
+  "t.v1.BotMessage\032\027.nimmt.v1.EngineMessage"
+  "(\0010\001b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_nimmt_2fv1_2farena_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_nimmt_2fv1_2farena_2eproto = {
-    false, false, 3815, descriptor_table_protodef_nimmt_2fv1_2farena_2eproto,
+    false, false, 3852, descriptor_table_protodef_nimmt_2fv1_2farena_2eproto,
     "nimmt/v1/arena.proto",
     &descriptor_table_nimmt_2fv1_2farena_2eproto_once, nullptr, 0, 23,
     schemas, file_default_instances, TableStruct_nimmt_2fv1_2farena_2eproto::offsets,
@@ -1621,11 +1626,21 @@ Answer::Answer(const Answer& from)
   : ::PROTOBUF_NAMESPACE_ID::Message() {
   Answer* const _this = this; (void)_this;
   new (&_impl_) Impl_{
-      decltype(_impl_.decision_){nullptr}
+      decltype(_impl_.option_values_){from._impl_.option_values_}
+    , decltype(_impl_.note_){}
+    , decltype(_impl_.decision_){nullptr}
     , decltype(_impl_.request_id_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _impl_.note_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.note_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_note().empty()) {
+    _this->_impl_.note_.Set(from._internal_note(), 
+      _this->GetArenaForAllocation());
+  }
   if (from._internal_has_decision()) {
     _this->_impl_.decision_ = new ::nimmt::v1::Decision(*from._impl_.decision_);
   }
@@ -1638,10 +1653,16 @@ inline void Answer::SharedCtor(
   (void)arena;
   (void)is_message_owned;
   new (&_impl_) Impl_{
-      decltype(_impl_.decision_){nullptr}
+      decltype(_impl_.option_values_){arena}
+    , decltype(_impl_.note_){}
+    , decltype(_impl_.decision_){nullptr}
     , decltype(_impl_.request_id_){uint64_t{0u}}
     , /*decltype(_impl_._cached_size_)*/{}
   };
+  _impl_.note_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.note_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
 }
 
 Answer::~Answer() {
@@ -1655,6 +1676,8 @@ Answer::~Answer() {
 
 inline void Answer::SharedDtor() {
   GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.option_values_.~RepeatedField();
+  _impl_.note_.Destroy();
   if (this != internal_default_instance()) delete _impl_.decision_;
 }
 
@@ -1668,6 +1691,8 @@ void Answer::Clear() {
   // Prevent compiler warnings about cached_has_bits being unused
   (void) cached_has_bits;
 
+  _impl_.option_values_.Clear();
+  _impl_.note_.ClearToEmpty();
   if (GetArenaForAllocation() == nullptr && _impl_.decision_ != nullptr) {
     delete _impl_.decision_;
   }
@@ -1695,6 +1720,27 @@ const char* Answer::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 18)) {
           ptr = ctx->ParseMessage(_internal_mutable_decision(), ptr);
           CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // string note = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 26)) {
+          auto str = _internal_mutable_note();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "nimmt.v1.Answer.note"));
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated double option_values = 4;
+      case 4:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 34)) {
+          ptr = ::PROTOBUF_NAMESPACE_ID::internal::PackedDoubleParser(_internal_mutable_option_values(), ptr, ctx);
+          CHK_(ptr);
+        } else if (static_cast<uint8_t>(tag) == 33) {
+          _internal_add_option_values(::PROTOBUF_NAMESPACE_ID::internal::UnalignedLoad<double>(ptr));
+          ptr += sizeof(double);
         } else
           goto handle_unusual;
         continue;
@@ -1740,6 +1786,21 @@ uint8_t* Answer::_InternalSerialize(
         _Internal::decision(this).GetCachedSize(), target, stream);
   }
 
+  // string note = 3;
+  if (!this->_internal_note().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_note().data(), static_cast<int>(this->_internal_note().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "nimmt.v1.Answer.note");
+    target = stream->WriteStringMaybeAliased(
+        3, this->_internal_note(), target);
+  }
+
+  // repeated double option_values = 4;
+  if (this->_internal_option_values_size() > 0) {
+    target = stream->WriteFixedPacked(4, _internal_option_values(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -1755,6 +1816,24 @@ size_t Answer::ByteSizeLong() const {
   uint32_t cached_has_bits = 0;
   // Prevent compiler warnings about cached_has_bits being unused
   (void) cached_has_bits;
+
+  // repeated double option_values = 4;
+  {
+    unsigned int count = static_cast<unsigned int>(this->_internal_option_values_size());
+    size_t data_size = 8UL * count;
+    if (data_size > 0) {
+      total_size += 1 +
+        ::_pbi::WireFormatLite::Int32Size(static_cast<int32_t>(data_size));
+    }
+    total_size += data_size;
+  }
+
+  // string note = 3;
+  if (!this->_internal_note().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_note());
+  }
 
   // .nimmt.v1.Decision decision = 2;
   if (this->_internal_has_decision()) {
@@ -1786,6 +1865,10 @@ void Answer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBU
   uint32_t cached_has_bits = 0;
   (void) cached_has_bits;
 
+  _this->_impl_.option_values_.MergeFrom(from._impl_.option_values_);
+  if (!from._internal_note().empty()) {
+    _this->_internal_set_note(from._internal_note());
+  }
   if (from._internal_has_decision()) {
     _this->_internal_mutable_decision()->::nimmt::v1::Decision::MergeFrom(
         from._internal_decision());
@@ -1809,7 +1892,14 @@ bool Answer::IsInitialized() const {
 
 void Answer::InternalSwap(Answer* other) {
   using std::swap;
+  auto* lhs_arena = GetArenaForAllocation();
+  auto* rhs_arena = other->GetArenaForAllocation();
   _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  _impl_.option_values_.InternalSwap(&other->_impl_.option_values_);
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.note_, lhs_arena,
+      &other->_impl_.note_, rhs_arena
+  );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
       PROTOBUF_FIELD_OFFSET(Answer, _impl_.request_id_)
       + sizeof(Answer::_impl_.request_id_)

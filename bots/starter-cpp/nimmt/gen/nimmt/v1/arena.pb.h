@@ -803,9 +803,47 @@ class Answer final :
   // accessors -------------------------------------------------------
 
   enum : int {
+    kOptionValuesFieldNumber = 4,
+    kNoteFieldNumber = 3,
     kDecisionFieldNumber = 2,
     kRequestIdFieldNumber = 1,
   };
+  // repeated double option_values = 4;
+  int option_values_size() const;
+  private:
+  int _internal_option_values_size() const;
+  public:
+  void clear_option_values();
+  private:
+  double _internal_option_values(int index) const;
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< double >&
+      _internal_option_values() const;
+  void _internal_add_option_values(double value);
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< double >*
+      _internal_mutable_option_values();
+  public:
+  double option_values(int index) const;
+  void set_option_values(int index, double value);
+  void add_option_values(double value);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< double >&
+      option_values() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< double >*
+      mutable_option_values();
+
+  // string note = 3;
+  void clear_note();
+  const std::string& note() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_note(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_note();
+  PROTOBUF_NODISCARD std::string* release_note();
+  void set_allocated_note(std::string* note);
+  private:
+  const std::string& _internal_note() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_note(const std::string& value);
+  std::string* _internal_mutable_note();
+  public:
+
   // .nimmt.v1.Decision decision = 2;
   bool has_decision() const;
   private:
@@ -841,6 +879,8 @@ class Answer final :
   typedef void InternalArenaConstructable_;
   typedef void DestructorSkippable_;
   struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::RepeatedField< double > option_values_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr note_;
     ::nimmt::v1::Decision* decision_;
     uint64_t request_id_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
@@ -5661,6 +5701,103 @@ inline void Answer::set_allocated_decision(::nimmt::v1::Decision* decision) {
   }
   _impl_.decision_ = decision;
   // @@protoc_insertion_point(field_set_allocated:nimmt.v1.Answer.decision)
+}
+
+// string note = 3;
+inline void Answer::clear_note() {
+  _impl_.note_.ClearToEmpty();
+}
+inline const std::string& Answer::note() const {
+  // @@protoc_insertion_point(field_get:nimmt.v1.Answer.note)
+  return _internal_note();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void Answer::set_note(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.note_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:nimmt.v1.Answer.note)
+}
+inline std::string* Answer::mutable_note() {
+  std::string* _s = _internal_mutable_note();
+  // @@protoc_insertion_point(field_mutable:nimmt.v1.Answer.note)
+  return _s;
+}
+inline const std::string& Answer::_internal_note() const {
+  return _impl_.note_.Get();
+}
+inline void Answer::_internal_set_note(const std::string& value) {
+  
+  _impl_.note_.Set(value, GetArenaForAllocation());
+}
+inline std::string* Answer::_internal_mutable_note() {
+  
+  return _impl_.note_.Mutable(GetArenaForAllocation());
+}
+inline std::string* Answer::release_note() {
+  // @@protoc_insertion_point(field_release:nimmt.v1.Answer.note)
+  return _impl_.note_.Release();
+}
+inline void Answer::set_allocated_note(std::string* note) {
+  if (note != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.note_.SetAllocated(note, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.note_.IsDefault()) {
+    _impl_.note_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:nimmt.v1.Answer.note)
+}
+
+// repeated double option_values = 4;
+inline int Answer::_internal_option_values_size() const {
+  return _impl_.option_values_.size();
+}
+inline int Answer::option_values_size() const {
+  return _internal_option_values_size();
+}
+inline void Answer::clear_option_values() {
+  _impl_.option_values_.Clear();
+}
+inline double Answer::_internal_option_values(int index) const {
+  return _impl_.option_values_.Get(index);
+}
+inline double Answer::option_values(int index) const {
+  // @@protoc_insertion_point(field_get:nimmt.v1.Answer.option_values)
+  return _internal_option_values(index);
+}
+inline void Answer::set_option_values(int index, double value) {
+  _impl_.option_values_.Set(index, value);
+  // @@protoc_insertion_point(field_set:nimmt.v1.Answer.option_values)
+}
+inline void Answer::_internal_add_option_values(double value) {
+  _impl_.option_values_.Add(value);
+}
+inline void Answer::add_option_values(double value) {
+  _internal_add_option_values(value);
+  // @@protoc_insertion_point(field_add:nimmt.v1.Answer.option_values)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< double >&
+Answer::_internal_option_values() const {
+  return _impl_.option_values_;
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< double >&
+Answer::option_values() const {
+  // @@protoc_insertion_point(field_list:nimmt.v1.Answer.option_values)
+  return _internal_option_values();
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< double >*
+Answer::_internal_mutable_option_values() {
+  return &_impl_.option_values_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< double >*
+Answer::mutable_option_values() {
+  // @@protoc_insertion_point(field_mutable_list:nimmt.v1.Answer.option_values)
+  return _internal_mutable_option_values();
 }
 
 // -------------------------------------------------------------------
