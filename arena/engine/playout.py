@@ -31,8 +31,19 @@ from the hand, a space for a luck card, an action card with its target (or none)
 A position is played under the reading of the rules of the game or snapshot it comes from
 (:mod:`arena.engine.readings`): the bullhead table, the Stop card's rows, the Another card's
 order and the Plus five card's effect are looked up there, as the Game looks them up.
+
+**Backends.** The basic and card-game loops (a tile choice, and the card game's row choice)
+also exist compiled, in ``_playout_core.c``, built from source by the install; they play the
+same games from the same generator, draw for draw (``tests/test_playout_core.py`` compares
+them game by game), about ten times faster (``benchmarks/playout_core.py``). :data:`BACKEND`
+says which one plays: ``"compiled"``, or ``"python"`` when the module did not build (no C
+compiler at install time), or this interpreter's ``random.Random`` is laid out differently,
+or the environment sets ``NIMMT_PURE_PLAYOUT=1``; :data:`BACKEND_NOTE` says why. The general
+simulator (basic + luck and the professional version) is pure Python on both. The compiled
+loops take only a plain ``random.Random``; any other generator plays on the Python path.
 """
 
+import os
 from bisect import bisect
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache, partial
@@ -66,7 +77,35 @@ from .readings import CURRENT, Reading, reading
 from .tiles import CARD_BULLHEADS
 from .variants import ACTION_CARDS, CLASSIC_ROW_LENGTH, PRO_TURN_CAP, Variant, variant
 
-__all__ = ["Position", "random_game", "random_game_scores"]
+try:
+    from . import _playout_core as _compiled
+except ImportError:  # built without a C compiler: the pure path plays
+    _compiled = None  # type: ignore[assignment]
+
+__all__ = ["BACKEND", "BACKEND_NOTE", "Position", "random_game", "random_game_scores"]
+
+
+def _backend() -> tuple[str, str]:
+    if os.environ.get("NIMMT_PURE_PLAYOUT", "") not in ("", "0"):
+        return "python", "NIMMT_PURE_PLAYOUT is set"
+    if _compiled is None:
+        return "python", (
+            "arena.engine._playout_core was not built (no C compiler when the project was "
+            "installed?); reinstall with a compiler for the compiled playouts"
+        )
+    if not _compiled.usable():
+        return "python", "this interpreter's random.Random is not laid out as the core reads it"
+    return "compiled", "the basic and card-game loops run compiled"
+
+
+#: ``"compiled"`` or ``"python"``: which backend plays the basic and card-game loops.
+BACKEND, BACKEND_NOTE = _backend()
+
+
+def _on_core(rng: Random) -> bool:
+    """Whether a playout with ``rng`` runs on the compiled core."""
+    return BACKEND == "compiled" and type(rng) is Random
+
 
 # Space kinds of the general simulator; a Plus five luck marker turns a space into _PLUS5.
 _PLAIN, _PLUS, _MINUS, _PLUS5, _DRAW, _ACTION = 0, 1, 2, 3, 4, 5
@@ -108,6 +147,10 @@ class _Board:
         self.inc = [(b << self.shift) + 1 for b in bh]
         #: Every space a Plus five luck card may ever go on: neither first nor final.
         self.middle = tuple((r, s) for r, n in enumerate(self.length) for s in range(1, n - 1))
+        #: The same tables for the compiled basic loop.
+        self.core: object = None
+        if _compiled is not None and self.shift <= 20:
+            self.core = _compiled.basic_board(kind, self.inc, bh, self.stride, self.shift)
 
 
 @cache
@@ -916,6 +959,9 @@ class Position:
         """
         if self.over is not None:
             return list(self.over)
+        if self._fast and _on_core(rng):
+            decisions = None if decision is None else [decision]
+            return self._core_playouts(rng, seat, decisions, turns)[0]
         if self._fast == "basic":
             tile = decision.tile if isinstance(decision, PlayTile) else None
             key = random_keys(rng).__getitem__
@@ -939,6 +985,8 @@ class Position:
         """
         if self.over is not None:
             return [list(self.over) for _ in decisions]
+        if self._fast and _on_core(rng):
+            return self._core_playouts(rng, seat, decisions, turns)
         if self._fast == "basic" or (
             self._fast == "classic" and self.pending_kind is DecisionKind.TILE
         ):
@@ -987,6 +1035,40 @@ class Position:
             else:
                 results.append(self._classic(codes, None, iter(rows).__next__))
         return results
+
+    def _core_playouts(
+        self, rng: Random, seat: int | None, decisions: Sequence[Decision] | None, turns: int
+    ) -> list[list[int]]:
+        """:meth:`playouts` (or with no ``decisions``, :meth:`playout` with none) on the
+        compiled core: the same draws from ``rng`` and the same results as the Python loops."""
+        core = _compiled
+        assert core is not None
+        if self.pending_kind is DecisionKind.TILE:
+            tiles = None
+            if decisions is not None and seat is not None:
+                tiles = [d.tile for d in decisions if isinstance(d, PlayTile)]
+                if len(tiles) != len(decisions):
+                    raise ValueError("a tile choice is pending: every decision plays a tile")
+            hs = self.variant.hand_size
+            second = None
+            if second_set_due(self.variant, self.players, self.set_number, len(self.supply)):
+                second = [self.supply[s * hs : (s + 1) * hs] for s in range(self.players)]
+            board = None if self.board is None else self.board.core
+            left = self._left() if self.board is None else 0
+            return core.tile_playouts(
+                rng, board, self.ends, self.state, self.erow, self.empty, self.scores,
+                self.hands, self.chosen, second, -1 if seat is None else seat, tiles,
+                turns, left, 1,
+            )  # fmt: skip
+        picks = None
+        if decisions is not None:
+            picks = [d.row for d in decisions if isinstance(d, TakeRow)]
+            if len(picks) != len(decisions):
+                raise ValueError("a row choice is pending: every decision takes a row")
+        return core.row_playouts(
+            rng, self.ends, self.state, self.erow, self.scores, self._head_codes(),
+            self.hands, turns, self._left(), picks, 1,
+        )  # fmt: skip
 
     def _left(self) -> int:
         """An upper bound on the tiles still to be placed."""

@@ -1,0 +1,41 @@
+"""Types of the compiled playout core (``_playout_core.c``), which the lean path calls."""
+
+from collections.abc import Sequence
+from random import Random
+
+def usable() -> bool: ...
+def basic_board(
+    fast_kind: Sequence[int], inc: Sequence[int], bh: Sequence[int], stride: int, shift: int, /
+) -> object: ...
+def tile_playouts(
+    rng: Random,
+    board: object,
+    ends: Sequence[int],
+    state: Sequence[int],
+    rows: Sequence[int],
+    empty: int,
+    scores: Sequence[int],
+    hands: Sequence[Sequence[int]],
+    chosen: Sequence[int | None],
+    second: Sequence[Sequence[int]] | None,
+    seat: int,
+    tiles: Sequence[int] | None,
+    turns: int,
+    left: int,
+    repeat: int,
+    /,
+) -> list[list[int]]: ...
+def row_playouts(
+    rng: Random,
+    ends: Sequence[int],
+    state: Sequence[int],
+    rows: Sequence[int],
+    scores: Sequence[int],
+    head: Sequence[int],
+    hands: Sequence[Sequence[int]],
+    turns: int,
+    left: int,
+    picks: Sequence[int] | None,
+    repeat: int,
+    /,
+) -> list[list[int]]: ...
