@@ -46,6 +46,10 @@ class Bot(models.Model):
     retired_at = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
     pause_reason = models.TextField(blank=True)
+    # The owner lets people choose this bot as an opponent at a table (tables app).
+    plays_people = models.BooleanField(
+        default=False, help_text="People may choose this bot to play against."
+    )
 
     objects = BotQuerySet.as_manager()
 
