@@ -34,9 +34,10 @@ from tournaments.models import Tournament
 
 from arena.engine.errors import ReplayError
 from arena.engine.frames import frames as engine_frames
-from arena.engine.readings import CURRENT, Reading, of_replay
+from arena.engine.readings import CURRENT, of_replay
 from arena.engine.replay import parse as parse_replay
-from matches.models import Match, Seat, entrant_names, public_faults
+from matches.models import Match, Seat, public_faults
+from matches.notes import owned_notes, replay_owners
 
 LIST_PAGE_SIZE = 50
 
@@ -233,7 +234,8 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
     )
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
-    reading = _reading(match_file(match, match.replays[game - 1]))
+    data = _replay_data(match_file(match, match.replays[game - 1]))
+    reading = None if data is None else of_replay(data)
     return render(
         request,
         "matches/game.html",
@@ -245,18 +247,36 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
             "frames_url": reverse("match-frames", args=[match.uuid, game]),
             "reading": reading,
             "earlier_reading": reading is not None and reading is not CURRENT,
+            # The requester's own bots' notes on their decisions (None for everyone else).
+            "notes": None if data is None else _owned_notes(request, match, game, data),
         },
     )
 
 
-def _reading(name: str) -> Reading | None:
-    """The reading of the rules a stored replay was played under (its ``rules`` key; none:
-    ``nimmt-rules/1``), or ``None`` for a file the engine cannot read as a replay (the viewer's
-    frames then say why)."""
+def _owned_notes(
+    request: HttpRequest, match: Match, game: int, replay: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The notes of the game's seats whose bot the requester owns (:mod:`matches.notes`)."""
+    user = getattr(request, "api_user", None) or request.user
+    if not user.is_authenticated:
+        return None
+    seats = list(match.seats.select_related("bot", "version").order_by("seat"))
+    if not any(seat.bot.owner_id == user.pk for seat in seats):
+        return None
+    owners = replay_owners(replay, seats, lambda seat: _viewer_is_owner(request, seat))
+    return owned_notes(match, game, owners)
+
+
+def _replay_data(name: str) -> dict[str, Any] | None:
+    """A stored replay, or ``None`` for a file the engine cannot read as a replay (the viewer's
+    frames then say why). Its reading of the rules (:func:`of_replay`) is its ``rules`` key;
+    none: ``nimmt-rules/1``."""
     try:
-        return of_replay(parse_replay(_read(name), "the replay"))
+        data = parse_replay(_read(name), "the replay")
+        of_replay(data)
     except ReplayError:
         return None
+    return data
 
 
 def match_file(match: Match, name: str) -> str:
@@ -283,13 +303,17 @@ def _read(name: str) -> bytes:
 
 def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase:
     """A game's ``nimmt-replay/1`` file. Fault details of seats the requester does not own
-    are replaced (a crash's detail quotes the bot's log); everything else is as stored."""
+    are replaced (a crash's detail quotes the bot's log); everything else is as stored. The
+    owner of a seat's bot gets the bot's notes on its decisions too (key ``notes``, see
+    :mod:`matches.notes`), in a copy no cache keeps."""
     match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
     name = match_file(match, match.replays[game - 1])
     filename = f"nimmt-{match.uuid}-game-{game}.json"
-    if not any(seat_faults for seat_faults in match.seats.values_list("faults", flat=True)):
+    user = getattr(request, "api_user", None) or request.user
+    owner = user.is_authenticated and match.seats.filter(bot__owner_id=user.pk).exists()
+    if not owner and not any(f for f in match.seats.values_list("faults", flat=True)):
         download = FileResponse(
             _open(name), as_attachment=True, filename=filename, content_type="application/json"
         )
@@ -297,18 +321,16 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
         return download
     data = parse_replay(_read(name), filename)
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
-    by_name = dict(zip(entrant_names(seats), seats, strict=True))
-    owners = []  # per replay seat: does the requester own its bot?
-    for player in data.get("players", []):
-        entry = player.get("entry")  # the runner's lineup index, the match's seat number
-        seat = seats[entry] if isinstance(entry, int) and 0 <= entry < len(seats) else None
-        seat = seat or by_name.get(player.get("name"))
-        owners.append(seat is not None and _viewer_is_owner(request, seat))
+    # Per replay seat: does the requester own its bot?
+    owners = replay_owners(data, seats, lambda seat: _viewer_is_owner(request, seat))
     faults = data.get("result", {}).get("faults", [])
     for number, fault in enumerate(faults):
         at = fault.get("seat")
         mine = isinstance(at, int) and 0 <= at < len(owners) and owners[at]
         faults[number] = public_faults([fault], mine)[0]
+    notes = owned_notes(match, game, owners) if owner else None
+    if notes is not None:  # the owner's own copy: their bots' notes (docs/REPLAY.md)
+        data["notes"] = notes
     response = HttpResponse(
         json.dumps(data, separators=(",", ":")), content_type="application/json"
     )
@@ -317,19 +339,22 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     return response
 
 
-def frames_file(replay: bytes) -> Path:
+def frames_file(replay: bytes, seat: int | None = None) -> Path:
     """The viewer's frames of a replay file (``nimmt-frames/1`` JSON, gzip-compressed: the
     60 KB of a professional game are 3 KB), computed by the engine once per replay content: kept
     in this machine's data folder (``DATA_DIR/frames/``) by the replay's SHA-256, so an edited
-    replay gets new frames. Raises :class:`ReplayError` if the replay does not verify.
+    replay gets new frames. With ``seat``, the game as that seat saw it (its own hand and cards
+    only, :func:`arena.engine.frames.frames`), kept beside them. Raises :class:`ReplayError` if
+    the replay does not verify or has no such seat.
     """
     digest = hashlib.sha256(replay).hexdigest()
     folder = Path(settings.DATA_DIR) / "frames" / digest[:2]
-    path = folder / f"{digest}.json.gz"
+    path = folder / (f"{digest}.json.gz" if seat is None else f"{digest}-seat-{seat}.json.gz")
     if path.is_file():
         return path
     text = json.dumps(
-        engine_frames(parse_replay(replay, "the replay")).to_json(), separators=(",", ":")
+        engine_frames(parse_replay(replay, "the replay"), seat=seat).to_json(),
+        separators=(",", ":"),
     )
     folder.mkdir(parents=True, exist_ok=True)
     # Written aside and renamed: a reader never sees half a file, two writers one whole one.
@@ -346,12 +371,25 @@ def frames_file(replay: bytes) -> Path:
 
 def frames(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase:
     """A game's frames for the viewer: the board after every step, as the engine plays the
-    replay (:mod:`arena.engine.frames`). Public: no fault detail is in them."""
+    replay (:mod:`arena.engine.frames`). Public: no fault detail is in them.
+
+    ``?seat=S`` (0-based): the game as seat S saw it, S's hand at every step and no other
+    seat's action cards. Computed here rather than hidden by the page's script, so that a
+    browser showing a seat's view is never sent what that seat did not know."""
     match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
+    seat: int | None = None
+    if "seat" in request.GET:
+        text = request.GET["seat"]
+        if not (text.isascii() and text.isdigit() and len(text) < 4 and int(text) < match.players):
+            return JsonResponse(
+                {"error": f"seat must be a seat number from 0 to {match.players - 1}"},
+                status=400,
+            )
+        seat = int(text)
     try:
-        path = frames_file(_read(match_file(match, match.replays[game - 1])))
+        path = frames_file(_read(match_file(match, match.replays[game - 1])), seat)
     except ReplayError as problem:
         return JsonResponse({"error": f"This replay has no frames: {problem}"}, status=422)
     response: HttpResponseBase

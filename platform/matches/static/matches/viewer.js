@@ -7,8 +7,20 @@
  * it only draws a frame, words its caption and animates from frame to frame; tiles are SVG
  * groups keyed by their number, so a tile that moves glides there.
  *
- * For tests and tools: window.nimmtViewer.boardAt(k) is the board after turn k (0: the deal),
- * as the engine's `Game.spaces`: per row, per space, the tile number, 0 (empty) or -1 (skipped).
+ * A seat's point of view: the chooser "Seen by" (or #seat=S in the address) loads the frames the
+ * engine computes for that seat (the frames URL with ?seat=S): the seat's hand at every step, its
+ * own action cards, the other seats' only as a count. The page is never sent what the seat did
+ * not know; the script hides nothing itself.
+ *
+ * For tests, tools and other panels, window.nimmtViewer (once `ready` resolves):
+ *   boardAt(k)      the board after turn k (0: the deal), as the engine's `Game.spaces`: per
+ *                   row, per space, the tile number, 0 (empty) or -1 (skipped);
+ *   stateAt(k), steps(), goToTurn(k), goToStep(i), turn(), frame() (the frame shown, as read
+ *   below), seat() (the seat whose view is shown, or null), setSeat(s) (a promise; null: the
+ *   public view), hand() (the hand shown, or null).
+ * Panels of their own (annotations, analysis) listen on the #viewer element:
+ *   "nimmt:frame"  detail {index, turn, frame, seat}: a frame was drawn;
+ *   "nimmt:load"   detail {game, seat}: frames were loaded (the first time, or another seat's).
  * A running match's page has data-live-url instead: the frames arrive as server-sent events
  * and the board follows them (startLive below).
  * No dependencies; no network access but the frames' own URL or the live events'.
@@ -45,6 +57,7 @@
       layout: layout, classic: classic, pro: /^pro/.test(data.variant), nrows: data.row_lengths.length,
       rowLengths: data.row_lengths.slice(), variant: data.variant, turns: data.turns,
       result: data.result || null, bullheads: data.bullheads, higherIsBetter: data.higher_is_better,
+      seat: typeof data.seat === "number" ? data.seat : null, // a seat's view, or null
     };
 
     function spaceName(row, space) {
@@ -143,7 +156,9 @@
         deltas: raw.deltas,
         hands: raw.hands,
         held: raw.held,
+        hand: raw.hand || null, // a seat's view: the seat's tiles in hand
         supply: raw.supply,
+        asks: raw.asks || null,
         focus: focusOf(s),
         overflow: s.kind === "sixth" ? { row: s.row, tile: s.tile } : null,
       });
@@ -441,6 +456,7 @@
     svg.setAttribute("data-turn", f.turn);
     svg.setAttribute("data-at-turn-end", this.isTurnBoundary() ? "1" : "0");
     this.renderSide(f, animate);
+    this.root.dispatchEvent(new CustomEvent("nimmt:frame", { detail: { index: this.index, turn: f.turn, frame: f, seat: g.seat } }));
     if (!animate) {
       svg.getBoundingClientRect(); // apply the positions before transitions come back
       svg.classList.remove("instant");
@@ -495,9 +511,12 @@
         cell.textContent = held.length;
         cell.title = held.every(function (c) { return CARD_NAMES[c]; })
           ? held.map(function (c) { return CARD_NAMES[c]; }).join(", ")
-          : plural(held.length, "action card") + ", not shown while the game goes on";
+          : plural(held.length, "action card") + (g.seat !== null
+            ? ", which " + g.names[g.seat] + " does not see"
+            : ", not shown while the game goes on");
       }
       row.classList.toggle("acting", !!(f.focus && f.focus.seat === p));
+      row.classList.toggle("viewpoint", g.seat === p);
       var rank = atEnd && g.result ? g.result.ranks[p] : null;
       row.setAttribute("data-rank", rank || "");
     }
@@ -506,6 +525,7 @@
       caption += " Final scores: " + g.names.map(function (n, i) { return n + " " + g.result.scores[i] + " (#" + g.result.ranks[i] + ")"; }).join(", ") + ".";
     }
     this.root.querySelector(".caption").textContent = caption;
+    this.renderHand(f);
     var turn = this.currentTurn();
     var slider = this.root.querySelector("[data-act=turn]");
     slider.value = turn;
@@ -514,8 +534,30 @@
     this.root.querySelector("[data-act=play]").textContent = this.playing ? "\u275a\u275a Pause" : "\u25b6 Play";
     this.root.querySelector("[data-act=play]").setAttribute("aria-pressed", this.playing ? "true" : "false");
     var link = this.root.querySelector("[data-act=link]");
-    link.href = "#turn=" + turn;
+    link.href = hashOf(g.seat, turn);
     link.textContent = "Link to turn " + turn;
+  };
+
+  /* A seat's view: the seat's hand and action cards under the caption (nothing otherwise). */
+  Viewer.prototype.renderHand = function (f) {
+    var g = this.game;
+    var box = this.root.querySelector(".seat-hand");
+    if (!box) return;
+    box.hidden = g.seat === null || !f.hand;
+    if (box.hidden) return;
+    box.querySelector(".seat-hand-name").textContent = g.names[g.seat];
+    var tiles = box.querySelector(".seat-hand-tiles");
+    var html = "";
+    for (var i = 0; i < f.hand.length; i++) {
+      var t = f.hand[i], n = g.bullheads[t] || 1;
+      html += '<svg class="hand-tile" data-tile="' + t + '" viewBox="0 0 ' + TW + " " + TH + '" role="img" aria-label="' + t + '">' +
+        '<g class="tile b' + n + '">' + tileInner(t, n) + "</g></svg>";
+    }
+    tiles.innerHTML = html || '<span class="muted small">no tiles in hand</span>';
+    var cards = box.querySelector(".seat-hand-cards");
+    var held = f.held[g.seat] || [];
+    cards.hidden = !g.pro;
+    cards.textContent = "Action cards: " + (held.length ? held.map(function (c) { return CARD_NAMES[c] || c; }).join(", ") : "none");
   };
 
   Viewer.prototype.isTurnBoundary = function () {
@@ -534,7 +576,7 @@
     this.index = index;
     this.render(!!animate);
     if (this.isTurnBoundary()) {
-      var hash = "#turn=" + this.currentTurn();
+      var hash = hashOf(this.game.seat, this.currentTurn());
       if (window.location.hash !== hash) history.replaceState(null, "", hash);
     }
   };
@@ -638,6 +680,16 @@
   function turnFromHash() {
     var m = /(?:^#|&)turn=(\d+)/.exec(window.location.hash);
     return m ? parseInt(m[1], 10) : null;
+  }
+
+  /* The seat of #seat=S in the address, or null (the public view). */
+  function seatFromHash() {
+    var m = /(?:^#|&)seat=(\d+)/.exec(window.location.hash);
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  function hashOf(seat, turn) {
+    return "#" + (seat !== null ? "seat=" + seat + "&" : "") + "turn=" + turn;
   }
 
   // ------------------------------------------------------------------ the legend
@@ -753,36 +805,79 @@
     };
     window.nimmtViewer = api;
     if (root.hasAttribute("data-live-url")) { startLive(root, api, status, resolveReady); return; }
-    fetch(root.getAttribute("data-frames-url"), { credentials: "same-origin" })
-      .then(function (response) {
-        return response.json().catch(function () { return null; }).then(function (body) {
-          if (response.ok && body) return body;
-          throw new LoadProblem(body && body.error ? body.error : "The replay could not be loaded (HTTP " + response.status + ").");
-        });
-      })
-      .then(function (data) {
-        var game = readFrames(data);
-        var viewer = new Viewer(root, game);
-        api.game = game;
+    var url = root.getAttribute("data-frames-url");
+    var chooser = root.querySelector("[data-act=seat]");
+    var viewer = null;
+
+    /* Draw a game's frames (another seat's view of the same game: at the same step). */
+    function show(game, index) {
+      if (!viewer) {
+        viewer = new Viewer(root, game);
         api.viewer = viewer;
-        api.turns = game.turns;
-        api.boardAt = function (turn) {
-          var frame = game.frames[game.turnEnd[turn]];
-          return frame.spaces.map(function (row) { return row.slice(); });
-        };
-        api.stateAt = function (turn) {
-          var f = game.frames[game.turnEnd[turn]];
-          return { spaces: api.boardAt(turn), markers: f.markers.map(function (row) { return row.slice(); }), scores: f.scores.slice(), hands: f.hands.slice() };
-        };
-        /* Every step: its frame index, turn, kind, and the decision the engine asks for after it. */
-        api.steps = function () {
-          return data.frames.map(function (f, i) { return { index: i, turn: f.turn, kind: f.step.kind, asks: f.asks }; });
-        };
-        api.goToTurn = function (turn) { viewer.pause(); viewer.goToTurn(turn, false); };
-        api.goToStep = function (index) { viewer.pause(); viewer.goTo(index, false); };
-        api.turn = function () { return viewer.currentTurn(); };
+      } else {
+        viewer.load(game);
+      }
+      api.game = game;
+      api.turns = game.turns;
+      if (chooser) {
+        if (chooser.options.length !== game.players + 1) {
+          chooser.innerHTML = '<option value="">everyone (no hands)</option>' + game.names.map(function (n, i) {
+            return '<option value="' + i + '">' + esc(n) + "</option>";
+          }).join("");
+        }
+        chooser.value = game.seat === null ? "" : String(game.seat);
+      }
+      root.setAttribute("data-seat", game.seat === null ? "" : String(game.seat));
+      root.dispatchEvent(new CustomEvent("nimmt:load", { detail: { game: game, seat: game.seat } }));
+      viewer.goTo(index, false);
+    }
+
+    api.boardAt = function (turn) {
+      var frame = api.game.frames[api.game.turnEnd[turn]];
+      return frame.spaces.map(function (row) { return row.slice(); });
+    };
+    api.stateAt = function (turn) {
+      var f = api.game.frames[api.game.turnEnd[turn]];
+      return { spaces: api.boardAt(turn), markers: f.markers.map(function (row) { return row.slice(); }), scores: f.scores.slice(), hands: f.hands.slice() };
+    };
+    /* Every step: its frame index, turn, kind, and the decision the engine asks for after it. */
+    api.steps = function () {
+      return api.game.frames.map(function (f) { return { index: f.index, turn: f.turn, kind: f.kind, asks: f.asks }; });
+    };
+    api.goToTurn = function (turn) { viewer.pause(); viewer.goToTurn(turn, false); };
+    api.goToStep = function (index) { viewer.pause(); viewer.goTo(index, false); };
+    api.turn = function () { return viewer.currentTurn(); };
+    api.frame = function () { return viewer.game.frames[viewer.index]; };
+    api.seat = function () { return api.game.seat; };
+    api.hand = function () { var f = api.frame(); return f.hand ? f.hand.slice() : null; };
+    /* Show the game as seat `seat` saw it (null: the public view), at the same step. */
+    api.setSeat = function (seat) {
+      var at = viewer ? viewer.index : 0;
+      if (viewer) viewer.pause();
+      return loadFrames(url, seat).then(function (game) {
+        show(game, at);
+        if (viewer.isTurnBoundary()) history.replaceState(null, "", hashOf(game.seat, viewer.currentTurn()));
+      });
+    };
+    if (chooser) {
+      chooser.addEventListener("change", function () {
+        var seat = chooser.value === "" ? null : +chooser.value;
+        api.setSeat(seat).catch(function (error) {
+          status.hidden = false;
+          status.textContent = error && error.message ? error.message : String(error);
+          status.classList.add("bad");
+        });
+      });
+    }
+    window.addEventListener("hashchange", function () {
+      var seat = seatFromHash();
+      if (viewer && seat !== api.game.seat) api.setSeat(seat);
+    });
+
+    loadFrames(url, seatFromHash())
+      .then(function (game) {
         var wanted = turnFromHash();
-        viewer.goToTurn(wanted === null ? 0 : wanted, false);
+        show(game, game.turnEnd[Math.max(0, Math.min(game.turns, wanted === null ? 0 : wanted))]);
         status.textContent = "";
         status.hidden = true;
         root.setAttribute("data-ready", "1");
@@ -794,6 +889,19 @@
         root.setAttribute("data-ready", "error");
         rejectReady(error);
       });
+  }
+
+  /* The engine's frames of the page's game, the public ones or seat `seat`'s view. */
+  function loadFrames(url, seat) {
+    var target = seat === null ? url : url + (url.indexOf("?") >= 0 ? "&" : "?") + "seat=" + seat;
+    return fetch(target, { credentials: "same-origin" })
+      .then(function (response) {
+        return response.json().catch(function () { return null; }).then(function (body) {
+          if (response.ok && body) return body;
+          throw new LoadProblem(body && body.error ? body.error : "The replay could not be loaded (HTTP " + response.status + ").");
+        });
+      })
+      .then(readFrames);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,150 @@
+"""A seat's point of view in the replay viewer, in Chromium: chosen with "Seen by" (or
+``#seat=S``), it shows at every step the seat's hand and action cards exactly as the engine's
+observer gave them to that seat (:func:`arena.engine.observation.observe`, re-played
+independently of the frames), and nothing of the other hands: not on the screen and not in
+what the browser was sent (``?seat=S`` frames, computed on the server)."""
+
+import json
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pytest_playwright", reason="pip install playwright pytest-playwright")
+
+from django.test import Client
+from django.urls import reverse
+from nimmt_site_data import SiteData, build
+from playwright.sync_api import Page, Response, expect
+from test_seat_view import observations
+
+from arena.engine.frames import HIDDEN_CARD
+from arena.engine.replay import start
+
+from .test_browser_viewer import READ_BOARD, replay_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+READ_SEAT_VIEW = """() => {
+  const box = document.querySelector('.seat-hand');
+  const hand = box.hidden ? null
+    : [...box.querySelectorAll('svg.hand-tile')].map(svg => +svg.dataset.tile);
+  const everyTile = [...document.querySelectorAll('[data-tile]')].map(n => +n.dataset.tile);
+  const held = [...document.querySelectorAll('.players tbody tr .held')].map(
+    td => ({count: +td.textContent, title: td.title}));
+  const viewpoint = [...document.querySelectorAll('.players tbody tr.viewpoint')].map(
+    tr => +tr.dataset.seat);
+  const cards = box.querySelector('.seat-hand-cards').textContent;
+  return {hand, everyTile, held, viewpoint, cards};
+}"""
+
+CARD_NAMES = {
+    "stop": "Stop",
+    "swap": "Swap",
+    "skip": "Skip",
+    "front": "Front",
+    "ascending": "Ascending",
+    "anywhere": "Anywhere",
+    "another": "Another",
+    "plus5": "Plus five",
+}
+
+
+@pytest.fixture
+def site() -> SiteData:
+    return build(viewer_only=True)
+
+
+@pytest.mark.parametrize(("variant", "seat"), [("pro+luck", 1), ("basic", 0), ("classic", 3)])
+def test_a_seats_view_shows_its_own_hand_and_hides_the_other_hands_at_every_step(
+    page: Page, live_server: Any, site: SiteData, variant: str, seat: int
+) -> None:
+    replay = replay_of(site, variant)
+    views = observations(replay, seat)
+    dealt = start(replay).hands
+    others = {t for s, hand in enumerate(dealt) if s != seat for t in hand}
+    sent: list[Any] = []
+
+    def keep(response: Response) -> None:
+        if "/frames/" in response.url:
+            sent.append((response.url, response.json()))
+
+    page.on("response", keep)
+    match = site.viewer_matches[variant]
+    page.goto(live_server.url + reverse("match-game", args=[match.uuid, 1]))
+    page.wait_for_selector("#viewer[data-ready='1']", state="attached", timeout=15_000)
+    assert page.evaluate(READ_SEAT_VIEW)["hand"] is None  # the public view shows no hand
+    page.locator("[data-act=seat]").select_option(str(seat))
+    expect(page.locator("#viewer")).to_have_attribute("data-seat", str(seat))
+    # What the browser was sent for the seat's view: its own hand only, no one else's cards.
+    [(url, data)] = [(u, d) for u, d in sent if "seat=" in u]
+    assert url.endswith(f"?seat={seat}") and data["seat"] == seat
+    for frame in data["frames"]:
+        assert all(c == HIDDEN_CARD for s, cs in enumerate(frame["held"]) if s != seat for c in cs)
+    steps = page.evaluate("window.nimmtViewer.steps()")
+    assert len(steps) == len(views)
+    for step, view in zip(steps, views, strict=True):
+        page.evaluate(f"window.nimmtViewer.goToStep({step['index']})")
+        shown, board = page.evaluate(READ_SEAT_VIEW), page.evaluate(READ_BOARD)
+        where = f"{variant}, seat {seat}, step {step['index']} ({step['kind']})"
+        assert shown["hand"] == list(view.hand), where
+        assert shown["viewpoint"] == [seat], where
+        assert board["hands"] == list(view.hand_sizes), where
+        # Every tile on the page is on the board, revealed, or the seat's own.
+        public = {t for row in board["board"] for t in row if t > 0}
+        public |= {t for t, _s in board["trayTiles"]} | {t for _r, _s, t in board["overflow"]}
+        assert set(shown["everyTile"]) <= public | set(view.hand), where
+        assert not set(shown["hand"]) & (others - set(view.hand)), where
+        if replay["variant"].startswith("pro"):
+            for s, cell in enumerate(shown["held"]):
+                assert cell["count"] == view.action_counts[s], where
+                if s == seat:
+                    names = ", ".join(CARD_NAMES[c] for c in view.action_cards)
+                    assert shown["cards"] == "Action cards: " + (names or "none"), where
+                elif cell["count"]:
+                    assert "does not see" in cell["title"], where
+                    assert not any(name in cell["title"] for name in CARD_NAMES.values()), where
+    # Back to everyone's view: no hand again, at the same step.
+    at = page.evaluate("window.nimmtViewer.frame().index")
+    page.locator("[data-act=seat]").select_option("")
+    expect(page.locator("#viewer")).to_have_attribute("data-seat", "")
+    assert page.evaluate(READ_SEAT_VIEW)["hand"] is None
+    assert page.evaluate("window.nimmtViewer.frame().index") == at
+
+
+def test_a_link_to_a_seats_view_opens_it_at_that_turn(
+    page: Page, live_server: Any, site: SiteData
+) -> None:
+    replay = replay_of(site, "pro")
+    views = observations(replay, 2)
+    match = site.viewer_matches["pro"]
+    page.goto(live_server.url + reverse("match-game", args=[match.uuid, 1]) + "#seat=2&turn=4")
+    page.wait_for_selector("#viewer[data-ready='1']", state="attached", timeout=15_000)
+    expect(page.locator("#viewer")).to_have_attribute("data-seat", "2")
+    expect(page.locator("svg.board")).to_have_attribute("data-turn", "4")
+    index = page.evaluate("window.nimmtViewer.frame().index")
+    assert page.evaluate(READ_SEAT_VIEW)["hand"] == list(views[index].hand)
+    expect(page.locator("[data-act=link]")).to_have_attribute("href", "#seat=2&turn=4")
+
+
+@pytest.mark.parametrize("seat", ["-1", "3", "x", "1e1", "\u0661", "", "9" * 5000])
+def test_frames_for_a_seat_the_game_does_not_have_are_refused_plainly(
+    client: Client, site: SiteData, seat: str
+) -> None:
+    match = site.viewer_matches["pro+luck"]  # three players: seats 0..2
+    response = client.get(reverse("match-frames", args=[match.uuid, 1]), {"seat": seat})
+    assert response.status_code == 400
+    assert json.loads(response.content) == {"error": "seat must be a seat number from 0 to 2"}
+
+
+def test_the_frames_of_a_seat_are_served_by_the_site_and_the_api_alike(
+    client: Client, site: SiteData
+) -> None:
+    match = site.viewer_matches["pro+luck"]
+    replay = replay_of(site, "pro+luck")
+    views = observations(replay, 0)
+    page = client.get(reverse("match-frames", args=[match.uuid, 1]), {"seat": "0"})
+    assert page.status_code == 200 and page["Cache-Control"] == "public, max-age=86400"
+    data = json.loads(b"".join(page.streaming_content) if page.streaming else page.content)
+    assert [f["hand"] for f in data["frames"]] == [list(v.hand) for v in views]
+    api = client.get(reverse("api-match-frames", args=[match.uuid, 1]), {"seat": "0"})
+    assert json.loads(b"".join(api.streaming_content) if api.streaming else api.content) == data
