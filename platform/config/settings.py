@@ -218,6 +218,12 @@ BUILD_MEMORY_MB = env_int("NIMMT_BUILD_MEMORY_MB", 2048, minimum=64)
 GAMES_PER_MATCH = env_int("NIMMT_GAMES_PER_MATCH", 1, minimum=1, maximum=100)
 # The most games one tournament may plan (a round robin grows with the entrants' combinations).
 TOURNAMENT_MAX_GAMES = env_int("NIMMT_TOURNAMENT_MAX_GAMES", 2000, minimum=1)
+# Decision analyses (matches.analyses): samples per decision and a wall-time bound per seat on
+# the worker; new analyses per user per hour, and analyses waiting on the whole site.
+ANALYSIS_SAMPLES = env_int("NIMMT_ANALYSIS_SAMPLES", 200, minimum=1, maximum=5000)
+ANALYSIS_SECONDS = env_int("NIMMT_ANALYSIS_SECONDS", 120, minimum=1, maximum=1800)
+ANALYSIS_PER_HOUR = env_int("NIMMT_ANALYSIS_PER_HOUR", 10, minimum=0)
+ANALYSIS_WAITING = env_int("NIMMT_ANALYSIS_WAITING", 20, minimum=1)
 
 # ---------------------------------------------------------------------------- Celery
 

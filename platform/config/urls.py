@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 from guide import views as guide_views
 from ladders import views as ladder_views
+from matches import analysis_views
 from matches import views as match_views
 from matches import watch as match_watch
 from submissions import views as bot_views
@@ -38,6 +39,16 @@ urlpatterns = [
         name="match-frames",
     ),
     path("matches/<uuid:match_uuid>/logs/<int:seat>/", match_views.bot_log, name="match-log"),
+    path(
+        "matches/<uuid:match_uuid>/games/<int:game>/analysis/",
+        analysis_views.request_analysis,
+        name="match-analysis-request",
+    ),
+    path(
+        "matches/<uuid:match_uuid>/games/<int:game>/analysis/<int:seat>/",
+        analysis_views.analysis,
+        name="match-analysis",
+    ),
     path("tournaments/", include("tournaments.urls")),
     path("accounts/", include("accounts.urls")),
     path("write-a-bot/", guide_views.write_a_bot, name="guide"),

@@ -181,3 +181,47 @@ class LiveChunk(models.Model):
             # ORDER BY seq
             models.UniqueConstraint(fields=["match", "attempt", "seq"], name="live_chunk_seq"),
         )
+
+
+class SeatAnalysis(Claimable):
+    """A decision analysis of one seat of one game of a finished match (:mod:`arena.analysis`),
+    computed once on request by a worker (``queued`` → ``running`` → ``done`` or ``failed``) and
+    kept for every later viewer: one row per match, game, seat and analysis version."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    STATUSES = ((QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed"))
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    match = models.ForeignKey(Match, models.CASCADE, related_name="analyses", db_index=False)
+    game = models.PositiveSmallIntegerField()  # 1-based, as in the game's page
+    seat = models.PositiveSmallIntegerField()  # the replay's seat (0-based)
+    version = models.PositiveSmallIntegerField()  # arena.analysis.VERSION when computed
+    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, db_index=False
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)  # arena.analysis.Analysis.to_json()
+    error = models.TextField(blank=True)
+
+    class Meta:
+        constraints = (
+            # Also the cache's lookup: WHERE match_id = %s AND game = %s AND seat = %s
+            # AND version = %s
+            models.UniqueConstraint(
+                fields=["match", "game", "seat", "version"], name="one_analysis_per_seat"
+            ),
+        )
+        indexes = (
+            # The rate limit: WHERE requested_by_id = %s AND created_at > %s
+            models.Index(fields=["requested_by", "created_at"], name="analysis_requests_recent"),
+            # The sweeper: WHERE status IN ('queued', 'running') AND queued_at < ...
+            models.Index(fields=["status", "queued_at"], name="analysis_status_queued"),
+        )
+
+    def __str__(self) -> str:
+        return f"analysis of seat {self.seat}, game {self.game} of {self.match}"

@@ -8,9 +8,11 @@
 * ``rate_match`` (queue ``maintenance``): apply finished matches to their ladder, in order.
 * ``schedule_matches`` (beat): keep every playing bot busy (:mod:`matches.scheduler`) and send
   the matches it created.
+* ``analyse_seat`` (queue ``maintenance``): compute a decision analysis someone asked for
+  (:mod:`matches.analyses`); bounded by its samples and seconds, idempotent under its claim.
 * ``requeue_stale_work`` (beat): send again the matches that lost their message or their
-  worker, and ratings whose message was lost; remove what killed workers left in the staging
-  folder.
+  worker, and ratings and analyses whose message was lost; remove what killed workers left in
+  the staging folder.
 
 The modules this one calls never send a task: they return what happened, so none of them
 imports this module back.
@@ -26,6 +28,7 @@ from pathlib import Path
 from core import leases, metrics, storage
 from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
@@ -34,9 +37,9 @@ from ladders.services import rate_ladder
 from submissions import builds
 from submissions.models import Bot
 
-from matches import bounds, bridge, live, results, scheduler
+from matches import analyses, bounds, bridge, live, results, scheduler
 from matches.live import LiveFeed
-from matches.models import Match, entrant_names
+from matches.models import Match, SeatAnalysis, entrant_names
 from matches.signals import match_ended
 
 log = logging.getLogger(__name__)
@@ -137,6 +140,26 @@ def rate_match(*, match_pk: int) -> None:
         rate_ladder(ladder_pk)
 
 
+@house_task(queue="maintenance", time_limit=settings.ANALYSIS_SECONDS + 5 * 60)
+def analyse_seat(*, analysis_pk: int) -> None:
+    if analyses.compute(analysis_pk) == "skipped":
+        look_again_when_lease_ends(
+            analyse_seat, SeatAnalysis, analysis_pk, working=SeatAnalysis.RUNNING, key="analysis_pk"
+        )
+
+
+def request_analysis(
+    match: Match, game: int, seat: int, user: AbstractBaseUser | AnonymousUser
+) -> analyses.Requested:
+    """Ask for an analysis (:func:`matches.analyses.request`) and send its computation once
+    the transaction commits, if this request created it."""
+    with transaction.atomic():
+        requested = analyses.request(match, game, seat, user)
+        if requested.created:
+            enqueue(analyse_seat, analysis_pk=requested.analysis.pk)
+    return requested
+
+
 @house_task(queue="maintenance")
 def schedule_matches() -> None:
     created = scheduler.schedule_all()
@@ -159,6 +182,14 @@ def requeue_stale_work() -> None:
         waiting=Match.QUEUED,
         working=Match.RUNNING,
         key="match_pk",
+        after_seconds=settings.REQUEUE_AFTER_SECONDS,
+    )
+    resend_stale(
+        SeatAnalysis,
+        analyse_seat,
+        waiting=SeatAnalysis.QUEUED,
+        working=SeatAnalysis.RUNNING,
+        key="analysis_pk",
         after_seconds=settings.REQUEUE_AFTER_SECONDS,
     )
     rate_unrated()
