@@ -4,6 +4,7 @@
   at every decision of a random game, each kind of call (a batch over the legal options, one
   forced decision, a free playout; to the end and cut short) gives the same scores on both
   backends and leaves the generator in the same state.
+- A batch of rounds (``repeat``) is the same as that many calls, on either backend.
 - ``NIMMT_PURE_PLAYOUT=1`` switches to the Python loops; the install built the core here.
 - Bad arguments to the core are refused with a clear error, never a crash.
 """
@@ -32,6 +33,7 @@ def _call(
     lean.BACKEND = backend
     rng = random.Random(seed)
     results = [list(r) for r in pos.playouts(rng, seat, legal, turns)]
+    results += [list(r) for r in pos.playouts(rng, seat, legal, turns, repeat=3)]
     results.append(list(pos.playout(rng, seat, legal[-1], turns)))
     results.append(list(pos.playout(rng, None, None, turns)))
     return results, rng.getstate()
@@ -76,6 +78,22 @@ def test_both_backends_give_the_same_playouts_game_by_game(
     seeds = range(3) if variant in PLAYERS else range(1)
     compared = sum(_sweep(variant, n, rules, seed) for n in counts for seed in seeds)
     assert compared > 20
+
+
+def test_a_batch_of_rounds_is_the_same_as_that_many_calls(restore_backend: str) -> None:
+    for variant in ("basic", "classic", "pro"):
+        game = Game.new(variant, 3, 8)
+        pos = Position(game)
+        legal = game.legal(0)
+        for backend in ("python", "compiled"):
+            lean.BACKEND = backend
+            one, many = random.Random(3), random.Random(3)
+            batch = pos.playouts(one, 0, legal, repeat=4)
+            calls = [r for _ in range(4) for r in pos.playouts(many, 0, legal)]
+            assert [list(r) for r in batch] == [list(r) for r in calls]
+            assert one.getstate() == many.getstate()
+    with pytest.raises(ValueError, match="repeat"):
+        pos.playouts(random.Random(0), 0, legal, repeat=0)
 
 
 def test_a_generator_subclass_plays_on_the_python_path(restore_backend: str) -> None:

@@ -128,10 +128,15 @@ def test_a_fixed_number_of_playouts_is_not_exceeded(
     rollout: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     played: list[int] = []
-    real = Position.playouts if rollout == "random" else search.classic_playouts
+    real = search.classic_playouts
+    position_playouts = Position.playouts
 
-    def counted(pos: Position, rng: random.Random, seat: int, decisions: list[Decision]) -> object:
-        played.append(len(decisions))
+    def counted(
+        pos: Position, rng: random.Random, seat: int, decisions: list[Decision], repeat: int = 1
+    ) -> object:
+        played.append(len(decisions) * repeat)
+        if rollout == "random":
+            return position_playouts(pos, rng, seat, decisions, repeat=repeat)
         return real(pos, rng, seat, decisions)
 
     if rollout == "random":

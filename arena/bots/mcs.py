@@ -214,13 +214,14 @@ class MonteCarloBot(Bot):
                 if deadline is not None and k and deadline.now() >= round_end:
                     break
                 pos = sampler.position(rng)
-                for _ in range(reps):
-                    # Every option meets the same future (common random numbers, see above).
-                    chosen = [options[i] for i in alive]
-                    results = pos.playouts(rng, seat, chosen, turns)
-                    for i, scores in zip(alive, results, strict=True):
-                        totals[i] += value(scores)
-                        counts[i] += 1
+                # Every option meets the same future (common random numbers, see above), in
+                # each of ``reps`` rounds played in one call.
+                chosen = [options[i] for i in alive]
+                results = pos.playouts(rng, seat, chosen, turns, repeat=reps)
+                for k, scores in enumerate(results):
+                    i = alive[k % len(alive)]
+                    totals[i] += value(scores)
+                    counts[i] += 1
             if r + 1 < rounds:
                 alive.sort(key=lambda i: -totals[i] / counts[i])  # stable: ties keep order
                 alive = sorted(alive[: (len(alive) + 1) // 2])

@@ -296,8 +296,12 @@ class SearchBot(Bot):
                 if model is not None:
                     pos = model(pos, rng)
                 chosen = [options[i] for i in alive]
-                for _ in range(reps):
-                    values = [value(scores) for scores in playouts(pos, rng, seat, chosen)]
+                if playouts is Position.playouts:  # the rounds in one call (the compiled core)
+                    batch = pos.playouts(rng, seat, chosen, repeat=reps)
+                else:
+                    batch = [r for _ in range(reps) for r in playouts(pos, rng, seat, chosen)]
+                for start in range(0, len(batch), len(chosen)):
+                    values = [value(scores) for scores in batch[start : start + len(chosen)]]
                     base = values[alive.index(prior)] if prior in alive else 0.0
                     for i, v in zip(alive, values, strict=True):
                         totals[i] += v

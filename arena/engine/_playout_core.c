@@ -334,10 +334,17 @@ static int basic_loop(Rows *r, long *scores, const long *codes, int ncodes, cons
 
 #define CLASSIC_FULL (5 << 6)
 
-static long classic_inc(long t) {
-    long b = t == 55 ? 7 : t % 11 == 0 ? 5 : t % 10 == 0 ? 3 : t % 5 == 0 ? 2 : 1;
-    return 64 + b;
+/* _CLASSIC_INC: 64 + the card game's bullheads of t, filled in at import */
+static long classic_inc_table[256];
+
+static void fill_classic_inc(void) {
+    for (long t = 0; t < 256; t++) {
+        long b = t == 55 ? 7 : t % 11 == 0 ? 5 : t % 10 == 0 ? 3 : t % 5 == 0 ? 2 : 1;
+        classic_inc_table[t] = 64 + b;
+    }
 }
+
+#define classic_inc(t) (classic_inc_table[(t)])
 
 typedef struct {
     const unsigned char *bytes;
@@ -755,5 +762,6 @@ PyMODINIT_FUNC PyInit__playout_core(void) {
         return NULL;
     }
     layout_ok = ok;
+    fill_classic_inc();
     return m;
 }
