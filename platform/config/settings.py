@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "ladders",
     "matches",
     "tournaments",
+    "tables",
     "api",
     "guide",
 ]

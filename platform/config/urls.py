@@ -50,6 +50,7 @@ urlpatterns = [
         name="match-analysis",
     ),
     path("tournaments/", include("tournaments.urls")),
+    path("play/", include("tables.urls")),
     path("accounts/", include("accounts.urls")),
     path("write-a-bot/", guide_views.write_a_bot, name="guide"),
     path("write-a-bot/kits/<slug:language>.zip", guide_views.kit, name="guide-kit"),

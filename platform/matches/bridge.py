@@ -34,7 +34,7 @@ from arena.runner import build as builds
 from arena.runner import check
 from arena.runner import manifest as manifests
 from arena.runner.lineup import Entrant as RunnerEntrant
-from arena.runner.lineup import MatchError
+from arena.runner.lineup import Join, MatchError
 from arena.runner.match import Watch, run_match
 from arena.runner.results import MatchResult
 from arena.runner.rules import MatchConfig
@@ -55,6 +55,15 @@ class Entrant:
     name: str
     code_dir: Path
     trusted: bool = False
+
+
+@dataclass(frozen=True)
+class SeatedEntrant:
+    """Someone who plays through a seat of the site's own (a person at a table,
+    :class:`tables.seat.PersonSeat`): ``join`` hands the runner that seat."""
+
+    name: str
+    join: Join
 
 
 @dataclass(frozen=True)
@@ -90,9 +99,12 @@ class BotCheck:
     build: builds.Build | None = None
 
 
-def _programs(entrants: list[Entrant]) -> list[RunnerEntrant]:
+def _programs(entrants: list[Entrant | SeatedEntrant]) -> list[RunnerEntrant]:
     programs = []
     for entrant in entrants:
+        if isinstance(entrant, SeatedEntrant):
+            programs.append(RunnerEntrant(entrant.name, joined=entrant.join))
+            continue
         try:
             program = builds.ready(
                 manifests.load(entrant.code_dir), root=build_cache(), limits=build_limits()
@@ -110,14 +122,17 @@ def play_match(
     variant: str,
     seed: int,
     games: int,
-    entrants: list[Entrant],
+    entrants: list[Entrant] | list[Entrant | SeatedEntrant],
     out_dir: Path,
     duplicate: bool = False,
     watch: Watch | None = None,
+    decision_ms: int | None = None,
+    bank_ms: int | None = None,
 ) -> MatchOutcome:
     """Play ``games`` games between ``entrants`` in the sandbox; files go to ``out_dir``;
     ``watch`` follows each game as it is played (the runner's, e.g. :class:`matches.live.
-    LiveFeed`).
+    LiveFeed`). The time control is the site's (``DECISION_MS``, ``BANK_MS``) unless given
+    (a person's table has its own).
 
     ``duplicate``: the ``games`` are ``games / len(entrants)`` deals, each played once per seat
     rotation (``games`` must be a multiple of the number of entrants), in one runner match: the
@@ -131,12 +146,12 @@ def play_match(
         games=games,
         seed=seed,
         out=out_dir,
-        decision_ms=settings.DECISION_MS,
-        bank_ms=settings.BANK_MS,
+        decision_ms=settings.DECISION_MS if decision_ms is None else decision_ms,
+        bank_ms=settings.BANK_MS if bank_ms is None else bank_ms,
         duplicate=duplicate,
     )
     try:
-        result = run_match(config, _programs(entrants), watch=watch)
+        result = run_match(config, _programs(list(entrants)), watch=watch)
     except (MatchError, SandboxUnavailable) as error:
         raise ArenaError(str(error)) from None
     deals = games // players if duplicate else games

@@ -1,0 +1,150 @@
+"""The table's Celery task: the worker plays a person's match like any other (queue
+``matches``), the person sitting at a :class:`~tables.seat.PersonSeat`.
+
+``play_table`` claims the table's match (:mod:`core.leases`), plays it through
+:func:`matches.bridge.play_match` with the table's time control, the live view's
+:class:`~matches.live.LiveFeed` as its watch (spectators follow it on the match's live page),
+and keeps the result if the claim still holds: the bots' seats, the person's result, and the
+rating on the people ladder (:func:`tables.ladder.rate_table`), in one transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+from core import leases, storage
+from core.celery import enqueue, house_task
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from matches import bridge, results
+from matches.live import LiveFeed
+from matches.models import Match, entrant_names
+from matches.signals import match_ended
+from submissions import builds
+
+from arena.runner.seat import Seat
+from tables.ladder import rate_table
+from tables.models import Table
+from tables.seat import PersonSeat
+
+log = logging.getLogger(__name__)
+
+
+def start_table(table: Table) -> None:
+    """Send ``table``'s match to a worker once the current transaction commits."""
+    enqueue(play_table, table_pk=table.pk)
+
+
+@house_task(queue="matches", time_limit=60 * 60)
+def play_table(*, table_pk: int) -> None:
+    table = Table.objects.select_related("match").filter(pk=table_pk).first()
+    if table is None:
+        return
+    match = table.match
+    claim = leases.claim(
+        Match,
+        match.pk,
+        waiting=Match.QUEUED,
+        working=Match.RUNNING,
+        lease_seconds=settings.MATCH_LEASE_SECONDS,
+        started_at=timezone.now(),
+    )
+    if claim is None:
+        return  # finished, gone, or being played
+    match.refresh_from_db()
+    if match.attempts > Match.MAX_ATTEMPTS:
+        if results.give_up(claim, "gave up: workers kept dying"):
+            match_ended.send(sender=Match, match=match)
+        return
+    seats = {s.seat: s for s in match.seats.select_related("bot", "version")}
+    names = dict(zip(sorted(seats), entrant_names([seats[n] for n in sorted(seats)]), strict=True))
+    person = PersonSeat(table.name, table.pk)
+
+    async def join(key: str, welcome: object, wait_s: float) -> Seat:
+        return person
+
+    entrants: list[bridge.Entrant | bridge.SeatedEntrant] = []
+    for number in range(match.players):
+        if number == table.entry:
+            entrants.append(bridge.SeatedEntrant(table.name, join))
+        else:
+            seat = seats[number]
+            entrants.append(
+                bridge.Entrant(names[number], builds.run_dir(seat.version), seat.bot.is_house)
+            )
+    out_dir = results.staging_dir(match, claim)
+    try:
+        with leases.heartbeat(claim):
+            with LiveFeed(match.pk) as feed:
+                outcome = bridge.play_match(
+                    variant=match.variant,
+                    seed=match.seed,
+                    games=match.games,
+                    entrants=entrants,
+                    out_dir=out_dir,
+                    watch=feed,
+                    decision_ms=table.decision_ms,
+                    bank_ms=table.bank_ms,
+                )
+            person.close()
+            stored = store(claim, table, outcome, out_dir)
+    except (bridge.ArenaError, storage.StorageError) as error:
+        person.close()
+        shutil.rmtree(out_dir, ignore_errors=True)
+        log.warning("table %s could not be played: %s", table.uuid, error)
+        if results.give_up(claim, str(error)):
+            match_ended.send(sender=Match, match=match)
+        return
+    except BaseException:
+        person.close()
+        shutil.rmtree(out_dir, ignore_errors=True)
+        raise
+    if stored:
+        match_ended.send(sender=Match, match=match)
+
+
+def store(claim: leases.Claim, table: Table, outcome: bridge.MatchOutcome, out_dir: Path) -> bool:
+    """Keep the table's result if ``claim`` still holds its match (as
+    :func:`matches.results.store` keeps a bots' match), the person's too, and rate it."""
+    written: list[str] = []
+    kept = False
+    try:
+        if not leases.holds(claim).filter(status=Match.RUNNING).exists():
+            return False
+        match = table.match
+        relative = results.result_dir(match, claim)
+        written = storage.save_folder(out_dir, relative)
+        with transaction.atomic():
+            held = leases.holds(claim).filter(status=Match.RUNNING).select_for_update().first()
+            if held is None:
+                return False
+            seats = {s.seat: s for s in held.seats.all()}
+            for number, result in enumerate(outcome.seats):
+                if number == table.entry:
+                    Table.objects.filter(pk=table.pk).update(
+                        score=result.score, rank=result.rank, faults=result.faults
+                    )
+                    continue
+                seat = seats[number]
+                seat.score, seat.rank = result.score, result.rank
+                seat.faults, seat.log_file = result.faults, result.log_file
+                seat.deal_scores = result.deal_scores
+                seat.save(update_fields=["score", "rank", "faults", "log_file", "deal_scores"])
+            held.status = Match.FINISHED
+            held.finished_at = timezone.now()
+            held.result_dir = relative
+            held.replays = list(outcome.replays)
+            held.claim_token = None
+            held.error = ""
+            held.save()
+            table.refresh_from_db()
+            rate_table(table, list(outcome.result.replays))
+        kept = True
+        return True
+    finally:
+        if not kept:
+            storage.delete_all(written)
+        shutil.rmtree(out_dir, ignore_errors=True)

@@ -1,0 +1,196 @@
+"""A person's tables: the Play page (choose the variant, the bots, the clock), the table
+itself (the live board and the person's own hand and decisions), the JSON the table's script
+polls and posts, the guest's one-click game and the people ladders.
+
+A table's page, state and answers are its person's only: anybody else gets a 404, as if it did
+not exist (spectators watch the match's live page, which shows no hand).
+"""
+
+import json
+import secrets
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_ratelimit.core import get_usage
+from submissions.models import Bot
+
+from arena.engine.variants import VARIANT_NAMES
+from arena.engine.variants import variant as get_variant
+from tables import services
+from tables.ladder import standings
+from tables.models import Guest, Table
+from tables.tasks import start_table
+
+#: The guest's game (the demo's one-click play): against the two house bots listed first.
+GUEST_VARIANT = "basic"
+GUEST_BOTS = 2
+GUEST_TIME = "relaxed"
+#: Guest accounts one address may make (each is a user row).
+GUEST_RATE = "30/h"
+
+
+class PlayForm(forms.Form):
+    variant = forms.ChoiceField(choices=[(v, v) for v in VARIANT_NAMES])
+    bots = forms.ModelMultipleChoiceField(
+        queryset=Bot.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+    clock = forms.ChoiceField(
+        choices=[(t.key, t.label) for t in services.TIME_CONTROLS], initial="normal"
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["bots"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = Bot.objects.filter(pk__in=[b.pk for b in services.playable_bots()])
+
+
+def _clock(key: str) -> services.TimeControl:
+    return next(t for t in services.TIME_CONTROLS if t.key == key)
+
+
+def _counts(variant: str) -> str:
+    players = get_variant(variant).players
+    return f"{players.start}–{players.stop - 1}"
+
+
+def _own_table(request: HttpRequest, table_uuid: str) -> Table:
+    """The table, if it is the requesting user's; a 404 for anybody else."""
+    if not request.user.is_authenticated:
+        raise Http404("No such table.")
+    return get_object_or_404(
+        Table.objects.select_related("match"), uuid=table_uuid, person=request.user
+    )
+
+
+@login_required
+def play(request: HttpRequest) -> HttpResponse:
+    """Set up a table: a variant, the bots to play, the clock."""
+    form = PlayForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        clock = _clock(form.cleaned_data["clock"])
+        try:
+            table = services.create_table(
+                request.user,
+                form.cleaned_data["variant"],
+                list(form.cleaned_data["bots"]),
+                decision_ms=clock.decision_ms,
+                bank_ms=clock.bank_ms,
+                guest=hasattr(request.user, "guest"),
+            )
+        except services.TableRefused as refused:
+            form.add_error(None, str(refused))
+        else:
+            start_table(table)
+            return redirect(table)
+    counts = {v: _counts(v) for v in VARIANT_NAMES}
+    recent = Table.objects.filter(person_id=request.user.pk).select_related("match")[:10]
+    return render(
+        request,
+        "tables/play.html",
+        {"form": form, "counts": counts, "recent": recent, "section": "play"},
+    )
+
+
+@require_POST
+def play_as_guest(request: HttpRequest) -> HttpResponse:
+    """One click from the home page: a game of basic against two house bots, as a guest of
+    this browser session (a logged-in user keeps their account)."""
+    user = request.user
+    if not user.is_authenticated:
+        usage = get_usage(request, group="guests", key="ip", rate=GUEST_RATE, increment=True)
+        if usage is not None and usage["should_limit"]:
+            return render(
+                request,
+                "error.html",
+                {
+                    "title": "Too many guests",
+                    "message": "Too many guest games from your "
+                    "address for now; sign up, or try again in an hour.",
+                },
+                status=429,
+            )
+        name = f"guest-{secrets.token_hex(4)}"
+        user = get_user_model().objects.create_user(name)  # no password: the session only
+        Guest.objects.create(user=user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    house = [bot for bot in services.playable_bots() if bot.is_house][:GUEST_BOTS]
+    if len(house) < GUEST_BOTS:
+        raise Http404("There are no house bots to play yet.")
+    clock = _clock(GUEST_TIME)
+    table = services.create_table(
+        user,
+        GUEST_VARIANT,
+        house,
+        decision_ms=clock.decision_ms,
+        bank_ms=clock.bank_ms,
+        guest=hasattr(user, "guest"),
+    )
+    start_table(table)
+    return redirect(table)
+
+
+def table(request: HttpRequest, table_uuid: str) -> HttpResponse:
+    """The person's table: the live board, their hand and the decision asked."""
+    table = _own_table(request, table_uuid)
+    match = table.match
+    return render(
+        request,
+        "tables/table.html",
+        {
+            "table": table,
+            "match": match,
+            "live_url": reverse("match-live-events", args=[match.uuid]),
+            "state_url": reverse("table-state", args=[table.uuid]),
+            "answer_url": reverse("table-answer", args=[table.uuid]),
+            "section": "play",
+        },
+    )
+
+
+@require_GET
+def table_state(request: HttpRequest, table_uuid: str) -> JsonResponse:
+    """The table as its person sees it (JSON), polled by the table's script."""
+    table = _own_table(request, table_uuid)
+    response = JsonResponse(services.state(table))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_POST
+def table_answer(request: HttpRequest, table_uuid: str) -> JsonResponse:
+    """The person's decision: ``{"request": N, "decision": "tile 42"}``."""
+    table = _own_table(request, table_uuid)
+    try:
+        body = json.loads(request.body)
+    except ValueError:
+        return JsonResponse({"error": "the body must be JSON"}, status=400)
+    if not isinstance(body, dict):
+        return JsonResponse({"error": "the body must be a JSON object"}, status=400)
+    try:
+        taken = services.answer(table, body.get("request"), body.get("decision"))
+    except services.AnswerRefused as refused:
+        return JsonResponse({"error": str(refused)}, status=refused.status)
+    return JsonResponse({"taken": taken})
+
+
+def people_ladder(request: HttpRequest, variant: str) -> HttpResponse:
+    """The people-versus-bots ladder of ``variant``."""
+    if variant not in VARIANT_NAMES:
+        raise Http404("No such variant.")
+    return render(
+        request,
+        "tables/ladder.html",
+        {
+            "variant": variant,
+            "variants": VARIANT_NAMES,
+            "ratings": standings(variant),
+            "section": "play",
+        },
+    )

@@ -1,0 +1,179 @@
+"""A person at the table: the seat the worker plays through (tables.seat.PersonSeat) and the
+person's state and answers, with the real runner, house bot programs and database.
+
+Each test plays a real match in a thread of its own (the table's task, run as a worker runs
+it) while the test answers through the site's views, as the person's browser does.
+"""
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connections
+from django.test import Client
+from django.urls import reverse
+from matches.models import Match
+from nimmt_site_testing import make_user, program_bot, wait_for
+from submissions.models import Bot
+from tables import services
+from tables.models import Ask, PeopleRating, Table
+from tables.tasks import play_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _state(client: Client, table: Table) -> Any:
+    response = client.get(reverse("table-state", args=[table.uuid]))
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def _answer(client: Client, table: Table, request: Any, decision: Any) -> Any:
+    return client.post(
+        reverse("table-answer", args=[table.uuid]),
+        json.dumps({"request": request, "decision": decision}),
+        content_type="application/json",
+    )
+
+
+@pytest.fixture
+def house() -> list[Bot]:
+    return [program_bot("quick-a"), program_bot("quick-b")]
+
+
+@pytest.fixture
+def played(sandbox_runtime: Path) -> Iterator[list[threading.Thread]]:
+    """Threads playing tables as a worker would; each must end within the test."""
+    threads: list[threading.Thread] = []
+    yield threads
+    for thread in threads:
+        thread.join(timeout=60)
+        assert not thread.is_alive()
+
+
+def _play(played: list[threading.Thread], table: Table) -> None:
+    def work() -> None:
+        try:
+            play_table(table_pk=table.pk)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    played.append(thread)
+
+
+def _next_ask(client: Client, table: Table, after: int = 0) -> Any:
+    def asked() -> Any:
+        state = _state(client, table)
+        if state["ask"] and state["ask"]["request"] > after:
+            return state
+        return None
+
+    return wait_for("the next decision", asked, timeout=30, every=0.05)
+
+
+def _after(client: Client, table: Table, request: int) -> Any:
+    """The state once a decision after ``request`` is asked or the match is over."""
+    state = _state(client, table)
+    if (state["ask"] and state["ask"]["request"] > request) or state["status"] == "finished":
+        return state
+    return None
+
+
+def test_it_takes_legal_answers_once_and_only_from_the_person(
+    house: list[Bot], played: list[threading.Thread]
+) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    table = services.create_table(alice, "basic", house, decision_ms=5000, bank_ms=5000, seed=3)
+    _play(played, table)
+    client = _client(alice)
+    state = _next_ask(client, table)
+    ask = state["ask"]
+    assert ask["kind"] == "tile" and ask["legal"] == [f"tile {t}" for t in state["view"]["hand"]]
+    assert 0 < ask["remaining_ms"] <= 10_000
+    # Nobody else sees the hand or answers: not another user, not a visitor.
+    for other in (_client(bob), Client()):
+        assert other.get(reverse("table-state", args=[table.uuid])).status_code == 404
+        assert other.get(reverse("table", args=[table.uuid])).status_code == 404
+        assert _answer(other, table, ask["request"], ask["legal"][0]).status_code == 404
+    # An illegal answer is refused with a message, and changes nothing.
+    not_held = next(t for t in range(1, 105) if t not in state["view"]["hand"])
+    refused = _answer(client, table, ask["request"], f"tile {not_held}")
+    assert refused.status_code == 400
+    assert f"'tile {not_held}' is not legal now" in refused.json()["error"]
+    assert _answer(client, table, ask["request"], "play my best").status_code == 400
+    assert _answer(client, table, "1", ask["legal"][0]).status_code == 400
+    assert not Ask.objects.get(table=table, request_id=ask["request"]).answer
+    # A double submission counts once.
+    first = _answer(client, table, ask["request"], ask["legal"][-1])
+    second = _answer(client, table, ask["request"], ask["legal"][0])
+    assert first.status_code == 200 and first.json() == {"taken": ask["legal"][-1]}
+    assert second.status_code == 409 and "answered already" in second.json()["error"]
+    assert Ask.objects.get(table=table, request_id=ask["request"]).answer == ask["legal"][-1]
+    # The person closes the tab and comes back (another session): the game goes on there.
+    client = _client(alice)
+    page = client.get(reverse("table", args=[table.uuid]))
+    assert page.status_code == 200 and b'id="seat"' in page.content
+    request = ask["request"]
+    while True:
+        state = wait_for("a decision or the end", partial(_after, client, table, request), 30)
+        if state["status"] == "finished":
+            break
+        request = state["ask"]["request"]
+        assert _answer(client, table, request, state["ask"]["legal"][0]).status_code == 200
+    table.refresh_from_db()
+    assert table.faults == [] and table.rank is not None and table.dropped == ""
+    assert table.match.status == Match.FINISHED and table.match.replays
+    # Rated on the people ladder: the person and both bots, one game each.
+    ratings = PeopleRating.objects.filter(variant="basic")
+    assert sorted(r.games for r in ratings) == [1, 1, 1]
+    assert ratings.filter(person=alice).exists() and table.rated
+
+
+def test_it_plays_the_default_for_a_person_who_does_not_answer_then_drops_them(
+    house: list[Bot], played: list[threading.Thread]
+) -> None:
+    alice = make_user("alice")
+    table = services.create_table(alice, "basic", house[:1], decision_ms=300, bank_ms=200, seed=5)
+    started = time.monotonic()
+    _play(played, table)
+    client = _client(alice)
+    wait_for("the end", lambda: _state(client, table)["status"] == "finished" or None, 60)
+    table.refresh_from_db()
+    kinds = [fault["kind"] for fault in table.faults]
+    assert kinds == ["timeout"] * 3  # then dropped: the arena plays for the person at once
+    assert "3 faults in the match" in table.dropped
+    assert any("no answer within 500 ms" in n["message"] for n in table.notices)
+    assert time.monotonic() - started < 30
+    # A late answer is refused.
+    last = Ask.objects.filter(table=table).order_by("-request_id").first()
+    assert last is not None and last.expired
+    late = _answer(client, table, last.request_id, last.view["legal"][0])
+    assert late.status_code == 409 and "out of time" in late.json()["error"]
+
+
+def test_it_refuses_a_table_the_variant_or_the_owners_do_not_allow(house: list[Bot]) -> None:
+    alice, carol = make_user("alice"), make_user("carol")
+    closed = program_bot("carols-bot", owner=carol)
+    with pytest.raises(services.TableRefused, match="do not play people: carols-bot"):
+        services.create_table(alice, "basic", [closed], decision_ms=1000, bank_ms=0)
+    with pytest.raises(services.TableRefused, match="choose 1 to"):
+        services.create_table(alice, "basic", [], decision_ms=1000, bank_ms=0)
+    with pytest.raises(services.TableRefused, match="one seat only"):
+        services.create_table(alice, "basic", [house[0], house[0]], decision_ms=1000, bank_ms=0)
+    Bot.objects.filter(pk=closed.pk).update(plays_people=True)
+    table = services.create_table(alice, "pro+luck", [closed, *house], decision_ms=1000, bank_ms=0)
+    assert table.match.players == 4 and table.match.seats.count() == 3
+    assert Match.objects.count() == 1
