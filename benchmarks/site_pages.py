@@ -1,16 +1,22 @@
-"""How fast the site's busiest pages answer on a big league: 5,000 bots and 500,000 matches.
+"""How fast the site's busiest pages answer on a big league, and whether that depends on how
+many matches it has played: 5,000 bots and 50,000, 500,000 and 2,000,000 matches.
 
-Makes its own PostgreSQL database (dropped at the end unless ``--keep``), migrates it, fills it
-with COPY (users, bots, versions, five ladders, matches with their seats, ratings and one rating
-change per seat, as the rating task leaves them), then serves the site with gunicorn on
-127.0.0.1 and sends each page a bounded number of requests from a pool of client threads.
-Prints p50/p95/max per page, and the time the fill took::
+Makes a PostgreSQL database per league size (dropped at the end unless ``--keep``), migrates
+it, fills it with COPY (users, bots, versions, five ladders, matches with their seats, ratings
+with their trend lines, one rating change per seat and the head-to-head totals, as the rating
+task leaves them), then serves each with gunicorn on 127.0.0.1 and sends each page a bounded
+number of requests from a pool of client threads. The sizes take turns, ``--rounds`` times
+(the order reversed every other round), so that a machine busy with other work slows them
+alike. Prints p50/p95/max per page and size over all rounds, each round's p95, and each
+size's p95 over the smallest size's::
 
     python -m benchmarks.site_pages                    # from the project's root
     python -m benchmarks.site_pages --bots 500 --matches 20000 --requests 100   # a quick look
+    python -m benchmarks.site_pages --matches 50000,500000 --rounds 3
 
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
-(default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``). The goal is p95 < 100 ms.
+(default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
+to its name). The goals: p95 < 100 ms, and p95 within 1.15x of the smallest size's.
 """
 
 import argparse
@@ -18,6 +24,7 @@ import contextlib
 import datetime as dt
 import http.client
 import json
+import math
 import os
 import random
 import socket
@@ -49,44 +56,57 @@ LADDERS = [  # slug, name, variant, players
 ]
 NULL = "\\N"  # COPY's text format
 REPLAYS = '["game-00001.json"]'
-BIG_TABLES = ("matches_match", "matches_seat", "ladders_ratingchange", "ladders_rating")
+BIG_TABLES = (
+    "matches_match",
+    "matches_seat",
+    "ladders_ratingchange",
+    "ladders_rating",
+    "ladders_rival",
+)
+TREND_GAMES = 20  # as ladders.models.TREND_GAMES
 
 
 # ---------------------------------------------------------------------------- database
 
 
-def _admin_url() -> tuple[str, str]:
+def database_for(matches: int) -> str:
+    """The URL of the database of the league with ``matches`` matches."""
     parts = urlsplit(DATABASE_URL)
+    return urlunsplit(parts._replace(path=f"{parts.path}_{matches}"))
+
+
+def _admin_url(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
     name = parts.path.lstrip("/")
     return urlunsplit(parts._replace(scheme="postgresql", path="/postgres")), name
 
 
-def _libpq_url() -> str:
-    return urlunsplit(urlsplit(DATABASE_URL)._replace(scheme="postgresql"))
+def _libpq_url(url: str) -> str:
+    return urlunsplit(urlsplit(url)._replace(scheme="postgresql"))
 
 
-def recreate_database() -> None:
+def recreate_database(url: str) -> None:
     import psycopg
 
-    admin, name = _admin_url()
+    admin, name = _admin_url(url)
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         connection.execute(f'CREATE DATABASE "{name}"')
 
 
-def drop_database() -> None:
+def drop_database(url: str) -> None:
     import psycopg
 
-    admin, name = _admin_url()
+    admin, name = _admin_url(url)
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def site_env(data_dir: Path) -> dict[str, str]:
+def site_env(data_dir: Path, url: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
-            "NIMMT_DATABASE_URL": DATABASE_URL,
+            "NIMMT_DATABASE_URL": url,
             "NIMMT_DATABASE_CONN_MAX_AGE": "600",  # workers keep their connection
             "NIMMT_DEBUG": "false",
             "NIMMT_SECRET_KEY": "benchmark-only-secret-key-0123456789-abcdefghijklmnop",
@@ -127,6 +147,7 @@ def _ts(moment: dt.datetime) -> str:
 class Fill:
     """Rows of the league, written to PostgreSQL with COPY, table by table."""
 
+    url: str
     bots: int
     matches: int
     seed: int = 1
@@ -137,7 +158,7 @@ class Fill:
 
         rng = random.Random(self.seed)
         began = time.perf_counter()
-        with psycopg.connect(_libpq_url()) as connection:
+        with psycopg.connect(_libpq_url(self.url)) as connection:
             with connection.cursor() as cursor:
                 # A bulk load: the rows are consistent by construction, so the foreign-key
                 # triggers are skipped, and the big tables' indexes are built once, after.
@@ -146,6 +167,7 @@ class Fill:
                 self._people_and_bots(cursor, rng)
                 ladder_ids = self._ladders(cursor)
                 self._matches(cursor, rng, ladder_ids)
+                self._rivals(cursor)
                 started = time.perf_counter()
                 for statement in indexes:
                     cursor.execute(statement)
@@ -159,6 +181,7 @@ class Fill:
                     "submissions_botversion",
                     "ladders_rating",
                     "ladders_ratingchange",
+                    "ladders_rival",
                     "matches_match",
                     "matches_seat",
                 ):
@@ -219,10 +242,11 @@ class Fill:
         with self._copy(
             cursor,
             "submissions_bot",
-            "id, uuid, name, is_house, created_at, pause_reason, owner_id",
+            "id, uuid, name, is_house, created_at, pause_reason, owner_id, plays_people",
         ) as write:
             for n in range(1, self.bots + 1):
-                write(f"{n}\t{uuid.uuid4()}\tbot-{n:05d}\tf\t{now}\t\t{self.owner_of[n - 1]}\n")
+                owner = self.owner_of[n - 1]
+                write(f"{n}\t{uuid.uuid4()}\tbot-{n:05d}\tf\t{now}\t\t{owner}\tf\n")
         with self._copy(
             cursor,
             "submissions_botversion",
@@ -255,7 +279,8 @@ class Fill:
         """Matches in time order over 180 days, each with its seats and rating changes."""
         start = dt.datetime.now(dt.UTC) - dt.timedelta(days=180)
         step = dt.timedelta(days=180) / max(1, self.matches)
-        ratings: dict[tuple[int, int], list[Any]] = {}  # (ladder, bot) -> [id, elo, games]
+        # (ladder, bot) -> [id, elo, games, Margin trend, Elo trend]
+        ratings: dict[tuple[int, int], list[Any]] = {}
         next_rating = 1
         seat_id = change_id = 1
         bot_ids = range(1, self.bots + 1)
@@ -277,7 +302,8 @@ class Fill:
                 cursor,
                 "ladders_ratingchange",
                 "id, rank, elo_before, elo_after, mu_before, mu_after, sigma_before, "
-                "sigma_after, games_after, created_at, match_id, rating_id",
+                "sigma_after, games_after, created_at, match_id, rating_id, margin_mu_before, "
+                "margin_mu_after, margin_sigma_before, margin_sigma_after",
             ) as change_row,
         ):
             for match_id in range(1, self.matches + 1):
@@ -316,14 +342,28 @@ class Fill:
                     seat_id += 1
                     rating = ratings.get((ladder_id, bot))
                     if rating is None:
-                        rating = ratings[ladder_id, bot] = [next_rating, 1500.0, 0]
+                        rating = ratings[ladder_id, bot] = [next_rating, 1500.0, 0, [], []]
                         next_rating += 1
                     before = rating[1]
-                    after = before + (players + 1 - 2 * rank) * 4.0 + rng.uniform(-2, 2)
-                    rating[1], rating[2] = after, rating[2] + 1
+                    after = round(before + (players + 1 - 2 * rank) * 4.0 + rng.uniform(-2, 2), 3)
+                    games = rating[2] + 1
+                    rating[1], rating[2] = after, games
+                    # Margin (points per game) of Elo's order, its ± narrowing with the games.
+                    m_before, m_after = _margin(before), _margin(after)
+                    s_before, s_after = _margin_sigma(games - 1), _margin_sigma(games)
+                    for trend, old, new in (
+                        (rating[3], m_before, m_after),
+                        (rating[4], before, after),
+                    ):
+                        if not trend:
+                            trend.append(old)
+                        trend.append(new)
+                        if len(trend) > TREND_GAMES + 1:
+                            del trend[0]
                     change_row(
-                        f"{change_id}\t{rank}\t{before:.3f}\t{after:.3f}\t25\t25\t8.3\t8.3\t"
-                        f"{rating[2]}\t{f}\t{match_id}\t{rating[0]}\n"
+                        f"{change_id}\t{rank}\t{before}\t{after}\t25\t25\t8.3\t8.3\t"
+                        f"{games}\t{f}\t{match_id}\t{rating[0]}\t{m_before}\t{m_after}\t"
+                        f"{s_before}\t{s_after}\n"
                     )
                     change_id += 1
             # The ratings must exist before the changes that point at them are checked, at
@@ -333,16 +373,48 @@ class Fill:
                 cursor,
                 "ladders_rating",
                 "id, elo, mu, sigma, games, updated_at, bot_id, ladder_id, margin_mu, "
-                "margin_sigma, margin",
+                "margin_sigma, margin, margin_trend, elo_trend",
             ) as rating_row:
-                for (ladder_id, bot), (rating_id, elo, games) in ratings.items():
-                    margin = (elo - 1500.0) / 40.0  # points per game, of Elo's order
+                for (ladder_id, bot), (rating_id, elo, games, margins, elos) in ratings.items():
+                    margin, sigma = _margin(elo), _margin_sigma(games)
                     rating_row(
-                        f"{rating_id}\t{elo:.3f}\t25\t8.3\t{games}\t{now}\t{bot}\t{ladder_id}"
-                        f"\t{margin:.3f}\t2\t{margin - 4.0:.3f}\n"
+                        f"{rating_id}\t{elo}\t25\t8.3\t{games}\t{now}\t{bot}\t{ladder_id}"
+                        f"\t{margin}\t{sigma}\t{round(margin - 2 * sigma, 3)}\t"
+                        f"{json.dumps(margins)}\t{json.dumps(elos)}\n"
                     )
         self.seats = seat_id - 1
         self.changes = change_id - 1
+
+    def _rivals(self, cursor: Any) -> None:
+        """The head-to-head totals, from the seats (as ``ladders.services.rebuild_rivals``)."""
+        started = time.perf_counter()
+        cursor.execute("SET LOCAL work_mem = '256MB'")
+        cursor.execute(
+            """
+            INSERT INTO ladders_rival (bot_id, ladder_id, opponent_id, games, wins, draws,
+                                       losses, total, squares)
+            SELECT a.bot_id, m.ladder_id, b.bot_id, COUNT(*),
+                   SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END),
+                   SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END),
+                   SUM(CASE WHEN a.rank > b.rank THEN 1 ELSE 0 END),
+                   SUM(a.score - b.score), SUM((a.score - b.score) * (a.score - b.score))
+            FROM matches_seat a
+            JOIN matches_seat b ON b.match_id = a.match_id AND b.seat <> a.seat
+            JOIN matches_match m ON m.id = a.match_id
+            WHERE m.ladder_id IS NOT NULL AND m.status = 'finished' AND m.rated
+              AND a.rank IS NOT NULL AND b.rank IS NOT NULL
+            GROUP BY a.bot_id, m.ladder_id, b.bot_id
+            """
+        )
+        self.timings["ladders_rival"] = time.perf_counter() - started
+
+
+def _margin(elo: float) -> float:
+    return round((elo - 1500.0) / 40.0, 3)  # points per game, of Elo's order
+
+
+def _margin_sigma(games: int) -> float:
+    return round(max(1.0, 8.0 / math.sqrt(1.0 + games)), 3)
 
 
 # ---------------------------------------------------------------------------- the load
@@ -400,11 +472,11 @@ class Page:
     paths: Callable[[random.Random], str]
 
 
-def pages(env: dict[str, str]) -> list[Page]:
+def pages(url: str) -> list[Page]:
     """The pages to measure, each a generator of paths (a random bot, ladder page...)."""
     import psycopg
 
-    with psycopg.connect(_libpq_url()) as connection:
+    with psycopg.connect(_libpq_url(url)) as connection:
         ladders = [str(row[0]) for row in connection.execute("SELECT uuid FROM ladders_ladder")]
         bots = connection.execute("SELECT uuid, name FROM submissions_bot").fetchall()
         middle = connection.execute(
@@ -475,63 +547,111 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part.replace("_", "")) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of match counts: {text!r}") from None
+    if not sizes or min(sizes) < 100:
+        raise argparse.ArgumentTypeError("each league needs at least 100 matches")
+    return sorted(set(sizes))
+
+
+def _figures(times: list[float], errors: int) -> dict[str, float]:
+    return {
+        "p50_ms": round(statistics.median(times), 1),
+        "p95_ms": round(percentile(times, 0.95), 1),
+        "max_ms": round(max(times), 1),
+        "errors": errors,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Latency of the site's pages on a big league.")
     parser.add_argument("--bots", type=int, default=5_000)
-    parser.add_argument("--matches", type=int, default=500_000)
-    parser.add_argument("--requests", type=int, default=200, help="per page (after warm-up)")
+    parser.add_argument(
+        "--matches",
+        type=_sizes,
+        default=[50_000, 500_000, 2_000_000],
+        help="league sizes, comma-separated (default 50000,500000,2000000)",
+    )
+    parser.add_argument("--requests", type=int, default=200, help="per page and round")
+    parser.add_argument("--rounds", type=int, default=2, help="turns of every size")
     parser.add_argument("--clients", type=int, default=4, help="concurrent client threads")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
-    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
-    parser.add_argument("--reuse", action="store_true", help="measure a database kept before")
+    parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
+    parser.add_argument("--reuse", action="store_true", help="measure databases kept before")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    sizes: list[int] = args.matches
 
     with tempfile.TemporaryDirectory(prefix="nimmt-bench-pages-") as folder:
-        env = site_env(Path(folder))
-        fill = Fill(args.bots, args.matches)
-        started = time.perf_counter()
-        if not args.reuse:
-            recreate_database()
-            migrate(env)
-            fill.run()
-        fill_seconds = time.perf_counter() - started
-        if not args.reuse:
-            print(
-                f"filled {args.bots} bots, {args.matches} matches, {fill.seats} seats, "
-                f"{fill.changes} rating changes in {fill_seconds:.0f} s "
-                f"({', '.join(f'{k} {v:.0f} s' for k, v in fill.timings.items())})",
-                flush=True,
-            )
-        results: dict[str, dict[str, float]] = {}
+        envs = {size: site_env(Path(folder) / str(size), database_for(size)) for size in sizes}
+        times: dict[int, dict[str, list[float]]] = {size: {} for size in sizes}
+        errors: dict[int, dict[str, int]] = {size: {} for size in sizes}
+        rounds: dict[int, dict[str, list[float]]] = {size: {} for size in sizes}
         try:
-            with gunicorn(env, args.workers, Path(folder) / "gunicorn.log") as port:
-                for page in pages(env):
-                    measure(port, page, max(10, args.requests // 10), args.clients, seed=0)
-                    times, errors = measure(port, page, args.requests, args.clients, seed=1)
-                    results[page.name] = {
-                        "p50_ms": round(statistics.median(times), 1),
-                        "p95_ms": round(percentile(times, 0.95), 1),
-                        "max_ms": round(max(times), 1),
-                        "errors": errors,
-                    }
+            for size in sizes:
+                if args.reuse:
+                    continue
+                fill = Fill(database_for(size), args.bots, size)
+                started = time.perf_counter()
+                recreate_database(fill.url)
+                migrate(envs[size])
+                fill.run()
+                print(
+                    f"filled {args.bots} bots, {size} matches, {fill.seats} seats, "
+                    f"{fill.changes} rating changes in {time.perf_counter() - started:.0f} s "
+                    f"({', '.join(f'{k} {v:.0f} s' for k, v in fill.timings.items())})",
+                    flush=True,
+                )
+            for turn in range(args.rounds):
+                for size in sizes if turn % 2 == 0 else sizes[::-1]:
+                    log = Path(folder) / f"gunicorn-{size}.log"
+                    with gunicorn(envs[size], args.workers, log) as port:
+                        for page in pages(database_for(size)):
+                            measure(port, page, max(10, args.requests // 10), args.clients, 0)
+                            took, failed = measure(
+                                port, page, args.requests, args.clients, seed=1 + turn
+                            )
+                            times[size].setdefault(page.name, []).extend(took)
+                            errors[size][page.name] = errors[size].get(page.name, 0) + failed
+                            p95 = percentile(took, 0.95)
+                            rounds[size].setdefault(page.name, []).append(round(p95, 1))
+                    print(f"round {turn + 1}: {size} matches measured", flush=True)
         finally:
             if not args.keep:
-                drop_database()
+                for size in sizes:
+                    drop_database(database_for(size))
+    results: dict[str, dict[str, dict[str, Any]]] = {
+        str(size): {
+            name: {**_figures(took, errors[size][name]), "p95_rounds_ms": rounds[size][name]}
+            for name, took in times[size].items()
+        }
+        for size in sizes
+    }
     if args.json:
         print(json.dumps(results, indent=2))
         return
     print(
-        f"\n{args.requests} requests per page, {args.clients} concurrent clients, "
-        f"gunicorn with {args.workers} workers, 127.0.0.1"
+        f"\n{args.requests} requests per page and round, {args.rounds} rounds, "
+        f"{args.clients} concurrent clients, gunicorn with {args.workers} workers, 127.0.0.1"
     )
-    print(f"{'page':<24} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'errors':>7}")
-    for name, row in results.items():
-        flag = "" if row["p95_ms"] < 100 else "  (p95 over 100 ms)"
+    first = str(sizes[0])
+    for size in sizes:
+        print(f"\n{size} matches")
         print(
-            f"{name:<24} {row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['max_ms']:>8.1f} "
-            f"{int(row['errors']):>7}{flag}"
+            f"{'page':<24} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'errors':>7} "
+            f"{'p95/' + first:>12}  p95 per round"
         )
+        for name, row in results[str(size)].items():
+            ratio = row["p95_ms"] / results[first][name]["p95_ms"]
+            flag = "" if row["p95_ms"] < 100 else "  (p95 over 100 ms)"
+            print(
+                f"{name:<24} {row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['max_ms']:>8.1f} "
+                f"{int(row['errors']):>7} {ratio:>12.2f}  "
+                f"{' '.join(f'{p:.1f}' for p in row['p95_rounds_ms'])}{flag}"
+            )
 
 
 if __name__ == "__main__":

@@ -39,6 +39,9 @@ STANDINGS_COLUMNS = {"margin": "margin", "elo": "elo"}
 #: games per deal, one per seat rotation.
 DUPLICATE_MAX_GAMES = 10
 
+#: How many of a bot's last games a trend line draws (the ladder tables and the home page).
+TREND_GAMES = 20
+
 
 class Ladder(models.Model):
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
@@ -99,6 +102,11 @@ class Rating(models.Model):
     margin = models.FloatField(default=MARGIN.rating("new").value)
     games = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
+    # The trend lines: Margin's mu and Elo over the last TREND_GAMES games, oldest first (the
+    # value before the first of them too), written as each match is rated, so that a table
+    # draws its trends from its own rows and never reads the history.
+    margin_trend = models.JSONField(default=list, blank=True)
+    elo_trend = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = (
@@ -171,8 +179,53 @@ class RatingChange(models.Model):
                 fields=["rating", "-id", "games_after", "elo_before", "elo_after"],
                 name="rating_change_recent",
             ),
+            # A rating's chart, thinned to some games of its history (ladders.services
+            # .rating_histories): WHERE rating_id = %s AND games_after = %s, one lookup per
+            # point drawn, read from the index alone, however long the history is.
+            models.Index(
+                fields=["rating", "games_after"],
+                include=[
+                    "margin_mu_before",
+                    "margin_mu_after",
+                    "margin_sigma_before",
+                    "margin_sigma_after",
+                    "elo_before",
+                    "elo_after",
+                ],
+                name="rating_change_chart",
+            ),
         )
 
     @property
     def elo_delta(self) -> float:
         return self.elo_after - self.elo_before
+
+
+class Rival(models.Model):
+    """A bot against one opponent on one ladder, over all the rated matches they played
+    together: what the bot page's head-to-head table shows, added to as each match is rated
+    (``ladders.services``), so that the table never reads the bot's matches."""
+
+    bot = models.ForeignKey("submissions.Bot", models.CASCADE, related_name="rivals")
+    ladder = models.ForeignKey(Ladder, models.CASCADE, related_name="rivals")
+    opponent = models.ForeignKey("submissions.Bot", models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)  # finished above the opponent
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    total = models.BigIntegerField(default=0)  # the bot's score minus the opponent's, summed
+    squares = models.BigIntegerField(default=0)  # and the squares of those differences
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(
+                fields=["bot", "ladder", "opponent"], name="one_rival_per_ladder"
+            ),
+        )
+        indexes = (
+            # The head-to-head table: WHERE bot_id = %s ORDER BY games DESC, opponent_id LIMIT n
+            models.Index(fields=["bot", "-games", "opponent"], name="rival_most_games"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.bot_id} against {self.opponent_id} on {self.ladder_id}: {self.games}"

@@ -7,6 +7,7 @@ the database refuses a second change per bot and match, so a task delivered twic
 tasks for neighbouring matches, change nothing twice and never reorder.
 """
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,9 +26,11 @@ from ladders.models import (
     SKILL,
     STANDINGS_COLUMNS,
     STANDINGS_RATING,
+    TREND_GAMES,
     Ladder,
     Rating,
     RatingChange,
+    Rival,
 )
 from ladders.rating import EloRating, MarginRating, SkillRating, match_deals
 
@@ -122,11 +125,103 @@ def _rate(ladder: Ladder, match: Match) -> None:
         _set(rating, elo, skill, margin, now)
     RatingChange.objects.bulk_create(changes)
     _save_ratings(before)
+    _add_rivals(ladder.pk, seats)
     Match.objects.filter(pk=match.pk).update(rated=True, rated_at=now)
 
 
-RATING_FIELDS = ["elo", "mu", "sigma", "margin_mu", "margin_sigma", "margin", "games", "updated_at"]
-_RATING_TYPES = ["float8", "float8", "float8", "float8", "float8", "float8", "int", "timestamptz"]
+def _add_rivals(ladder_pk: int, seats: list[Seat]) -> None:
+    """Add a rated match to its bots' head-to-head totals (:class:`~ladders.models.Rival`):
+    a row per ordered pair of seats with a score, in one ``INSERT ... ON CONFLICT`` that adds
+    to the totals already there."""
+    rows = []
+    for a in seats:
+        for b in seats:
+            if a.seat == b.seat or a.score is None or b.score is None:
+                continue
+            assert a.rank is not None and b.rank is not None  # a rated match ranks every seat
+            diff = a.score - b.score
+            rows.append(
+                (
+                    a.bot_id,
+                    ladder_pk,
+                    b.bot_id,
+                    1,
+                    int(a.rank < b.rank),
+                    int(a.rank == b.rank),
+                    int(a.rank > b.rank),
+                    diff,
+                    diff * diff,
+                )
+            )
+    if not rows:
+        return
+    table = Rival._meta.db_table
+    sums = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in _RIVAL_SUMS)
+    sql = (
+        f"INSERT INTO {table} (bot_id, ladder_id, opponent_id, {', '.join(_RIVAL_SUMS)}) "
+        f"VALUES {', '.join(['(%s, %s, %s, %s, %s, %s, %s, %s, %s)'] * len(rows))} "
+        f"ON CONFLICT (bot_id, ladder_id, opponent_id) DO UPDATE SET {sums}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value for row in rows for value in row])
+
+
+_RIVAL_SUMS = ("games", "wins", "draws", "losses", "total", "squares")
+
+
+def rebuild_rivals(ladder_pk: int) -> None:
+    """The ladder's head-to-head totals again from its rated matches' seats (one aggregate)."""
+    table, seat, match = Rival._meta.db_table, Seat._meta.db_table, Match._meta.db_table
+    Rival.objects.filter(ladder_id=ladder_pk).delete()
+    sql = f"""
+        INSERT INTO {table} (bot_id, ladder_id, opponent_id, {", ".join(_RIVAL_SUMS)})
+        SELECT a.bot_id, m.ladder_id, b.bot_id, COUNT(*),
+               SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END),
+               SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END),
+               SUM(CASE WHEN a.rank > b.rank THEN 1 ELSE 0 END),
+               SUM(a.score - b.score), SUM((a.score - b.score) * (a.score - b.score))
+        FROM {seat} a
+        JOIN {seat} b ON b.match_id = a.match_id AND b.seat <> a.seat
+        JOIN {match} m ON m.id = a.match_id
+        WHERE m.ladder_id = %s AND m.status = %s AND m.rated
+          AND a.rank IS NOT NULL AND a.score IS NOT NULL
+          AND b.rank IS NOT NULL AND b.score IS NOT NULL
+        GROUP BY a.bot_id, m.ladder_id, b.bot_id
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [ladder_pk, Match.FINISHED])
+
+
+RATING_FIELDS = [
+    "elo",
+    "mu",
+    "sigma",
+    "margin_mu",
+    "margin_sigma",
+    "margin",
+    "games",
+    "updated_at",
+    "margin_trend",
+    "elo_trend",
+]
+_RATING_TYPES = [
+    "float8",
+    "float8",
+    "float8",
+    "float8",
+    "float8",
+    "float8",
+    "int",
+    "timestamptz",
+    "jsonb",
+    "jsonb",
+]
+_JSON_FIELDS = {"margin_trend", "elo_trend"}
+
+
+def _column_value(rating: Rating, name: str) -> float | int | str | datetime:
+    value = getattr(rating, name)
+    return json.dumps(value) if name in _JSON_FIELDS else value
 
 
 def _save_ratings(ratings: list[Rating]) -> None:
@@ -143,7 +238,9 @@ def _save_ratings(ratings: list[Rating]) -> None:
         f"FROM (VALUES {', '.join([row] * len(ratings))}) AS v(id, {', '.join(RATING_FIELDS)}) "
         "WHERE r.id = v.id"
     )
-    params = [value for r in ratings for value in [r.pk, *(getattr(r, f) for f in RATING_FIELDS)]]
+    params = [
+        value for r in ratings for value in [r.pk, *(_column_value(r, f) for f in RATING_FIELDS)]
+    ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
@@ -177,9 +274,24 @@ def _change(
     )
 
 
+def extend_trend(trend: list[float], before: float, after: float) -> list[float]:
+    """A trend line (values oldest first) after one more game, from ``before`` to ``after``:
+    the last :data:`~ladders.models.TREND_GAMES` games and the value before the first of them.
+
+    >>> extend_trend([], 0.0, 1.5)
+    [0.0, 1.5]
+    >>> len(extend_trend([float(n) for n in range(21)], 20.0, 21.0))
+    21
+    """
+    values = [*(trend or [before]), after]
+    return values[-(TREND_GAMES + 1) :]
+
+
 def _set(
     rating: Rating, elo: EloRating, skill: SkillRating, margin: MarginRating, now: datetime
 ) -> None:
+    rating.margin_trend = extend_trend(rating.margin_trend, rating.margin_mu, margin.mu)
+    rating.elo_trend = extend_trend(rating.elo_trend, rating.elo, elo.elo)
     rating.elo, rating.mu, rating.sigma = elo.elo, skill.mu, skill.sigma
     rating.margin_mu, rating.margin_sigma, rating.margin = margin.mu, margin.sigma, margin.value
     rating.games = elo.games
@@ -247,11 +359,12 @@ def recompute_ladder(ladder_pk: int, batch: int = RECOMPUTE_BATCH) -> int:
                 _reset(rating)
         Rating.objects.bulk_update(list(ratings.values()), RATING_FIELDS, batch_size=2000)
         finished.update(rated=True, rated_at=now)
+        rebuild_rivals(ladder.pk)
         return count
 
 
 def _reset(rating: Rating) -> None:
-    """A rating as a bot without games has it."""
+    """A rating as a bot without games has it (no trend either)."""
     start = Rating()
     for name in RATING_FIELDS:
         setattr(rating, name, getattr(start, name))
@@ -293,6 +406,7 @@ class Standings:
         "margin_sigma",
         "margin",
         "games",
+        "margin_trend",
         "ladder_id",
         "bot__name",
         "bot__uuid",
@@ -408,52 +522,23 @@ class Followed:
     label: str
     value: str
     sigma: str | None
+    trend: str  # the Rating field holding its trend line
 
 
 #: By the names of the standings' orders (:data:`~ladders.models.STANDINGS_COLUMNS`).
 FOLLOWED = {
-    "margin": Followed("Margin", "margin_mu", "margin_sigma"),
-    "elo": Followed("Elo", "elo", None),
+    "margin": Followed("Margin", "margin_mu", "margin_sigma", "margin_trend"),
+    "elo": Followed("Elo", "elo", None, "elo_trend"),
 }
 
 
-def recent_ratings(
-    rating_ids: list[int], games: int = 20, rating: str = STANDINGS_RATING
-) -> dict[int, list[float]]:
-    """Each rating's value of ``rating`` (a key of :data:`FOLLOWED`: Margin, the ladder's order,
-    by default) over its last ``games`` rated games, oldest first (its start value first), for
-    trend lines. One query: an index scan of ``rating_change_recent`` per rating.
-    """
-    if not rating_ids:
-        return {}
-    column = FOLLOWED[rating].value
-    table = RatingChange._meta.db_table
-    sql = f"""
-        SELECT r.id, c.{column}_before, c.{column}_after
-        FROM unnest(%s::bigint[]) AS r(id)
-        CROSS JOIN LATERAL (
-            SELECT id, {column}_before, {column}_after FROM {table}
-            WHERE rating_id = r.id ORDER BY id DESC LIMIT %s
-        ) AS c
-        ORDER BY r.id, c.id
-    """
-    series: dict[int, list[float]] = {}
-    if connection.vendor != "postgresql":  # the demo's SQLite: a query per rating
-        for rating_id in rating_ids:
-            rows = list(
-                RatingChange.objects.filter(rating_id=rating_id)
-                .order_by("-id")
-                .values_list(f"{column}_before", f"{column}_after")[:games]
-            )
-            if rows:
-                series[rating_id] = [rows[-1][0]] + [after for _, after in reversed(rows)]
-        return series
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [list(rating_ids), games])
-        for rating_id, before, after in cursor.fetchall():
-            values = series.setdefault(rating_id, [before])
-            values.append(after)
-    return series
+def trends(ratings: list[Rating], rating: str = STANDINGS_RATING) -> dict[int, list[float]]:
+    """Each rating's trend line of ``rating`` (a key of :data:`FOLLOWED`; Margin, the ladder's
+    order, by default): its value over its last :data:`~ladders.models.TREND_GAMES` rated games,
+    oldest first, its value before them first. Kept on the rating itself as it is rated
+    (:func:`extend_trend`), so this reads nothing."""
+    field = FOLLOWED[rating].trend
+    return {r.pk: list(getattr(r, field)) for r in ratings if getattr(r, field)}
 
 
 @dataclass(frozen=True)
@@ -473,68 +558,35 @@ class HeadToHead:
         return los_from_results(self.wins, self.losses)
 
 
-HEAD_TO_HEAD_GAMES = 2000
-
-
 def head_to_head(
     bot_id: int, limit: int = 15, ladders: dict[int, Ladder] | None = None
 ) -> list[HeadToHead]:
-    """The bot's most frequent opponents on the ladders over its last
-    :data:`HEAD_TO_HEAD_GAMES` games, with wins, losses and whether the difference in score
-    is significant. One aggregate: the bot's seats newest first from the index
-    ``seat_bot_recent`` (bounded, so that a bot with 100,000 games costs what one with 2,000
-    does), joined to the other seats of each match (``seat_match_result``) and to the match's
-    ladder and status (``match_ladder_status``), all three read from indexes alone; the
-    opponents' names are joined to the few rows shown only.
+    """The bot's most frequent opponents on the ladders, over all their rated matches
+    together, with wins, losses and whether the difference in score is significant: the
+    totals the rating task keeps (:class:`~ladders.models.Rival`), read through the index
+    ``rival_most_games``, so a bot with 100,000 games costs what one with 20 does.
     """
-    seat = Seat._meta.db_table
-    match = Match._meta.db_table
-    bot = Bot._meta.db_table
-    sql = f"""
-        WITH mine AS (
-            SELECT match_id, seat, score, rank FROM {seat}
-            WHERE bot_id = %s AND score IS NOT NULL AND rank IS NOT NULL
-            ORDER BY match_id DESC LIMIT %s
-        )
-        , pairs AS (
-            SELECT m.ladder_id, b.bot_id, COUNT(*) AS games,
-                   SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END) AS wins,
-                   SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END) AS draws,
-                   SUM(CASE WHEN a.rank > b.rank THEN 1 ELSE 0 END) AS losses,
-                   SUM(a.score - b.score) AS total,
-                   SUM((a.score - b.score) * (a.score - b.score)) AS squares
-            FROM mine a
-            JOIN {seat} b ON b.match_id = a.match_id AND b.seat <> a.seat
-            JOIN {match} m ON m.id = a.match_id
-            WHERE m.ladder_id IS NOT NULL AND m.status = %s
-              AND b.rank IS NOT NULL AND b.score IS NOT NULL
-            GROUP BY m.ladder_id, b.bot_id
-            ORDER BY COUNT(*) DESC, b.bot_id
-            LIMIT %s
-        )
-        SELECT p.ladder_id, p.bot_id, o.name, o.uuid, p.games, p.wins, p.draws, p.losses,
-               p.total, p.squares
-        FROM pairs p JOIN {bot} o ON o.id = p.bot_id  -- names for the few rows shown only
-        ORDER BY p.games DESC, p.bot_id
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [bot_id, HEAD_TO_HEAD_GAMES, Match.FINISHED, limit])
-        rows = cursor.fetchall()
+    rows = list(
+        Rival.objects.filter(bot_id=bot_id)
+        .select_related("opponent")
+        .only(*_RIVAL_SUMS, "ladder_id", "opponent__name", "opponent__uuid")
+        .order_by("-games", "opponent_id")[:limit]
+    )
     if ladders is None:
-        ladders = Ladder.objects.in_bulk({row[0] for row in rows})
+        ladders = Ladder.objects.in_bulk({row.ladder_id for row in rows})
     found = []
-    for ladder_id, opponent_id, name, bot_uuid, games, wins, draws, losses, total, squares in rows:
-        ladder = ladders[ladder_id]
+    for row in rows:
+        ladder = ladders[row.ladder_id]
         sign = 1 if get_variant(ladder.variant).higher_is_better else -1
         found.append(
             HeadToHead(
                 ladder,
-                Bot(pk=opponent_id, name=name, uuid=bot_uuid),  # the name and link are enough
-                int(games),
-                int(wins),
-                int(draws),
-                int(losses),
-                compare_sums(int(games), float(sign * total), float(squares)),
+                row.opponent,
+                row.games,
+                row.wins,
+                row.draws,
+                row.losses,
+                compare_sums(row.games, float(sign * row.total), float(row.squares)),
             )
         )
     return found
@@ -543,42 +595,64 @@ def head_to_head(
 CHART_POINTS = 120
 
 
+def chart_step(games: int) -> int:
+    """Every how many games a chart of a rating with ``games`` games draws a point."""
+    return max(1, -(-games // CHART_POINTS))
+
+
+def chart_games(games: int) -> list[int]:
+    """The games counts a chart of a rating with ``games`` games draws (after each of them,
+    and before the first): every :func:`chart_step`-th, the first and the last.
+
+    >>> chart_games(3)
+    [1, 2, 3]
+    >>> chart_games(250)[:4], len(chart_games(250))
+    ([1, 3, 6, 9], 85)
+    """
+    step = chart_step(games)
+    return sorted({*range(step, games + 1, step), *([1, games] if games else [])})
+
+
 def rating_histories(
     ratings: list[Rating], rating: str = STANDINGS_RATING
 ) -> dict[int, Chart | None]:
     """A chart per rating of its value of ``rating`` (a key of :data:`FOLLOWED`; Margin by
     default) over all its games, with the ± band (one query).
 
-    A chart is about 380 px wide, so a long history is thinned in the database to at most
-    about :data:`CHART_POINTS` games, evenly spaced, always with the first and the last; the
-    rows are read through the index ``rating_change_recent``.
+    A chart is about 380 px wide, so a long history is thinned to at most about
+    :data:`CHART_POINTS` games, evenly spaced, always with the first and the last. The rows
+    are looked up by their games count (:func:`chart_games`) in the index
+    ``rating_change_chart``, so a chart costs the same after 100 games as after 100,000.
     """
     if not ratings:
         return {}
     followed = FOLLOWED[rating]
     value = followed.value
     sigma = followed.sigma or value  # Elo's ± is computed from the games below
-    steps = [max(1, -(-r.games // CHART_POINTS)) for r in ratings]
+    steps = [chart_step(r.games) for r in ratings]
     table = RatingChange._meta.db_table
     columns = [f"{value}_before", f"{value}_after", f"{sigma}_before", f"{sigma}_after"]
     sql = f"""
         SELECT c.rating_id, {", ".join(f"c.{name}" for name in columns)}, c.games_after
         FROM unnest(%s::bigint[], %s::int[], %s::int[]) AS v(id, step, games)
-        JOIN {table} c ON c.rating_id = v.id
-        WHERE c.games_after %% v.step = 0 OR c.games_after = v.games OR c.games_after = 1
+        CROSS JOIN LATERAL (
+            SELECT g FROM generate_series(v.step, v.games, v.step) AS s(g)
+            UNION SELECT 1 UNION SELECT v.games
+        ) AS w
+        JOIN {table} c ON c.rating_id = v.id AND c.games_after = w.g
         ORDER BY c.rating_id, c.id
     """
     params = [[r.pk for r in ratings], steps, [r.games for r in ratings]]
-    if connection.vendor != "postgresql":  # the demo's SQLite: no arrays, read it all
+    if connection.vendor != "postgresql":  # the demo's SQLite: no arrays, a query per rating
         rows: list[tuple[int, float, float, float, float, int]] = []
-        for rating_, step in zip(ratings, steps, strict=True):
-            rows += [
-                row
-                for row in RatingChange.objects.filter(rating=rating_)
+        for rating_ in ratings:
+            rows += list(
+                RatingChange.objects.filter(
+                    rating=rating_, games_after__in=chart_games(rating_.games)
+                )
                 .order_by("id")
                 .values_list("rating_id", *columns, "games_after")
-                if row[5] % step == 0 or row[5] in (1, rating_.games)
-            ]
+            )
     else:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)

@@ -13,12 +13,11 @@ from matches.models import Match
 from matches.views import with_lineups
 from tournaments.models import Tournament
 
-from ladders.models import ELO, Ladder, Rating, ladder_map
-from ladders.services import Standings, leaders, recent_ratings
+from ladders.models import ELO, TREND_GAMES, Ladder, Rating, ladder_map
+from ladders.services import Standings, leaders, trends
 
 TOP_PER_LADDER = 5
 LADDER_PAGE_SIZE = 50
-TREND_GAMES = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,16 +41,13 @@ class TableRow:
     inactive: bool
 
 
-def _rows(
-    ratings: list[Rating], offset: int = 0, trends: dict[int, list[float]] | None = None
-) -> list[TableRow]:
+def _rows(ratings: list[Rating], offset: int = 0) -> list[TableRow]:
     """Table rows: place, rating, uncertainty and the trend (Margin, the order) over the last
     games."""
-    if trends is None:
-        trends = recent_ratings([r.pk for r in ratings], TREND_GAMES)
+    lines = trends(ratings)
     rows = []
     for place, rating in enumerate(ratings, start=offset + 1):
-        series = trends.get(rating.pk, [])
+        series = lines.get(rating.pk, [])
         bot = rating.bot
         state = (
             "retired"
@@ -91,8 +87,7 @@ def home(request: HttpRequest) -> HttpResponse:
     every = ladder_map()
     active = [ladder for ladder in sorted(every.values(), key=_ladder_order) if ladder.is_active]
     tops = leaders(active, TOP_PER_LADDER)
-    trends = recent_ratings([r.pk for top in tops.values() for r in top], TREND_GAMES)
-    ladders = [(ladder, _rows(tops[ladder.pk], trends=trends)) for ladder in active]
+    ladders = [(ladder, _rows(tops[ladder.pk])) for ladder in active]
     latest = list(Match.objects.filter(status=Match.FINISHED).order_by("-finished_at")[:8])
     running = list(Match.objects.filter(status=Match.RUNNING).order_by("-started_at")[:8])
     with_lineups(latest + running, every)  # one query for both lists

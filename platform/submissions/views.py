@@ -14,7 +14,7 @@ from django.urls import resolve
 from django.utils.datastructures import MultiValueDict
 from django.views.decorators.http import require_POST
 from ladders.models import ELO, Rating, ladder_map
-from ladders.services import HEAD_TO_HEAD_GAMES, head_to_head, rating_histories
+from ladders.services import head_to_head, rating_histories
 from matches.models import Seat
 from matches.views import with_lineups
 
@@ -147,7 +147,6 @@ def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
         "seats": seats,
         "faults": faults,
         "rivals": head_to_head(bot.pk, ladders=ladders),
-        "h2h_games": HEAD_TO_HEAD_GAMES,
         "upload_form": UploadForm(),
     }
     response = render(request, "submissions/bot.html", context)

@@ -23,7 +23,7 @@ from ladders.rating import (
     SkillCalculator,
     apply_games,
 )
-from ladders.services import Standings, rate_ladder, rating_histories, recent_ratings
+from ladders.services import Standings, rate_ladder, rating_histories, trends
 from matches.models import Match, Seat
 from matches.results import pause_faulty_bots
 from matches.scheduler import create_match, schedule_ladder
@@ -405,8 +405,8 @@ def test_trends_and_charts_follow_margin_the_ladders_order_unless_told(played: M
     changes = list(RatingChange.objects.filter(match=played).select_related("rating"))
     assert len(changes) == 4
     ratings = [c.rating for c in changes]
-    margin = recent_ratings([r.pk for r in ratings])
-    elo = recent_ratings([r.pk for r in ratings], rating="elo")
+    margin = trends(ratings)
+    elo = trends(ratings, rating="elo")
     for change in changes:
         assert margin[change.rating_id] == [change.margin_mu_before, change.margin_mu_after]
         assert elo[change.rating_id] == [change.elo_before, change.elo_after]
