@@ -19,7 +19,7 @@ import re
 import secrets
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -27,6 +27,7 @@ from types import TracebackType
 
 from arena import sandbox
 from arena.bots.base import Bot
+from arena.protocol import arena_pb2 as pb
 from arena.protocol import convert
 from arena.protocol.server import SeatServer
 
@@ -49,11 +50,20 @@ class MatchError(RuntimeError):
     """A match that cannot be run as asked (no sandbox, bad settings); the message says why."""
 
 
+#: ``join(seat_key, welcome, wait_s)``: an entrant's own seat for this match (e.g. a remote
+#: bot's, through the site's gateway), its Welcome to pass on; raises :class:`SeatLost` (with
+#: why) if the bot does not take the seat within ``wait_s`` seconds. ``seat_key`` names the
+#: seat uniquely (match id and lineup entry).
+Join = Callable[[str, pb.Welcome, float], Awaitable[Seat]]
+
+
 @dataclass(frozen=True)
 class Entrant:
     """One lineup entry: a bot program (run sandboxed), a house bot in process, or an
     ``external`` bot that somebody starts by hand (to debug it): the runner announces where to
     connect and waits up to :data:`~arena.runner.rules.EXTERNAL_WAIT_MS` for it.
+
+    A ``joined`` entrant brings its own seat (:data:`Join`): the site's remote bots.
 
     ``trusted`` programs (the house bots' own) may run with whatever sandbox layers the machine
     has; any other program needs full isolation unless the match is ``unsafe_no_sandbox``.
@@ -66,11 +76,13 @@ class Entrant:
     external: bool = False
     trusted: bool = False
     env: Mapping[str, str] = field(default_factory=dict)
+    joined: Join | None = None
 
     def __post_init__(self) -> None:
-        if (self.program is not None) + (self.in_process is not None) + self.external != 1:
+        given = (self.program is not None) + (self.in_process is not None) + self.external
+        if given + (self.joined is not None) != 1:
             raise ValueError(
-                f"entrant {self.name!r}: give exactly one of program, in_process, external"
+                f"entrant {self.name!r}: give exactly one of program, in_process, external, joined"
             )
 
     @property
@@ -80,7 +92,9 @@ class Entrant:
 
     @property
     def kind(self) -> str:
-        """How it sits at the table: ``program``, ``external`` or ``in-process``."""
+        """How it sits at the table: ``program``, ``external``, ``joined`` or ``in-process``."""
+        if self.joined is not None:
+            return "joined"
         return "program" if self.program else "external" if self.external else "in-process"
 
 
@@ -117,6 +131,8 @@ class Lineup:
         self._private_dir: Path | None = None
         self._closed = False
         self._views = SharedViews()
+        self._joined: dict[int, Seat] = {}
+        self._ended = False  # the match end was sent (finish)
 
     # -- bringing the bots in
 
@@ -178,10 +194,10 @@ class Lineup:
         self._private_dir.chmod(0o711)
         logs = (config.out / "logs") if config.out else (self._private_dir / "logs")
         limits = config.limits or sandbox.Limits()
+        joins = []
         for entry, entrant in enumerate(self.entrants):
             if not entrant.remote:
                 continue
-            token = secrets.token_urlsafe(24)
             welcome = convert.welcome(
                 match_id=self.match_id,
                 bot_name=entrant.name,
@@ -190,6 +206,10 @@ class Lineup:
                 bank_ms=config.bank_ms,
                 max_faults=config.max_faults,
             )
+            if entrant.joined is not None:
+                joins.append(self._join(entry, entrant.joined, welcome))
+                continue
+            token = secrets.token_urlsafe(24)
             server = SeatServer(
                 self._private_dir / f"seat-{entry}.sock",
                 entrant.name,
@@ -219,7 +239,18 @@ class Lineup:
             elif self.announce is not None:
                 self.announce(entrant.name, server.address, token)
         waiting = [slot for slot in self._slots.values() if slot.player.dropped is None]
-        await asyncio.gather(*(self._await_hello(slot) for slot in waiting))
+        await asyncio.gather(*(self._await_hello(slot) for slot in waiting), *joins)
+
+    async def _join(self, entry: int, join: Join, welcome: pb.Welcome) -> None:
+        """Seat a joined entrant, or drop it before the first game if it does not come."""
+        player = self.players[entry]
+        try:
+            seat = await join(f"{self.match_id}-{entry}", welcome, self.config.start_ms / 1000)
+        except SeatLost as lost:
+            player.drop(Drop(0, FaultKind.CRASH, str(lost)))
+            return
+        self._joined[entry] = seat
+        player.seat = seat
 
     async def _build(self, sandboxed: bool) -> None:
         """Replace each entrant whose program has a build by its built program."""
@@ -281,6 +312,7 @@ class Lineup:
 
     async def finish(self, games: int) -> None:
         """The match is over: tell the bots still playing, and give them a moment to exit."""
+        self._ended = True
         ends = [
             asyncio.wait_for(player.seat.end_match(games, len(player.faults)), MATCH_END_WRITE)
             for player in self.players
@@ -314,6 +346,9 @@ class Lineup:
         for slot in self._slots.values():
             if slot.process is not None:
                 slot.process.kill()
+        if not self._ended:  # the match broke off: let the joined seats go too
+            for seat in self._joined.values():
+                seat.drop("crash", "the match was broken off")
         for slot in self._slots.values():
             with contextlib.suppress(Exception):
                 await slot.server.stop(grace)
@@ -322,6 +357,11 @@ class Lineup:
             self._private_dir = None
 
     # -- what the match reports of each entrant
+
+    def network_info(self, entry: int) -> Mapping[str, float | int | str] | None:
+        """A joined entrant's network figures (see :meth:`Seat.network`)."""
+        seat = self._joined.get(entry)
+        return None if seat is None else seat.network()
 
     def program_info(self, entry: int) -> ProgramInfo | None:
         """How entrant ``entry``'s program ran (``None`` unless it is a program)."""

@@ -179,6 +179,7 @@ def _reports(
             score=scores[player.entry],
             rank=ranks[player.entry],
             program=lineup.program_info(player.entry),
+            network=lineup.network_info(player.entry),
         )
         for player in players
     )

@@ -339,7 +339,7 @@ class Referee:
         handed = loop.time()
         try:
             if seat.timed:
-                reply = await asyncio.wait_for(seat.decide(request), deadline)
+                reply = await asyncio.wait_for(seat.decide(request), deadline + seat.transit)
             else:
                 reply = await seat.decide(request)
         except TimeoutError:

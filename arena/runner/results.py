@@ -147,7 +147,9 @@ class ProgramInfo:
 class BotReport:
     """One entrant's match: its faults, its answers and their times, its total score and rank.
 
-    ``kind`` is how it sat at the table (``program``, ``external``, ``in-process``);
+    ``kind`` is how it sat at the table (``program``, ``external``, ``in-process``, ``joined``:
+    a seat its entrant brought, such as a remote bot's); ``network`` the remote seat's network
+    figures;
     ``program`` is set for a bot program. ``rank`` is the entrant's place in the match: its
     game's rank for a one-game match, else by mean rank (1 best; a fault ranks a seat last in
     its game, so faults weigh in here too).
@@ -163,6 +165,8 @@ class BotReport:
     score: int
     rank: int
     program: ProgramInfo | None = None
+    # A remote seat's network figures (round trip, allowance given; see Seat.network).
+    network: Mapping[str, float | int | str] | None = None
 
     @property
     def fault_counts(self) -> dict[FaultKind, int]:
@@ -189,6 +193,8 @@ class BotReport:
         }
         if self.program is not None:
             data |= self.program.to_dict()
+        if self.network is not None:
+            data["network"] = dict(self.network)
         return data
 
 
@@ -263,12 +269,6 @@ class MatchResult:
     bots: tuple[BotReport, ...]
     table: tuple[BotSummary, ...]
     replays: tuple[dict[str, Any], ...]
-
-    @property
-    def replay_files(self) -> list[str]:
-        """The replays' file names in the match's folder, one per game."""
-        return [replay_file(i) for i in range(len(self.replays))]
-
     # Per game, the seats' notes on their decisions (kept apart from the public replays).
     notes: tuple[tuple[DecisionNote, ...], ...] = ()
 
@@ -279,6 +279,12 @@ class MatchResult:
             notes_name(replay_file(i)) if i < len(self.notes) and self.notes[i] else None
             for i in range(len(self.replays))
         ]
+
+    @property
+    def replay_files(self) -> list[str]:
+        """The replays' file names in the match's folder, one per game."""
+        return [replay_file(i) for i in range(len(self.replays))]
+
     def bot(self, name: str) -> BotReport:
         """The report of the entrant called ``name`` (KeyError if none)."""
         for bot in self.bots:
@@ -300,13 +306,13 @@ class MatchResult:
             "bots": [bot.to_dict() for bot in self.bots],
             "results": [row.to_dict() for row in self.table],
             "replays": self.replay_files,
+            "notes": self.notes_files,
         }
 
     def write(self, out: Path) -> Path:
         """Write ``match.json`` into ``out``; its path."""
         path = out / "match.json"
         path.write_text(json.dumps(self.to_json(), indent=2) + "\n", "utf-8")
-            "notes": self.notes_files,
         return path
 
 

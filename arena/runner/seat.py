@@ -7,7 +7,9 @@ player:
 - :class:`HouseSeat`: a house bot in this process (trusted, never timed);
 - :class:`DroppedSeat`: a bot dropped from the match; the arena plays its default decisions;
 - :class:`arena.runner.connected.ProgramSeat` and :class:`~arena.runner.connected.ExternalSeat`:
-  a bot program over the protocol, sandboxed or started by hand.
+  a bot program over the protocol, sandboxed or started by hand;
+- a seat an :class:`~arena.runner.lineup.Entrant` brings along (``joined``), e.g. the site's
+  remote seat, a bot on its owner's machine playing through the gateway.
 
 A seat raises :class:`SeatLost` once it can no longer play (its process ended, its stream
 closed); everything else about time and faults is the referee's business.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -25,10 +28,10 @@ from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.observation import Observation
 
 from .defaults import default_decision
+from .notes import Note
 from .results import Drop, Fault
 
 
-from .notes import Note
 class SeatLost(Exception):
     """The seat cannot play any more (process ended, stream closed); the message says why."""
 
@@ -74,10 +77,10 @@ class Reply:
     decision: Decision | None
     received: float
     error: str = ""
+    note: Note | None = None
 
 
 class NoticeKind(StrEnum):
-    note: Note | None = None
     """What a :class:`Notice` tells the bot."""
 
     TIMEOUT = "timeout"
@@ -128,6 +131,11 @@ class Seat(ABC):
     """
 
     timed = True
+    #: Seconds the referee waits past a request's deadline for the answer to come back: the
+    #: hops between the arena and a remote bot's gateway, which are not the bot's time (a
+    #: remote seat's :attr:`Reply.received` leaves them out, so the verdict is still the
+    #: deadline's).
+    transit = 0.0
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -167,6 +175,11 @@ class Seat(ABC):
 
     async def end_match(self, games: int, faults: int) -> None:
         """The match is over (sent to seats still playing)."""
+        return None
+
+    def network(self) -> Mapping[str, float | int | str] | None:
+        """A remote seat's network figures for ``match.json`` (round trip, allowance); none
+        for a seat on this machine."""
         return None
 
 
