@@ -1,0 +1,98 @@
+"""The compiled playout core against the pure-Python lean path, on the search bots' playouts.
+
+    python benchmarks/playout_core.py [--seconds S] [--players N]
+
+For every variant it collects the decisions of a few random games at ``N`` players (4), and
+for each decision a position sampled from the deciding seat's view, as the ``mcs`` and
+``search`` bots sample them (:class:`arena.engine.sampling.Sampler`). Then it times the bots'
+call, ``Position.playouts`` over the legal options (to the end of the game, as
+both bots play them by default, and as many rounds per call as they play per sample), on
+both backends in alternation (a block on one, the same block on the other, over and over, so
+that load from other work hits both alike) for about ``S`` seconds per variant in all, and
+prints microseconds per playout on each and the ratio. Both backends play the same playouts
+(``tests/test_playout_core.py``); the professional variants and basic + luck run the general
+simulator, which is Python on both, so their ratio is about 1.
+"""
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena.bots.mcs import PER_SAMPLE
+from arena.engine import VARIANT_NAMES, Game
+from arena.engine import playout as lean
+from arena.engine.decisions import Decision
+from arena.engine.observation import observe
+from arena.engine.playout import Position
+from arena.engine.sampling import Sampler
+
+Job = tuple[Position, int, list[Decision], int]
+
+
+def jobs(variant: str, players: int, games: int = 4) -> list[Job]:
+    """(sampled position, seat, legal options, turns) at every decision of ``games`` games."""
+    rng = random.Random(11)
+    found: list[Job] = []
+    for seed in range(games):
+        game = Game.new(variant, players, 500 + seed)
+        while (pending := game.pending) is not None:
+            seat = pending.seats[0]
+            legal = game.legal(seat)
+            if len(legal) > 1:
+                pos = Sampler(observe(game, seat)).position(rng)
+                found.append((pos, seat, legal, 0))  # the bots play to the end
+            game.apply(seat, rng.choice(legal))
+    return found
+
+
+def block(backend: str, work: list[Job], seed: int) -> tuple[float, int]:
+    """Seconds and playouts of one pass over ``work`` on ``backend``."""
+    lean.BACKEND = backend
+    rng = random.Random(seed)
+    playouts = 0
+    start = time.perf_counter()
+    for pos, seat, legal, turns in work:
+        reps = -(-PER_SAMPLE // len(legal))  # as the bots batch a sample's rounds
+        pos.playouts(rng, seat, legal, turns, repeat=reps)
+        playouts += len(legal) * reps
+    return time.perf_counter() - start, playouts
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=6.0, help="per variant (6)")
+    parser.add_argument("--players", type=int, default=4, help="players (4)")
+    args = parser.parse_args(argv)
+    if lean.BACKEND != "compiled":
+        sys.exit(f"the compiled core does not play here: {lean.BACKEND_NOTE}")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}")
+    print(f"{args.players} players; Position.playouts over the legal options, in alternation\n")
+    print(f"{'variant':<11} {'playouts':>9} {'python us':>10} {'compiled us':>12} {'speed-up':>9}")
+    for variant in VARIANT_NAMES:
+        work = jobs(variant, args.players)
+        spent = {"python": 0.0, "compiled": 0.0}
+        done = {"python": 0, "compiled": 0}
+        rounds = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < args.seconds or rounds < 2:
+            for backend in ("python", "compiled") if rounds % 2 else ("compiled", "python"):
+                seconds, playouts = block(backend, work, rounds)
+                spent[backend] += seconds
+                done[backend] += playouts
+            rounds += 1
+        per = {b: spent[b] / done[b] * 1e6 for b in spent}
+        print(
+            f"{variant:<11} {done['python']:>9,} {per['python']:>10.2f} {per['compiled']:>12.2f} "
+            f"{per['python'] / per['compiled']:>8.1f}x"
+        )
+    lean.BACKEND = "compiled"
+
+
+if __name__ == "__main__":
+    main()
