@@ -7,8 +7,10 @@
  * seat's decision asked there; and the costliest decisions, each a button that moves the viewer
  * to its step. It asks for an analysis (POST to data-request-url) and polls until it is done.
  *
- * It uses the viewer's public API only (window.nimmtViewer: ready, game.names, goToStep,
- * viewer.index) and follows the viewer's steps by watching the turn read-out it updates.
+ * It uses the viewer's public API only (window.nimmtViewer: ready, game.names, goToStep, frame
+ * indices, seat and setSeat) and its events on #viewer: "nimmt:frame" (a step was drawn) and
+ * "nimmt:load" (another seat's view): the panel's seat and the viewer's "Seen by" follow each
+ * other, so the options are shown next to the hand the seat held.
  * For tests: window.nimmtAnalysis.data is the analysis shown (null before one is loaded).
  */
 (function () {
@@ -30,6 +32,7 @@
     this.api = api;
     this.data = null;
     this.timer = null;
+    this.index = api.viewer.index;  // the step the viewer shows
     this.part = function (name) { return root.querySelector("[data-analysis=" + name + "]"); };
     var select = this.part("seat");
     api.game.names.forEach(function (name, seat) {
@@ -38,7 +41,11 @@
       select.appendChild(option);
     });
     var self = this;
-    select.addEventListener("change", function () { self.load(); });
+    select.addEventListener("change", function () {
+      self.load();
+      if (api.setSeat && api.seat && api.seat() !== self.seat()) api.setSeat(self.seat());
+    });
+    if (api.seat && api.seat() !== null && api.seat() !== undefined) select.value = String(api.seat());
     this.part("form").addEventListener("submit", function (e) { e.preventDefault(); self.ask(); });
     window.nimmtAnalysis = { panel: this, data: null };
     this.load();
@@ -119,7 +126,7 @@
         "\u201d \u2014 cost " + fixed(d.cost) + " \u00b1 " + fixed(d.cost_half));
       button.type = "button";
       button.setAttribute("data-frame", String(d.frame));
-      button.addEventListener("click", function () { self.api.goToStep(d.frame); self.follow(); });
+      button.addEventListener("click", function () { self.api.goToStep(d.frame); });
       item.appendChild(button);
       list.appendChild(item);
     });
@@ -129,7 +136,7 @@
   Panel.prototype.follow = function () {
     var box = this.part("step");
     if (!this.data) { box.hidden = true; return; }
-    var index = this.api.viewer.index;
+    var index = this.index;
     var found = this.data.decisions.filter(function (d) { return d.frame === index; });
     box.hidden = false;
     var body = this.part("options");
@@ -163,11 +170,15 @@
     if (!root || !window.nimmtViewer) return;
     window.nimmtViewer.ready.then(function (api) {
       var panel = new Panel(root, api);
-      // The viewer rewrites its turn read-out and caption at every step it shows.
       var viewer = document.getElementById("viewer");
-      var watched = [viewer.querySelector(".turn-out"), viewer.querySelector(".caption")];
-      var observer = new MutationObserver(function () { panel.follow(); });
-      watched.forEach(function (node) { if (node) observer.observe(node, { childList: true, characterData: true, subtree: true }); });
+      viewer.addEventListener("nimmt:frame", function (e) { panel.index = e.detail.index; panel.follow(); });
+      viewer.addEventListener("nimmt:load", function (e) {
+        var seat = e.detail.seat;
+        if (seat !== null && seat !== undefined && seat !== panel.seat()) {
+          panel.part("seat").value = String(seat);
+          panel.load();
+        }
+      });
     }, function () { root.hidden = true; });
   }
 
