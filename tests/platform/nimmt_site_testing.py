@@ -8,10 +8,12 @@ import socket
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 import uuid
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,6 +21,7 @@ from urllib.parse import quote
 
 import redis
 from accounts.models import ApiToken, User
+from core import storage
 from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -33,6 +36,7 @@ from arena.bots.base import Bot as EngineBot
 from arena.bots.random import RandomBot
 from arena.engine.replay import write
 from arena.local import play_game
+from arena.runner.match import Entrant, MatchConfig, run_match
 
 REPO = Path(__file__).resolve().parents[2]
 PLATFORM = REPO / "platform"
@@ -406,3 +410,40 @@ def broker_of_this_process(url: str) -> Iterator[None]:
     finally:
         reset()
         app.conf.update(before)
+
+
+def runner_match(
+    bots: list[Bot],
+    players: Sequence[Callable[[], EngineBot]],
+    *,
+    variant: str = "basic",
+    seed: int = 1,
+) -> Match:
+    """A finished one-game match of ``bots`` played by the match runner with the engine bots
+    ``players`` makes (in process, one per seat), its folder kept in the arena's storage as the
+    pipeline keeps it: the replay, and beside it the notes the bots made on their decisions."""
+    match = Match.objects.create(variant=variant, players=len(bots), seed=seed)
+    for number, bot in enumerate(bots):
+        assert bot.active_version_id is not None
+        Seat.objects.create(match=match, seat=number, bot=bot, version_id=bot.active_version_id)
+    seats = list(match.seats.select_related("bot", "version").order_by("seat"))
+    with tempfile.TemporaryDirectory() as out:
+        config = MatchConfig(variant=variant, games=1, seed=seed, out=Path(out))
+        entrants = [
+            Entrant(name, in_process=make)
+            for name, make in zip(entrant_names(seats), players, strict=True)
+        ]
+        # In a thread of its own: a browser test's thread already runs an event loop.
+        with ThreadPoolExecutor(1) as thread:
+            result = thread.submit(run_match, config, entrants).result()
+        relative = f"matches/{match.uuid.hex[:2]}/{match.uuid}"
+        storage.save_folder(Path(out), relative)
+    for seat, report in zip(seats, result.bots, strict=True):
+        seat.score, seat.rank = report.score, report.rank
+        seat.save(update_fields=["score", "rank"])
+    match.status = Match.FINISHED
+    match.started_at = match.finished_at = timezone.now()
+    match.result_dir = relative
+    match.replays = result.replay_files
+    match.save()
+    return match
