@@ -14,12 +14,12 @@ pytest.importorskip("pytest_playwright", reason="pip install playwright pytest-p
 
 from django.test import Client
 from django.urls import reverse
+from matches.models import Match
 from nimmt_site_testing import make_user, program_bot, runner_match
 from playwright.sync_api import Page, Response, expect
 
 from arena.bots.mcs import MonteCarloBot
 from arena.bots.random import RandomBot
-from matches.models import Match
 
 from .test_browser_site import log_in
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from matches.models import Match
 from nimmt_site_testing import make_token, make_user, program_bot, runner_match
 
 from arena.bots.mcs import MonteCarloBot
 from arena.bots.random import RandomBot
-from matches.models import Match
 
 pytestmark = pytest.mark.django_db
 
