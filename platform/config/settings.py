@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "submissions",
     "ladders",
     "matches",
+    "versiontests",
     "tournaments",
     "tables",
     "api",
@@ -206,6 +207,8 @@ SCHEDULE_INTERVAL_SECONDS = env_float("NIMMT_SCHEDULE_INTERVAL_SECONDS", 20.0, m
 SCHEDULE_IN_FLIGHT = env_int("NIMMT_SCHEDULE_IN_FLIGHT", 4, minimum=0)  # per ladder
 PAIR_DAILY_CAP = env_int("NIMMT_PAIR_DAILY_CAP", 40, minimum=1)
 RATING_NEIGHBOURS = env_int("NIMMT_RATING_NEIGHBOURS", 6, minimum=1)
+# Version tests (versiontests.services) running at once on the whole site; later ones wait.
+VERSION_TESTS_AT_ONCE = env_int("NIMMT_VERSION_TESTS_AT_ONCE", 2, minimum=1)
 FAULT_PAUSE_MATCHES = env_int("NIMMT_FAULT_PAUSE_MATCHES", 3, minimum=1)
 LOG_CAP_BYTES = env_int("NIMMT_LOG_CAP_BYTES", 64 * 1024, minimum=1024)
 # Validation is the arena's bot check (arena.runner.check) plus the formats of the ladders.
@@ -279,6 +282,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "requeue-stale-work": {
         "task": "matches.tasks.requeue_stale_work",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+    "advance-version-tests": {
+        "task": "versiontests.tasks.advance_open_version_tests",
         "schedule": SWEEP_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
     },

@@ -25,6 +25,7 @@ urlpatterns = [
         bot_views.version,
         name="bot-version",
     ),
+    path("", include("versiontests.urls")),
     path("matches/", match_views.match_list, name="match-list"),
     path("matches/<uuid:match_uuid>/", match_views.match, name="match"),
     path("matches/<uuid:match_uuid>/games/<int:game>/", match_views.game, name="match-game"),

@@ -80,9 +80,9 @@ def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) ->
             match.claim_token = None
             match.error = ""
             match.save()
-            if match.tournament_id is None:
-                # A tournament's bots are versions fixed by its organiser; only the ladder
-                # pipeline pauses a bot that keeps faulting.
+            if match.ladder_id is not None:
+                # A tournament's bots are versions fixed by its organiser, a version test's
+                # by the test; only the ladder pipeline pauses a bot that keeps faulting.
                 pause_faulty_bots([s.bot_id for s in seats.values() if s.faults])
             # Counted with the result: once per match.
             metrics.match_stored(outcome, storage_seconds=storage_seconds)

@@ -76,6 +76,12 @@ class UploadForm(forms.Form):
     activate = forms.BooleanField(
         required=False, initial=True, label="Make it the active version once it passes"
     )
+    test = forms.BooleanField(
+        required=False,
+        label="Test it against the active version once it passes (then it is not made active)",
+        help_text="On the ladder this bot plays most, with the default settings; its page shows "
+        "the test. Other settings: ask for a test on the version's page.",
+    )
 
 
 class ActivateForm(forms.Form):

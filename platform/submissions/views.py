@@ -17,6 +17,8 @@ from ladders.models import ELO, Rating, ladder_map
 from ladders.services import head_to_head, rating_histories
 from matches.models import Seat
 from matches.views import with_lineups
+from versiontests import services as version_tests
+from versiontests.tasks import ask_for_test
 
 from submissions import services
 from submissions.forms import ActivateForm, NewBotForm, UploadForm
@@ -160,18 +162,37 @@ def upload_version(request: HttpRequest, bot_uuid: str) -> HttpResponse:
     bot = _owned_bot(request, bot_uuid)
     form = UploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
+        test = form.cleaned_data["test"]
         try:
+            # A version under test is not made active: promotion stays the owner's choice.
             version = services.add_version(
-                bot, form.cleaned_data["file"], activate=form.cleaned_data["activate"]
+                bot, form.cleaned_data["file"], activate=form.cleaned_data["activate"] and not test
             )
         except services.SubmissionError as error:
             form.add_error("file", str(error))
         else:
             messages.success(request, f"Version {version.number} uploaded; the arena checks it.")
+            if test:
+                _ask_for_test(request, version)
             return redirect(bot)
     return render(
         request, "submissions/upload.html", {"bot": bot, "form": form}, status=_status(form)
     )
+
+
+def _ask_for_test(request: HttpRequest, version: BotVersion) -> None:
+    """The test asked for at upload, with the default settings on the bot's main ladder."""
+    assert isinstance(request.user, User)
+    ladder = version_tests.default_ladder(version.bot)
+    if ladder is None:
+        messages.error(request, "No ladder is open: the version cannot be tested.")
+        return
+    try:
+        ask_for_test(version, request.user, ladder)
+    except version_tests.TestRefused as refused:
+        messages.error(request, f"No test: {refused}")
+    else:
+        messages.success(request, "Its test against the active version starts once it passes.")
 
 
 @login_required
