@@ -1,5 +1,6 @@
-"""``nimmt replay verify`` and ``nimmt replay show``: re-simulate replay files and report every
-disagreement, or print a game turn by turn.
+"""``nimmt replay verify``, ``show`` and ``view``: re-simulate replay files and report every
+disagreement, print a game turn by turn, or serve the site's viewer for one on 127.0.0.1
+(:mod:`.local_viewer`); ``nimmt replay decisions`` is :mod:`.decisions`.
 
 Any other file of this project in a folder (a ``summary.json`` of ``nimmt play``, the
 ``match.json`` of ``nimmt match``: JSON with a ``format`` that is not the replay's) is skipped,
@@ -15,7 +16,9 @@ from arena.engine import ReplayError
 from arena.engine import replay as replays
 from arena.engine.readings import of_replay
 
-from .common import Failure, Subcommands, UsageError
+from . import decisions
+from .common import Failure, Subcommands, UsageError, at_least
+from .local_viewer import LocalViewer, ViewerServer, ViewerUnavailable
 
 
 def add(commands: Subcommands) -> None:
@@ -39,6 +42,25 @@ def add(commands: Subcommands) -> None:
     s = sub.add_parser("show", help="print a game turn by turn")
     s.add_argument("path", metavar="FILE")
     s.set_defaults(handler=run_show, parser=s)
+
+    w = sub.add_parser(
+        "view",
+        help="serve the site's replay viewer for a replay file on 127.0.0.1",
+        description=(
+            "Serve the site's replay viewer for FILE on 127.0.0.1 and print its address; "
+            "stop with Ctrl-C. With --seat, the viewer opens on that seat's view (its own "
+            "hand and cards only); the page's 'Seen by' chooses another. Runs from a checkout "
+            "of the project with the site's packages (pip install -e '.[site]')."
+        ),
+    )
+    w.add_argument("path", metavar="FILE")
+    w.add_argument("--seat", type=at_least(0), metavar="S", help="open seat S's view (0-based)")
+    w.add_argument(
+        "--port", type=at_least(0), default=0, metavar="P", help="port (default: any free one)"
+    )
+    w.set_defaults(handler=run_view, parser=w)
+
+    decisions.add(sub)
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -116,4 +138,31 @@ def run_show(args: argparse.Namespace) -> int:
         raise Failure(f"{path}: cannot show this replay: {exc} ({type(exc).__name__})") from None
     for line in lines:
         print(line)
+    return 0
+
+
+def run_view(args: argparse.Namespace) -> int:
+    path = Path(args.path)
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; view takes one replay file")
+    try:
+        data = replays.read(path)
+        viewer = LocalViewer(data, path.name)
+    except ReplayError as exc:
+        raise Failure(_strip_path(str(exc), path)) from None
+    except ViewerUnavailable as exc:
+        raise Failure(str(exc)) from None
+    if args.seat is not None and args.seat >= viewer.players:
+        raise UsageError(f"--seat {args.seat}: this game has seats 0 to {viewer.players - 1}")
+    try:
+        server = ViewerServer(viewer, args.port)
+    except OSError as exc:
+        raise Failure(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror}") from None
+    url = server.url + ("" if args.seat is None else f"#seat={args.seat}&turn=0")
+    print(f"the replay viewer of {path} is at {url} (Ctrl-C stops it)", flush=True)
+    with server:
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            print("stopped")
     return 0

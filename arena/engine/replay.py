@@ -18,11 +18,11 @@ published replay keeps its verdict (:mod:`arena.engine.readings`).
 import gzip
 import json
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .decisions import DecisionKind, PlaceLuck, PlayAction, PlayTile, TakeRow
+from .decisions import Decision, DecisionKind, PlaceLuck, PlayAction, PlayTile, TakeRow
 from .errors import NimmtError, ReplayError
 from .game import Game, competition_ranks
 from .readings import READINGS, of_replay
@@ -228,11 +228,17 @@ def verify(replay: dict[str, Any]) -> list[str]:
     return simulate(replay)[1]
 
 
-def replay_turn(game: Game, turn: dict[str, Any]) -> None:
+def replay_turn(
+    game: Game,
+    turn: dict[str, Any],
+    before: Callable[[Game, int, Decision], None] | None = None,
+) -> None:
     """Play one recorded turn of a replay (``{"plays", "choices", ...}``) on ``game``.
 
     Each seat's tile, then every recorded choice in the order the game asks for it; where the
-    game asks for an action card the record does not hold, the seat declines. Raises
+    game asks for an action card the record does not hold, the seat declines. ``before(game,
+    seat, decision)`` is called before each decision is applied (the seat's view is then the
+    one it decided in). Raises
     :class:`ReplayError` where the record and the game disagree (and any
     :class:`~arena.engine.errors.NimmtError` the game raises for an illegal decision).
 
@@ -245,9 +251,15 @@ def replay_turn(game: Game, turn: dict[str, Any]) -> None:
     if game.is_over():
         raise ReplayError("the game is already over")
     start = len(game.turns)
+
+    def apply(seat: int, decision: Decision) -> None:
+        if before is not None:
+            before(game, seat, decision)
+        game.apply(seat, decision)
+
     for seat, tile in enumerate(turn["plays"]):
         if tile is not None:
-            game.apply(seat, PlayTile(tile))
+            apply(seat, PlayTile(tile))
     choices = list(turn["choices"])
     while len(game.turns) == start + 1 and game.in_turn():
         pending = game.pending
@@ -260,7 +272,7 @@ def replay_turn(game: Game, turn: dict[str, Any]) -> None:
             and nxt.get("seat") == seat
             and nxt.get("tile") == pending.tile
         ):
-            game.apply(seat, PlayAction(None))
+            apply(seat, PlayAction(None))
             continue
         if nxt is None:
             raise ReplayError(f"seat {seat} owes a {pending.kind.value} decision; none recorded")
@@ -273,11 +285,11 @@ def replay_turn(game: Game, turn: dict[str, Any]) -> None:
         if pending.kind is DecisionKind.LUCK:
             if nxt.get("card") != pending.card:
                 raise ReplayError(f"luck card {nxt.get('card')!r} recorded, {pending.card!r} drawn")
-            game.apply(seat, PlaceLuck(nxt["row"], nxt["space"]))
+            apply(seat, PlaceLuck(nxt["row"], nxt["space"]))
         elif pending.kind is DecisionKind.TAKE_ROW:
-            game.apply(seat, TakeRow(nxt["row"]))
+            apply(seat, TakeRow(nxt["row"]))
         else:
-            game.apply(seat, PlayAction(nxt["card"], nxt.get("row"), nxt.get("new_tile")))
+            apply(seat, PlayAction(nxt["card"], nxt.get("row"), nxt.get("new_tile")))
     if len(game.turns) != start + 1:
         raise ReplayError("the recorded plays do not complete the tile choice")
     if choices:

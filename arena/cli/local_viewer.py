@@ -1,0 +1,182 @@
+"""The site's replay viewer for a local replay file, served on 127.0.0.1 (``nimmt replay view``).
+
+A small HTTP server of the standard library serves the site's own viewer: its markup
+(``platform/matches/templates/matches/includes/viewer.html``, rendered with Django's template
+engine on its own, no settings or database), its script (``matches/viewer.js``) and the site's
+stylesheet, straight from the project's ``platform/`` folder, so the viewer is the site's and
+never a copy; and the engine's frames of the replay (:func:`arena.engine.frames.frames`), the
+public ones at ``/frames.json`` and seat S's view at ``/frames.json?seat=S``, as the site's
+frames URL serves them. Nothing else is served; it listens on 127.0.0.1 only.
+
+It needs a checkout of the project (``platform/`` beside ``arena/``) and the site's Python
+packages (``pip install -e '.[site]'``) for the template engine.
+"""
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from arena.engine.frames import frames
+
+#: The project's site folder, beside the ``arena`` package in a checkout.
+PLATFORM = Path(__file__).resolve().parents[2] / "platform"
+TEMPLATES = PLATFORM / "matches" / "templates"
+STATIC = {
+    "/static/matches/viewer.js": (
+        PLATFORM / "matches" / "static" / "matches" / "viewer.js",
+        "text/javascript; charset=utf-8",
+    ),
+    "/static/core/site.css": (
+        PLATFORM / "core" / "static" / "core" / "site.css",
+        "text/css; charset=utf-8",
+    ),
+    "/static/core/favicon.svg": (
+        PLATFORM / "core" / "static" / "core" / "favicon.svg",
+        "image/svg+xml",
+    ),
+}
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{title} · Nimmt Arena replay</title>
+  <link rel="icon" href="/static/core/favicon.svg" type="image/svg+xml">
+  <link rel="stylesheet" href="/static/core/site.css">
+</head>
+<body>
+<main>
+<div class="section-head"><h1>Replay: {title}</h1></div>
+<p class="meta"><span>{variant}</span><span>{players} players</span>
+<span><a href="/replay.json">replay JSON</a></span></p>
+{viewer}
+</main>
+<script src="/static/matches/viewer.js" defer></script>
+</body>
+</html>
+"""
+
+
+class ViewerUnavailable(RuntimeError):
+    """The site's viewer cannot be served from here (no checkout, no template engine)."""
+
+
+def viewer_markup(variant: str) -> str:
+    """The site's viewer markup for a game of ``variant``, its frames at ``/frames.json``."""
+    if not TEMPLATES.is_dir() or not all(path.is_file() for path, _ in STATIC.values()):
+        raise ViewerUnavailable(
+            f"the site's viewer is not here ({PLATFORM}): nimmt replay view runs from a "
+            "checkout of the project"
+        )
+    try:
+        from django.template import Context, Engine
+    except ImportError:
+        raise ViewerUnavailable(
+            "nimmt replay view renders the site's viewer with Django's template engine: "
+            "pip install -e '.[site]'"
+        ) from None
+    template = Engine(dirs=[str(TEMPLATES)]).get_template("matches/includes/viewer.html")
+    context = {"frames_url": "/frames.json", "replay_url": "/replay.json"}
+    return template.render(Context({**context, "match": {"variant": variant}}))
+
+
+@dataclass
+class LocalViewer:
+    """What the server serves for one replay: the page, the replay, the frames per seat."""
+
+    replay: dict[str, Any]
+    title: str
+    page: bytes = b""
+    _frames: dict[int | None, bytes] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        variant = str(self.replay["variant"])
+        self.page = PAGE.format(
+            title=_escape(self.title),
+            variant=_escape(variant),
+            players=len(self.replay["players"]),
+            viewer=viewer_markup(variant),
+        ).encode("utf-8")
+        self.frames(None)  # an unverifiable replay fails here, before the server starts
+
+    @property
+    def players(self) -> int:
+        return len(self.replay["players"])
+
+    def frames(self, seat: int | None) -> bytes:
+        """The engine's frames as JSON (seat's view with ``seat``), computed once each."""
+        with self._lock:
+            if seat not in self._frames:
+                film = frames(self.replay, seat=seat).to_json()
+                self._frames[seat] = json.dumps(film, separators=(",", ":")).encode("utf-8")
+            return self._frames[seat]
+
+
+def _escape(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "ViewerServer"
+
+    def do_GET(self) -> None:
+        viewer = self.server.viewer
+        url = urlsplit(self.path)
+        if url.path == "/":
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", viewer.page)
+        elif url.path == "/replay.json":
+            body = json.dumps(viewer.replay).encode("utf-8")
+            self._send(HTTPStatus.OK, "application/json", body)
+        elif url.path == "/frames.json":
+            seats = parse_qs(url.query).get("seat")
+            if seats is None:
+                self._send(HTTPStatus.OK, "application/json", viewer.frames(None))
+                return
+            text = seats[0]
+            if not (text.isascii() and text.isdigit() and len(text) < 4) or int(text) >= (
+                viewer.players
+            ):
+                message = f"seat must be a seat number from 0 to {viewer.players - 1}"
+                body = json.dumps({"error": message}).encode("utf-8")
+                self._send(HTTPStatus.BAD_REQUEST, "application/json", body)
+                return
+            self._send(HTTPStatus.OK, "application/json", viewer.frames(int(text)))
+        elif url.path in STATIC:
+            path, kind = STATIC[url.path]
+            self._send(HTTPStatus.OK, kind, path.read_bytes())
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found\n")
+
+    def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None  # quiet: the command prints its URL and nothing per request
+
+
+class ViewerServer(ThreadingHTTPServer):
+    """The local viewer's server on 127.0.0.1 (``port`` 0: any free port)."""
+
+    daemon_threads = True
+
+    def __init__(self, viewer: LocalViewer, port: int = 0) -> None:
+        self.viewer = viewer
+        super().__init__(("127.0.0.1", port), _Handler)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/"
