@@ -98,5 +98,5 @@ def test_nobody_else_sees_a_note_or_is_sent_one(
             client.cookies[name] = value
         for url in ("match-replay", "api-match-replay"):
             response = client.get(reverse(url, args=[match.uuid, 1]))
-            body = b"".join(response.streaming_content) if response.streaming else response.content
+            body = response.getvalue()
             assert "notes" not in json.loads(body) and b"playouts" not in body

@@ -44,7 +44,7 @@ def noted() -> dict[str, Any]:
 def replay_seat(match: Match, name: str) -> int:
     """The seat of bot ``name`` in the match's game (the runner rotates the seats)."""
     page = Client().get(reverse("match-replay", args=[match.uuid, 1]))
-    players = json.loads(b"".join(page.streaming_content))["players"]
+    players = json.loads(page.getvalue())["players"]
     return [p["name"] for p in players].index(name)
 
 
@@ -68,13 +68,11 @@ def download(client: Client, match: Match, api: bool = False, **headers: str) ->
     name = "api-match-replay" if api else "match-replay"
     response = client.get(reverse(name, args=[match.uuid, 1]), headers=headers)
     assert response.status_code == 200
-    body = (
-        b"".join(response.streaming_content) if response.streaming else response.content
-    ).decode()
+    body = response.getvalue().decode()
     return body, response
 
 
-def test_it_gives_the_owner_their_own_bots_notes_on_the_game_page(noted):
+def test_it_gives_the_owner_their_own_bots_notes_on_the_game_page(noted: dict[str, Any]) -> None:
     match = noted["match"]
     for owner, bot in (("alice", "alice-bot"), ("bob", "bob-bot")):
         html = client_of(noted[owner]).get(reverse("match-game", args=[match.uuid, 1])).content
@@ -89,7 +87,7 @@ def test_it_gives_the_owner_their_own_bots_notes_on_the_game_page(noted):
         assert b"matches/notes.js" in html
 
 
-def test_it_gives_nobody_else_any_note_on_the_game_page(noted):
+def test_it_gives_nobody_else_any_note_on_the_game_page(noted: dict[str, Any]) -> None:
     match = noted["match"]
     url = reverse("match-game", args=[match.uuid, 1])
     for client in (Client(), client_of(noted["carol"])):
@@ -98,7 +96,9 @@ def test_it_gives_nobody_else_any_note_on_the_game_page(noted):
         assert "playouts over" not in html and "notes.js" not in html
 
 
-def test_the_owners_download_and_api_answer_carry_their_notes_and_no_one_elses(noted):
+def test_the_owners_download_and_api_answer_carry_their_notes_and_no_one_elses(
+    noted: dict[str, Any],
+) -> None:
     match = noted["match"]
     seats = {"alice": replay_seat(match, "alice-bot"), "bob": replay_seat(match, "bob-bot")}
     for owner in ("alice", "bob"):
@@ -113,7 +113,7 @@ def test_the_owners_download_and_api_answer_carry_their_notes_and_no_one_elses(n
             assert response["Cache-Control"] == "private, no-store"
 
 
-def test_the_public_download_and_api_answer_hold_no_note(noted):
+def test_the_public_download_and_api_answer_hold_no_note(noted: dict[str, Any]) -> None:
     match = noted["match"]
     carol_token = make_token(noted["carol"])
     answers = [
@@ -127,7 +127,7 @@ def test_the_public_download_and_api_answer_hold_no_note(noted):
         assert "playouts" not in body
 
 
-def test_a_match_without_notes_shows_none_even_to_the_owner(noted):
+def test_a_match_without_notes_shows_none_even_to_the_owner(noted: dict[str, Any]) -> None:
     alice = noted["alice"]
     bot = program_bot("alice-plain", owner=alice)
     match = runner_match([bot, program_bot("random-9")], [RandomBot, RandomBot], seed=3)
