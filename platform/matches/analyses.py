@@ -35,6 +35,8 @@ from arena.engine.replay import parse as parse_replay
 from matches.models import Match, SeatAnalysis
 
 log = logging.getLogger(__name__)
+#: An analysis whose worker died this often (killed past its time limit, say) is given up.
+MAX_ATTEMPTS = 3
 
 
 class RequestRefused(Exception):
@@ -119,6 +121,9 @@ def compute(analysis_pk: int) -> str:
         return "skipped"
     row = SeatAnalysis.objects.select_related("match").get(pk=analysis_pk)
     match = row.match
+    if row.attempts > MAX_ATTEMPTS:
+        why = f"gave up after {MAX_ATTEMPTS} attempts: workers kept dying"
+        return _finish(claim, status=SeatAnalysis.FAILED, error=why)
     try:
         check_target(match, row.game, row.seat)
         name = f"{match.result_dir}/{match.replays[row.game - 1]}"

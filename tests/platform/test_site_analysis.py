@@ -2,12 +2,14 @@
 worker, kept and served to everyone; who may ask, the rate limit, a redelivered message."""
 
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from matches import analyses
 from matches.models import Match, SeatAnalysis
 from nimmt_site_testing import CeleryProcess, engine_match, make_user, program_bot, wait_for
@@ -128,3 +130,25 @@ def test_a_game_whose_file_is_gone_fails_with_the_reason(settings: Any) -> None:
     row = SeatAnalysis.objects.get()
     assert row.status == SeatAnalysis.FAILED and "game-99999.json" in row.error
     assert status(Client(), match, 0) == {"status": "failed", "error": row.error, "analysis": None}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_analysis_whose_worker_died_is_taken_over_and_given_up_after_three_attempts(
+    settings: Any,
+) -> None:
+    settings.ANALYSIS_SAMPLES = 2
+    match = finished_match()
+    row = analyses.request(match, 1, 0, make_user("alice")).analysis
+    gone = timezone.now() - timedelta(seconds=1)
+    # A worker claimed it and died: the lease ran out, the next delivery takes it over.
+    SeatAnalysis.objects.filter(pk=row.pk).update(
+        status=SeatAnalysis.RUNNING, lease_expires_at=gone, attempts=1
+    )
+    assert analyses.compute(row.pk) == "done"
+    # One that kept killing its workers is failed, not tried forever.
+    SeatAnalysis.objects.filter(pk=row.pk).update(
+        status=SeatAnalysis.RUNNING, lease_expires_at=gone, attempts=3, result=None
+    )
+    assert analyses.compute(row.pk) == "failed"
+    failed = SeatAnalysis.objects.get()
+    assert "gave up after 3 attempts" in failed.error and failed.result is None
