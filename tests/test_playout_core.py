@@ -4,6 +4,7 @@
   at every decision of a random game, each kind of call (a batch over the legal options, one
   forced decision, a free playout; to the end and cut short) gives the same scores on both
   backends and leaves the generator in the same state.
+- The card game's rule rollouts (``arena.bots.rollouts``) likewise, at every tile choice.
 - A batch of rounds (``repeat``) is the same as that many calls, on either backend.
 - ``NIMMT_PURE_PLAYOUT=1`` switches to the Python loops; the install built the core here.
 - Bad arguments to the core are refused with a clear error, never a crash.
@@ -17,6 +18,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from arena.bots.rollouts import classic_playouts
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine import playout as lean
 from arena.engine.decisions import Decision
@@ -78,6 +80,29 @@ def test_both_backends_give_the_same_playouts_game_by_game(
     seeds = range(3) if variant in PLAYERS else range(1)
     compared = sum(_sweep(variant, n, rules, seed) for n in counts for seed in seeds)
     assert compared > 20
+
+
+@pytest.mark.parametrize("explore", [0.0, 0.1, 1.0])
+@pytest.mark.parametrize("players", [2, 4, 10])
+def test_both_backends_give_the_same_rule_rollouts(
+    players: int, explore: float, restore_backend: str
+) -> None:
+    for seed in range(3):
+        game = Game.new("classic", players, seed)
+        rng = random.Random(seed)
+        while (pending := game.pending) is not None:
+            seat = pending.seats[-1]
+            legal = game.legal(seat)
+            if pending.kind.value == "tile":
+                pos = Position(game)
+                seen = []
+                for backend in ("python", "compiled"):
+                    lean.BACKEND = backend
+                    gen = random.Random(game.turn * 31 + seed)
+                    results = classic_playouts(pos, gen, seat, legal, explore)
+                    seen.append(([list(r) for r in results], gen.getstate()))
+                assert seen[0] == seen[1], (players, seed, game.turn)
+            game.apply(seat, rng.choice(legal))
 
 
 def test_a_batch_of_rounds_is_the_same_as_that_many_calls(restore_backend: str) -> None:

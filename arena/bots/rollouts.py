@@ -11,6 +11,9 @@ cheap: a few list lookups per card in hand.
 Every option meets the same randomness (common random numbers): the generator's state is
 reset before each option's playout.
 
+The playouts run on the compiled core where the lean path's do
+(:func:`arena.engine.playout.runs_compiled`), with the same results.
+
 >>> import random
 >>> from arena.engine import Game
 >>> from arena.engine.decisions import PlayTile
@@ -27,7 +30,7 @@ from collections.abc import Sequence
 from random import Random
 
 from arena.engine.decisions import Decision, PlayTile
-from arena.engine.playout import Position
+from arena.engine.playout import CORE, Position, runs_compiled
 from arena.engine.tiles import CARD_BULLHEADS
 from arena.engine.variants import CLASSIC_ROW_LENGTH
 
@@ -48,6 +51,12 @@ def classic_playouts(
     (one decision only) receives each turn's cards by seat, as a replay's ``plays``."""
     rows = [[t for t in row if t > 0] for row in pos.spaces]
     chosen = pos.chosen
+    if record is None and CORE is not None and runs_compiled(rng):
+        tiles = [d.tile for d in decisions if isinstance(d, PlayTile)]
+        if len(tiles) == len(decisions):  # the same playouts, compiled
+            return CORE.rule_playouts(
+                rng, rows, pos.hands, chosen, pos.scores, seat, tiles, explore
+            )
     state = rng.getstate()
     results = []
     for d in decisions:

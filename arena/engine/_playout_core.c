@@ -269,16 +269,27 @@ typedef struct {
     uint64_t empty;        /* basic: bit r set for every empty row */
 } Rows;
 
-static int bisect_right(const long *a, int n, long x) {
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (x < a[mid])
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
+/* bisect.bisect(a, x): the rows are few, so a count without branches beats a search */
+static inline int bisect_right(const long *a, int n, long x) {
+    int lo = 0;
+    for (int k = 0; k < n; k++) lo += a[k] <= x;
     return lo;
+}
+
+/* a[1..j] = a[0..j-1] (j is small: a plain loop beats a call to memmove) */
+static inline void shift_up(long *a, int j) {
+    for (int k = j; k > 0; k--) a[k] = a[k - 1];
+}
+
+static inline void copy_rows(Rows *to, const Rows *from) {
+    int n = from->n;
+    to->n = n;
+    to->empty = from->empty;
+    for (int k = 0; k < n; k++) {
+        to->ends[k] = from->ends[k];
+        to->state[k] = from->state[k];
+        to->rows[k] = from->rows[k];
+    }
 }
 
 static int bit_length(uint64_t x) {
@@ -304,8 +315,8 @@ static int basic_loop(Rows *r, long *scores, const long *codes, int ncodes, cons
         int i = bisect_right(r->ends, r->n, t) - 1;
         if (i < 0) { /* lower than every row: the row with the highest end takes it */
             long last = r->state[r->n - 1];
-            memmove(r->ends + 1, r->ends, (size_t)(r->n - 1) * sizeof(long));
-            memmove(r->state + 1, r->state, (size_t)(r->n - 1) * sizeof(long));
+            shift_up(r->ends, r->n - 1);
+            shift_up(r->state, r->n - 1);
             r->state[0] = last;
             i = 0;
         }
@@ -392,9 +403,9 @@ static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, lo
         }
         long row = r->rows[j];
         scores[seat] += r->state[j] & 63;
-        memmove(r->ends + 1, r->ends, (size_t)j * sizeof(long));
-        memmove(r->state + 1, r->state, (size_t)j * sizeof(long));
-        memmove(r->rows + 1, r->rows, (size_t)j * sizeof(long));
+        shift_up(r->ends, j);
+        shift_up(r->state, j);
+        shift_up(r->rows, j);
         r->ends[0] = t;
         r->state[0] = classic_inc(t);
         r->rows[0] = row;
@@ -585,7 +596,8 @@ static PyObject *py_tile_playouts(PyObject *self, PyObject *args) {
                 ncodes = merge_codes(others, nothers, own, nown, codes);
                 play = codes;
             }
-            Rows r = start;
+            Rows r;
+            copy_rows(&r, &start);
             long scores[MAX_SEATS];
             memcpy(scores, scores0, sizeof(scores));
             int rc = b != NULL ? basic_loop(&r, scores, play, ncodes, b)
@@ -669,7 +681,8 @@ static PyObject *py_row_playouts(PyObject *self, PyObject *args) {
             return NULL;
         }
         for (int d = 0; d < npicks; d++) {
-            Rows r = start;
+            Rows r;
+            copy_rows(&r, &start);
             long scores[MAX_SEATS];
             memcpy(scores, scores0, sizeof(scores));
             RowDraws rd = {draws, left, 0};
@@ -687,6 +700,187 @@ static PyObject *py_row_playouts(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* rule_playouts(rng, rows, hands, chosen, scores, seat, tiles, explore)
+ *
+ * arena/bots/rollouts.py's classic_playouts: one playout per tile of ``seat`` in ``tiles``,
+ * every seat after that playing by the rule (a card that takes no row, else the cheapest by
+ * the board; with probability ``explore`` a random card), each from the same generator state;
+ * the generator is left where the last one ended. ``rows``: the board's rows, their tiles. */
+static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
+    PyObject *rng, *rows_in, *hands_in, *chosen_in, *scores_in, *tiles_in;
+    int seat;
+    double explore;
+    if (!PyArg_ParseTuple(args, "OOOOOiOd", &rng, &rows_in, &hands_in, &chosen_in, &scores_in,
+                          &seat, &tiles_in, &explore))
+        return NULL;
+    RandomObject *gen = as_random(rng);
+    if (gen == NULL) return NULL;
+    IntList rows[MAX_SEATS], hands0[MAX_SEATS];
+    int nrows, players;
+    if (read_hands(rows_in, rows, &nrows, "rows") < 0) return NULL;
+    if (read_hands(hands_in, hands0, &players, "hands") < 0) return NULL;
+    long chosen[MAX_SEATS], scores0[MAX_SEATS], tiles[MAX_HAND];
+    if (read_chosen(chosen_in, chosen, players) < 0) return NULL;
+    if (read_ints(scores_in, scores0, MAX_SEATS, "scores") != players) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one score per seat");
+        return NULL;
+    }
+    int ntiles = read_ints(tiles_in, tiles, MAX_HAND, "tiles");
+    if (ntiles < 0) return NULL;
+    if (seat < 0 || seat >= players || nrows < 1 || nrows > MAX_ROWS) {
+        PyErr_SetString(PyExc_ValueError, "bad seat or rows");
+        return NULL;
+    }
+    for (int s = 0; s < players; s++)
+        for (int k = 0; k < hands0[s].n; k++)
+            if (hands0[s].v[k] <= 0 || hands0[s].v[k] >= NTILES) {
+                PyErr_SetString(PyExc_ValueError, "a tile out of range");
+                return NULL;
+            }
+    for (int s = 0; s < players; s++)
+        if (chosen[s] < 0 || chosen[s] >= NTILES) {
+            PyErr_SetString(PyExc_ValueError, "a tile out of range");
+            return NULL;
+        }
+    /* the rows by their last card: ends (sorted), cards and bullheads of each */
+    long ends0[MAX_ROWS], count0[MAX_ROWS], heads0[MAX_ROWS];
+    for (int r = 0; r < nrows; r++) {
+        if (rows[r].n < 1) {
+            PyErr_SetString(PyExc_ValueError, "an empty row");
+            return NULL;
+        }
+        long last = rows[r].v[rows[r].n - 1], heads = 0;
+        for (int k = 0; k < rows[r].n; k++) {
+            if (rows[r].v[k] <= 0 || rows[r].v[k] >= NTILES) {
+                PyErr_SetString(PyExc_ValueError, "a tile out of range");
+                return NULL;
+            }
+            heads += classic_inc(rows[r].v[k]) - 64;
+        }
+        int j = r; /* insertion by last card (sorted(start, key=last), stable) */
+        while (j > 0 && ends0[j - 1] > last) {
+            ends0[j] = ends0[j - 1];
+            count0[j] = count0[j - 1];
+            heads0[j] = heads0[j - 1];
+            j--;
+        }
+        ends0[j] = last;
+        count0[j] = rows[r].n;
+        heads0[j] = heads;
+    }
+    RandomObject saved;
+    saved.index = gen->index;
+    memcpy(saved.state, gen->state, sizeof(saved.state));
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    for (int d = 0; d < ntiles; d++) {
+        gen->index = saved.index;
+        memcpy(gen->state, saved.state, sizeof(saved.state));
+        IntList hands[MAX_SEATS];
+        long first[MAX_SEATS], scores[MAX_SEATS];
+        int found = -1;
+        for (int s = 0; s < players; s++) {
+            hands[s].n = hands0[s].n;
+            memcpy(hands[s].v, hands0[s].v, (size_t)hands0[s].n * sizeof(long));
+            first[s] = chosen[s];
+            scores[s] = scores0[s];
+        }
+        first[seat] = tiles[d];
+        for (int k = 0; k < hands[seat].n && found < 0; k++)
+            if (hands[seat].v[k] == tiles[d]) found = k;
+        if (found < 0) {
+            Py_DECREF(out);
+            PyErr_Format(PyExc_ValueError, "tile %ld is not in the hand of seat %d", tiles[d],
+                         seat);
+            return NULL;
+        }
+        for (int k = found; k + 1 < hands[seat].n; k++) hands[seat].v[k] = hands[seat].v[k + 1];
+        hands[seat].n--;
+        long ends[MAX_ROWS], count[MAX_ROWS], heads[MAX_ROWS];
+        for (int r = 0; r < nrows; r++) {
+            ends[r] = ends0[r];
+            count[r] = count0[r];
+            heads[r] = heads0[r];
+        }
+        int forced = 1;
+        for (;;) {
+            long plays[MAX_SEATS];
+            int nplays = 0;
+            for (int s = 0; s < players; s++) {
+                if (forced && first[s]) {
+                    plays[nplays++] = first[s] << 4 | s;
+                    continue;
+                }
+                IntList *hand = &hands[s];
+                if (!hand->n) continue;
+                int k = 0;
+                if (genrand_res53(gen) < explore) {
+                    k = (int)(genrand_res53(gen) * hand->n);
+                } else {
+                    long cheapest = heads[0];
+                    for (int r = 1; r < nrows; r++)
+                        if (heads[r] < cheapest) cheapest = heads[r];
+                    long best = 1L << 30;
+                    int ties = 0;
+                    for (int j = 0; j < hand->n; j++) {
+                        int i = bisect_right(ends, nrows, hand->v[j]) - 1;
+                        long cost = i < 0 ? cheapest : (count[i] == 5 ? heads[i] : 0);
+                        if (cost < best) {
+                            best = cost;
+                            k = j;
+                            ties = 1;
+                        } else if (cost == best) {
+                            ties++;
+                            if (genrand_res53(gen) * ties < 1) k = j;
+                        }
+                    }
+                }
+                plays[nplays++] = hand->v[k] << 4 | s;
+                for (int j = k; j + 1 < hand->n; j++) hand->v[j] = hand->v[j + 1];
+                hand->n--;
+            }
+            forced = 0;
+            if (!nplays) break;
+            sort_codes(plays, nplays);
+            for (int p = 0; p < nplays; p++) {
+                long t = plays[p] >> 4;
+                int s = (int)(plays[p] & 15);
+                int i = bisect_right(ends, nrows, t) - 1;
+                long bh = classic_inc(t) - 64;
+                if (i < 0) { /* lower than every row: take the cheapest (the first such) */
+                    i = 0;
+                    for (int r = 1; r < nrows; r++)
+                        if (heads[r] < heads[i]) i = r;
+                    scores[s] += heads[i];
+                    shift_up(ends, i);
+                    shift_up(count, i);
+                    shift_up(heads, i);
+                    ends[0] = t;
+                    count[0] = 1;
+                    heads[0] = bh;
+                } else if (count[i] == 5) {
+                    scores[s] += heads[i];
+                    ends[i] = t;
+                    count[i] = 1;
+                    heads[i] = bh;
+                } else {
+                    ends[i] = t;
+                    count[i]++;
+                    heads[i] += bh;
+                }
+            }
+        }
+        PyObject *result = scores_list(scores, players);
+        if (result == NULL || PyList_Append(out, result) < 0) {
+            Py_XDECREF(result);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(result);
+    }
+    return out;
+}
+
 static PyObject *py_usable(PyObject *self, PyObject *args) {
     return PyBool_FromLong(layout_ok);
 }
@@ -696,6 +890,8 @@ static PyMethodDef methods[] = {
     {"tile_playouts", py_tile_playouts, METH_VARARGS,
      "Basic and card game playouts from a tile choice."},
     {"row_playouts", py_row_playouts, METH_VARARGS, "Card game playouts from a row choice."},
+    {"rule_playouts", py_rule_playouts, METH_VARARGS,
+     "Card game playouts by the rule of arena.bots.rollouts."},
     {"usable", py_usable, METH_NOARGS,
      "Whether this interpreter's random.Random has the layout the core reads."},
     {NULL, NULL, 0, NULL}};

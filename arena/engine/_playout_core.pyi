@@ -39,3 +39,14 @@ def row_playouts(
     repeat: int,
     /,
 ) -> list[list[int]]: ...
+def rule_playouts(
+    rng: Random,
+    rows: Sequence[Sequence[int]],
+    hands: Sequence[Sequence[int]],
+    chosen: Sequence[int | None],
+    scores: Sequence[int],
+    seat: int,
+    tiles: Sequence[int],
+    explore: float,
+    /,
+) -> list[list[int]]: ...

@@ -82,7 +82,15 @@ try:
 except ImportError:  # built without a C compiler: the pure path plays
     _compiled = None  # type: ignore[assignment]
 
-__all__ = ["BACKEND", "BACKEND_NOTE", "Position", "random_game", "random_game_scores"]
+__all__ = [
+    "BACKEND",
+    "BACKEND_NOTE",
+    "CORE",
+    "Position",
+    "random_game",
+    "random_game_scores",
+    "runs_compiled",
+]
 
 
 def _backend() -> tuple[str, str]:
@@ -100,10 +108,13 @@ def _backend() -> tuple[str, str]:
 
 #: ``"compiled"`` or ``"python"``: which backend plays the basic and card-game loops.
 BACKEND, BACKEND_NOTE = _backend()
+#: The compiled core's module (``None`` if it was not built), for rollouts of the bots' own.
+CORE = _compiled
 
 
-def _on_core(rng: Random) -> bool:
-    """Whether a playout with ``rng`` runs on the compiled core."""
+def runs_compiled(rng: Random) -> bool:
+    """Whether a playout with ``rng`` runs on the compiled core (a plain ``random.Random``
+    and :data:`BACKEND` ``"compiled"``)."""
     return BACKEND == "compiled" and type(rng) is Random
 
 
@@ -959,7 +970,7 @@ class Position:
         """
         if self.over is not None:
             return list(self.over)
-        if self._fast and _on_core(rng):
+        if self._fast and runs_compiled(rng):
             decisions = None if decision is None else [decision]
             return self._core_playouts(rng, seat, decisions, turns)[0]
         if self._fast == "basic":
@@ -994,7 +1005,7 @@ class Position:
         """
         if repeat < 1:
             raise ValueError(f"repeat must be at least 1, not {repeat}")
-        if self._fast and self.over is None and _on_core(rng):
+        if self._fast and self.over is None and runs_compiled(rng):
             return self._core_playouts(rng, seat, decisions, turns, repeat)
         if repeat == 1:
             return self._round(rng, seat, decisions, turns)
