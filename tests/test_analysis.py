@@ -15,16 +15,18 @@ from arena.engine.observation import observe
 from arena.engine.replay import to_replay
 
 
-def played_until(name: str, players: int, seed: int, tiles_left: int) -> Game:
-    """A game of random decisions stopped where seat 0 chooses a tile with ``tiles_left``
-    tiles in hand and no further hand to come (the board game's second set)."""
+def played_until(
+    name: str, players: int, seed: int, tiles_left: int, kind: DecisionKind = DecisionKind.TILE
+) -> Game:
+    """A game of random decisions stopped where seat 0 is asked for a ``kind`` decision with
+    ``tiles_left`` tiles in hand and no further hand to come (the board game's second set)."""
     game = Game.new(name, players=players, seed=seed)
     rng = Random(seed)
     while True:
         pending = game.pending
         assert pending is not None, "the game ended before the position was reached"
         last_set = game.variant.classic or game.set_number == 2
-        asked = pending.kind is DecisionKind.TILE and 0 in pending.seats
+        asked = pending.kind is kind and 0 in pending.seats
         if asked and last_set and len(game.hands[0]) == tiles_left:
             return game
         seat = pending.seats[0]
@@ -74,24 +76,34 @@ def exact_option_values(game: Game, seat: int) -> dict[str, float]:
     return values
 
 
-@pytest.mark.parametrize(("name", "seed"), [("basic", 4), ("classic", 2)])
-def test_it_converges_to_the_exact_expected_score_of_each_option(name: str, seed: int) -> None:
-    game = played_until(name, players=2, seed=seed, tiles_left=2)
+@pytest.mark.parametrize(
+    ("name", "seed", "kind", "tiles_left"),
+    [
+        ("basic", 4, DecisionKind.TILE, 2),
+        ("classic", 2, DecisionKind.TILE, 2),
+        ("classic", 1, DecisionKind.TAKE_ROW, 1),
+    ],
+)
+def test_it_converges_to_the_exact_expected_score_of_each_option(
+    name: str, seed: int, kind: DecisionKind, tiles_left: int
+) -> None:
+    game = played_until(name, players=2, seed=seed, tiles_left=tiles_left, kind=kind)
     exact = exact_option_values(game, 0)
     view = observe(game, 0)
     samples = 4000
     values = estimate(view, view.legal, Random(7), samples, policy="random")
+    first = values[0]
     for decision, row in zip(view.legal, values, strict=True):
         m = sum(row) / samples
         sd = math.sqrt(sum((x - m) ** 2 for x in row) / (samples - 1))
         # Three standard errors: the enumeration is exact, the estimate is not.
         assert abs(m - exact[str(decision)]) <= 3 * sd / math.sqrt(samples), (decision, m, exact)
-    # The paired difference of the two options (common random numbers) converges too.
-    a, b = view.legal
-    diffs = [x - y for x, y in zip(values[0], values[1], strict=True)]
-    d = sum(diffs) / samples
-    sd = math.sqrt(sum((x - d) ** 2 for x in diffs) / (samples - 1))
-    assert abs(d - (exact[str(a)] - exact[str(b)])) <= 3 * sd / math.sqrt(samples) + 1e-9
+        # The paired difference to the first option (common random numbers) converges too.
+        diffs = [x - y for x, y in zip(row, first, strict=True)]
+        d = sum(diffs) / samples
+        sd = math.sqrt(sum((x - d) ** 2 for x in diffs) / (samples - 1))
+        want = exact[str(decision)] - exact[str(view.legal[0])]
+        assert abs(d - want) <= 3 * sd / math.sqrt(samples) + 1e-9, (decision, d, want)
 
 
 def random_replay(name: str, players: int, seed: int) -> dict[str, object]:
