@@ -6,7 +6,12 @@
 // README.md beside this file.
 package main
 
-import "nimmt-arena/bot/nimmt"
+import (
+	"fmt"
+	"strings"
+
+	"nimmt-arena/bot/nimmt"
+)
 
 // lastTile is the row's last tile, 0 if the row is empty (skipped spaces hold -1).
 func lastTile(row []int) int {
@@ -63,11 +68,12 @@ func targetRow(view *nimmt.View, tile int) int {
 	return highest
 }
 
-// risk orders the tiles: first those that do not complete a row, then the closest fit.
-func risk(view *nimmt.View, tile int) [2]int {
-	row := targetRow(view, tile)
-	if row < 0 { // card game: lower than every row, we would take one
-		return [2]int{1, tile}
+// fit is where tile would go: its row (-1: card game, lower than every row, we would take
+// one), whether it completes the row, and its distance from the row's last tile.
+func fit(view *nimmt.View, tile int) (row int, completes bool, gap int) {
+	row = targetRow(view, tile)
+	if row < 0 {
+		return -1, true, 0
 	}
 	spaces := view.Spaces[row]
 	// Board game: the last space is the final one. Card game: the sixth card takes.
@@ -75,11 +81,47 @@ func risk(view *nimmt.View, tile int) [2]int {
 	if view.Variant == "classic" {
 		room++
 	}
-	completes := 0
-	if room <= 0 {
-		completes = 1
+	return row, room <= 0, tile - lastTile(spaces)
+}
+
+// risk orders the tiles: first those that do not complete a row, then the closest fit.
+func risk(view *nimmt.View, tile int) [2]int {
+	row, completes, gap := fit(view, tile)
+	if row < 0 {
+		return [2]int{1, tile}
 	}
-	return [2]int{completes, tile - lastTile(spaces)}
+	if completes {
+		return [2]int{1, gap}
+	}
+	return [2]int{0, gap}
+}
+
+// tileValue is the starter's own number for a tile, shown to its owner beside the note: the
+// distance from the end of the row it goes to (a close fit is safer), -1 if it completes or
+// takes a row.
+func tileValue(view *nimmt.View, tile int) float64 {
+	_, completes, gap := fit(view, tile)
+	if completes {
+		return -1
+	}
+	return float64(gap)
+}
+
+// tileNote is a line about the tile choice for the bot's owner: each tile's row and fit.
+func tileNote(view *nimmt.View, chosen int) string {
+	parts := make([]string, 0, len(view.Hand))
+	for _, tile := range view.Hand {
+		row, completes, gap := fit(view, tile)
+		switch {
+		case row < 0:
+			parts = append(parts, fmt.Sprintf("%d→takes a row", tile))
+		case completes:
+			parts = append(parts, fmt.Sprintf("%d→row %d completes", tile, row))
+		default:
+			parts = append(parts, fmt.Sprintf("%d→row %d gap %d", tile, row, gap))
+		}
+	}
+	return fmt.Sprintf("chose %d: ", chosen) + strings.Join(parts, ", ")
 }
 
 // StarterBot is the starter's strategy.
@@ -89,7 +131,7 @@ type StarterBot struct{ nimmt.KitBot }
 func (b *StarterBot) Name() string { return "starter" }
 
 // ChooseTile prefers tiles that do not complete a row, the closest fit first (the first of
-// equal tiles in the hand's order, as Python's min does).
+// equal tiles in the hand's order, as Python's min does), and says why in a note.
 func (b *StarterBot) ChooseTile(view *nimmt.View) int {
 	best, bestRisk := view.Hand[0], risk(view, view.Hand[0])
 	for _, tile := range view.Hand[1:] {
@@ -98,6 +140,11 @@ func (b *StarterBot) ChooseTile(view *nimmt.View) int {
 			best, bestRisk = tile, r
 		}
 	}
+	values := map[int]float64{}
+	for _, tile := range view.Hand {
+		values[tile] = tileValue(view, tile)
+	}
+	b.Annotate(tileNote(view, best), nimmt.TileValues(view, values))
 	return best
 }
 

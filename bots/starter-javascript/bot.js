@@ -41,18 +41,45 @@ function targetRow(view, tile) {
   return highest;
 }
 
+/**
+ * Where `tile` would go: [its row (null: card game, lower than every row, we would take one),
+ * whether it completes the row, its distance from the row's last tile].
+ */
+function fit(view, tile) {
+  const row = targetRow(view, tile);
+  if (row === null) return [null, true, 0];
+  const spaces = view.spaces[row];
+  // Board game: the last space is the final one. Card game: the sixth card takes.
+  const room = spaces.length - filled(spaces) - (view.variant === "classic" ? 0 : 1);
+  return [row, room <= 0, tile - lastTile(spaces)];
+}
+
+/** The starter's own number for a tile, shown to its owner beside the note: the distance from
+ * the end of the row it goes to (a close fit is safer), -1 if it completes or takes a row. */
+function tileValue(view, tile) {
+  const [, completes, gap] = fit(view, tile);
+  return completes ? -1 : gap;
+}
+
+/** A line about the tile choice for the bot's owner: each tile's row and fit. */
+function tileNote(view, chosen) {
+  const parts = view.hand.map((tile) => {
+    const [row, completes, gap] = fit(view, tile);
+    if (row === null) return `${tile}\u2192takes a row`;
+    if (completes) return `${tile}\u2192row ${row} completes`;
+    return `${tile}\u2192row ${row} gap ${gap}`;
+  });
+  return `chose ${chosen}: ` + parts.join(", ");
+}
+
 class StarterBot extends KitBot {
   name = "starter";
 
-  /** Prefer tiles that do not complete a row, the closest fit first. */
+  /** Prefer tiles that do not complete a row, the closest fit first; say why in a note. */
   chooseTile(view) {
     const risk = (tile) => {
-      const row = targetRow(view, tile);
-      if (row === null) return [1, tile]; // card game: lower than every row, we would take one
-      const spaces = view.spaces[row];
-      // Board game: the last space is the final one. Card game: the sixth card takes.
-      const room = spaces.length - filled(spaces) - (view.variant === "classic" ? 0 : 1);
-      return [room <= 0 ? 1 : 0, tile - lastTile(spaces)];
+      const [row, completes, gap] = fit(view, tile);
+      return row === null ? [1, tile] : [completes ? 1 : 0, gap];
     };
     let best = view.hand[0];
     let bestRisk = risk(best);
@@ -64,6 +91,9 @@ class StarterBot extends KitBot {
         bestRisk = r;
       }
     }
+    const values = {};
+    for (const tile of view.hand) values[tile] = tileValue(view, tile);
+    this.annotate(tileNote(view, best), values);
     return best;
   }
 }

@@ -12,7 +12,8 @@
 //
 // The hooks get the seat's View: everything it may know, including View.Legal, the legal
 // options. The defaults are the arena's default decisions: the lowest tile, the first legal luck
-// space, no action card, the row with the fewest bullheads.
+// space, no action card, the row with the fewest bullheads. A hook may say what the bot was
+// thinking, for its owner's eyes only, with KitBot.Annotate (see Note).
 package nimmt
 
 import (
@@ -54,6 +55,7 @@ type Bot interface {
 type KitBot struct {
 	Info GameInfo
 	Rng  *rand.Rand
+	note *Note // Annotate's, until the kit sends it
 }
 
 // Name is "kitbot"; give your bot a Name method of its own.

@@ -188,6 +188,9 @@ func handle(bot Bot, summary *Summary, message *nimmtv1.EngineMessage, received 
 		}
 		summary.Answers++
 		answer := &nimmtv1.Answer{RequestId: request.GetRequestId(), Decision: encoded}
+		if annotator, ok := bot.(Annotator); ok {
+			answer.Note, answer.OptionValues = bounded(annotator.TakeNote(), len(view.Legal))
+		}
 		return &nimmtv1.BotMessage{Body: &nimmtv1.BotMessage_Answer{Answer: answer}}, nil
 	case *nimmtv1.EngineMessage_GameStart:
 		start := body.GameStart

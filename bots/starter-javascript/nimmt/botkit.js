@@ -28,6 +28,13 @@
  * logged to stderr, which the arena keeps as the bot's log), 2 for a usage error, 3 if the
  * bot's own code threw.
  *
+ * Notes: in a method, this.annotate("text", values) says what the bot was thinking about the
+ * decision, for its owner's eyes only (the site's viewer shows it to the owner at that step;
+ * `nimmt match` writes it to game-00001.notes.json). `values` are numbers per legal option: an
+ * array in the order of view.legal, or an object keyed by tile number. A note is cut to 1000
+ * bytes of UTF-8 (between characters), values to 128 and to the number of options; a value
+ * that is not finite counts as none. Notes never cause a fault.
+ *
  * The packages @grpc/grpc-js and @grpc/proto-loader come from `npm ci` in this folder when
  * there is a node_modules here, else from the arena's runtime, read-only in every sandbox at
  * /opt/nimmt/runtime/node_modules (so an upload needs no node_modules).
@@ -39,6 +46,9 @@ const path = require("path");
 const PROTOCOL_VERSION = 1;
 const KIT = `nimmt-botkit-javascript/${PROTOCOL_VERSION}`;
 const CONNECT_TIMEOUT = 10;
+/** The longest note the arena keeps (bytes of UTF-8), and the most values. */
+const NOTE_BYTES = 1000;
+const MAX_VALUES = 128;
 
 // Where the arena's runtime keeps the kit's npm packages inside the sandbox.
 const RUNTIME_NODE_MODULES = "/opt/nimmt/runtime/node_modules";
@@ -272,6 +282,8 @@ class KitBot {
   constructor() {
     this.info = { variant: "", players: 0, seat: 0, seed: 0n, gameId: "" };
     this.rng = new Random(0n);
+    this._note = null;
+    this._legal = [];
   }
 
   startGame(info) {
@@ -290,6 +302,8 @@ class KitBot {
   decide(view) {
     const pending = view.pending;
     if (!pending) throw new Error(`seat ${view.seat} has nothing to decide`);
+    this._note = null;
+    this._legal = view.legal;
     if (pending.kind === "tile") return playTile(number(this.chooseTile(view), "chooseTile", "a tile"));
     if (pending.kind === "luck") {
       const place = this.placeLuck(view, pending.card);
@@ -352,6 +366,46 @@ class KitBot {
   timeLeft() {
     return timeLeft();
   }
+
+  /**
+   * A note on the decision being made, for the bot's owner: `text`, and `values` per legal
+   * option, an array in the order of view.legal or an object keyed by tile number. A later
+   * call in the same decision replaces the note.
+   * @param {string} text
+   * @param {number[] | Object<number, number>} [values]
+   */
+  annotate(text, values) {
+    let numbers = [];
+    if (Array.isArray(values)) numbers = values.slice();
+    else if (values && typeof values === "object") {
+      numbers = this._legal.map((d) => (d.kind === "tile" && d.tile in values ? values[d.tile] : NaN));
+    }
+    this._note = { text: String(text ?? ""), values: numbers };
+  }
+
+  /** The note annotate() made for the decision just taken, or null. */
+  note() {
+    return this._note;
+  }
+}
+
+/** `text` cut to at most `limit` bytes of UTF-8, never inside a character. */
+function cutUtf8(text, limit = NOTE_BYTES) {
+  const bytes = Buffer.from(String(text), "utf8");
+  if (bytes.length <= limit) return bytes.toString("utf8");
+  let end = limit;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // back to a character's first byte
+  return bytes.subarray(0, end).toString("utf8");
+}
+
+/** A bot's note as the answer carries it: cut, at most one value per option, NaN for none. */
+function boundedNote(note, options) {
+  if (!note || typeof note !== "object") return null;
+  const values = Array.isArray(note.values) ? note.values.slice(0, Math.min(MAX_VALUES, options)) : [];
+  return {
+    note: cutUtf8(note.text ?? ""),
+    option_values: values.map((v) => (typeof v === "number" && Number.isFinite(v) ? v : NaN)),
+  };
 }
 
 function number(value, method, what) {
@@ -427,7 +481,9 @@ class Session {
       }
       deadline = Infinity;
       this.answers += 1;
-      return { answer: { request_id: request.request_id, decision: decisionToProto(decision) } };
+      const answer = { request_id: request.request_id, decision: decisionToProto(decision) };
+      const note = typeof this.bot.note === "function" ? call("note", () => this.bot.note()) : null;
+      return { answer: Object.assign(answer, boundedNote(note, view.legal.length)) };
     }
     if (message.body === "game_start") {
       const s = message.game_start;
@@ -613,6 +669,7 @@ module.exports = {
   PROTOCOL_VERSION,
   Random,
   bullheads,
+  cutUtf8,
   decisionText,
   fewestBullheadsRow,
   main,
