@@ -412,7 +412,11 @@ def matches(request: HttpRequest) -> HttpResponse:
         offset = _int_param(request, "offset", 0, 10**9)
     except BadParameter as problem:
         return error(400, str(problem))
-    found = Match.objects.select_related("ladder").prefetch_related("seats__bot", "seats__version")
+    found = (
+        Match.objects.filter(version_test__isnull=True)  # an owner's version test: unlisted
+        .select_related("ladder")
+        .prefetch_related("seats__bot", "seats__version")
+    )
     if ladder_id is not None:
         found = found.filter(ladder__uuid=ladder_id)
     if bot_id is not None:

@@ -113,7 +113,7 @@ class MatchFilter(forms.Form):
 
 
 def _filtered(form: MatchFilter) -> QuerySet[Match]:
-    found = Match.objects.all()
+    found = Match.objects.filter(version_test__isnull=True)  # an owner's version test: unlisted
     data = form.cleaned_data
     if data.get("ladder"):
         found = found.filter(ladder=data["ladder"])

@@ -121,7 +121,7 @@ def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
     # Only the columns the tables show: a match row carries its replay list and error text,
     # which this page does not need to read and decode 30 times.
     seats = list(
-        Seat.objects.filter(bot=bot)
+        Seat.objects.filter(bot=bot, match__version_test__isnull=True)  # tests: unlisted
         .select_related("match")
         .only("seat", "score", "rank", "faults", "log_file", *_MATCH_COLUMNS)
         .order_by("-match_id")[:RECENT_GAMES]
@@ -129,7 +129,7 @@ def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
     ladders = ladder_map()
     with_lineups([seat.match for seat in seats], ladders)
     faults = list(
-        Seat.objects.filter(bot=bot)
+        Seat.objects.filter(bot=bot, match__version_test__isnull=True)
         .exclude(faults=[])  # the partial index seat_bot_faulted
         .select_related("match", "version")
         .only("seat", "faults", "match__uuid", "match__created_at", "version__number")

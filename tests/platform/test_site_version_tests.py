@@ -222,6 +222,32 @@ def test_its_matches_are_never_rated(alice: User, settings: Any) -> None:
     assert not Match.objects.filter(pk__in=[candidate.pk, baseline.pk], rated=True).exists()
 
 
+def test_its_matches_are_listed_nowhere(alice: User, settings: Any) -> None:
+    board, mine, v2 = setup(alice)
+    rival = Bot.objects.get(name="rival-0")
+    test = services.request_test(v2, alice, board)
+    services.advance(test.pk)
+    candidate, baseline = pair(test)
+    rng = random.Random(6)
+    finish(candidate, [50], rng)
+    finish(baseline, [40], rng)
+    Match.objects.filter(pk=candidate.pk).update(finished_at=candidate.created_at)
+    hidden = [str(candidate.uuid), str(baseline.uuid)]
+    pages = [
+        reverse("match-list"),
+        reverse("home"),
+        reverse("api-matches"),
+        rival.get_absolute_url(),
+        mine.get_absolute_url(),
+    ]
+    owner = Client()
+    owner.force_login(alice)
+    for viewer in (Client(), owner):
+        for page in pages:
+            text = viewer.get(page).content.decode()
+            assert not any(uuid in text for uuid in hidden), page
+
+
 def test_it_waits_for_a_candidate_that_passes_and_for_a_free_slot(
     alice: User, settings: Any
 ) -> None:
