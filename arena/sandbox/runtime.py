@@ -83,7 +83,8 @@ def _source_files(project: Path) -> Iterator[Path]:
     for folder, dirs, files in os.walk(project / "arena"):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
-            if not name.endswith((".pyc", ".pyo")):
+            # compiled modules in the tree are build output (the runtime compiles its own)
+            if not name.endswith((".pyc", ".pyo", ".so")):
                 yield Path(folder, name)
 
 
