@@ -10,7 +10,7 @@
 (function () {
   "use strict";
 
-  var POLL_MS = 400;
+  var POLL_MS = 200;
   var CARD_NAMES = {
     stop: "Stop", swap: "Swap", skip: "Skip", front: "Front", ascending: "Ascending",
     anywhere: "Anywhere", another: "Another", plus5: "Plus five", final10: "Final ten",
@@ -73,6 +73,7 @@
     var deadline = 0; // performance.now() at which the open decision runs out
     var total = 1;
     var timer = null;
+    var drawn = null; // what the options and the hand on screen were drawn from
 
     function bullheads(tile) {
       var viewer = window.nimmtViewer;
@@ -83,7 +84,7 @@
     }
 
     function tileButton(tile, legal) {
-      var b = el("button", "seat-tile");
+      var b = el("button", "tbl-tile");
       b.type = "button";
       b.setAttribute("data-decision", "tile " + tile);
       b.appendChild(el("span", "n", String(tile)));
@@ -103,11 +104,11 @@
       (view ? view.hand : []).forEach(function (tile) {
         parts.hand.appendChild(tileButton(tile, !!open && ask.legal.indexOf("tile " + tile) >= 0));
       });
-      if (view && view.chosen) parts.hand.appendChild(el("span", "seat-chosen small", "played: " + view.chosen));
+      if (view && view.chosen) parts.hand.appendChild(el("span", "tbl-chosen small", "played: " + view.chosen));
       var cards = view ? view.action_cards : [];
       parts.cardsWrap.hidden = !cards.length;
       parts.cards.textContent = "";
-      cards.forEach(function (card) { parts.cards.appendChild(el("span", "seat-card", cardName(card))); });
+      cards.forEach(function (card) { parts.cards.appendChild(el("span", "tbl-card", cardName(card))); });
     }
 
     function drawOptions(state) {
@@ -115,7 +116,7 @@
       parts.options.textContent = "";
       if (!ask || ask.kind === "tile" || sentFor === ask.request) return;
       ask.legal.forEach(function (text, i) {
-        var b = el("button", "seat-option");
+        var b = el("button", "tbl-option");
         b.type = "button";
         b.setAttribute("data-decision", text);
         b.textContent = (i < 9 ? i + 1 + ". " : "") + label(text);
@@ -151,8 +152,18 @@
       else if (state.status === "running") parts.prompt.textContent = state.dropped ? "The arena dropped you: " + state.dropped : "Waiting for the others…";
       else if (state.status === "queued") parts.prompt.textContent = "Waiting for a worker to deal…";
       else parts.prompt.textContent = "";
-      drawOptions(state);
-      drawHand(state);
+      // Redrawn only when they change, so that the focus stays on a tile between polls.
+      var key = JSON.stringify([ask && ask.request, ask && ask.legal, sentFor, state.view && state.view.hand, state.view && state.view.action_cards, state.view && state.view.chosen, state.game]);
+      if (key !== drawn) {
+        drawn = key;
+        var focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.getAttribute("data-decision") : null;
+        drawOptions(state);
+        drawHand(state);
+        if (focused) {
+          var again = root.querySelector('[data-decision="' + focused + '"]:not([disabled])');
+          if (again) again.focus();
+        }
+      }
       tick();
       parts.notices.textContent = "";
       state.notices.slice(-5).reverse().forEach(function (n) { parts.notices.appendChild(el("li", "", n.message)); });
