@@ -62,13 +62,11 @@ def exact_option_values(game: Game, seat: int) -> dict[str, float]:
     assert len(others) == 1, "enumerated for two players"
     other = others[0]
     values: dict[str, float] = {}
-    snapshot = game.snapshot()
     for decision in view.legal:
         total, deals = 0.0, 0
         for hand in combinations(unseen, view.hand_sizes[other]):
-            hands = [list(h) for h in snapshot.hands]
-            hands[other] = list(hand)
-            sample = Game.from_snapshot(snapshot._replace(hands=hands))
+            sample = game.clone()
+            sample.hands[other] = list(hand)  # the deal: the rest of the unseen tiles is boxed
             sample.apply(seat, decision)
             total += exact_value(sample, seat)
             deals += 1
