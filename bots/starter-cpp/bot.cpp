@@ -4,6 +4,7 @@
 // others (first free space for a luck card, no action card, the row with the fewest bullheads
 // in the card game). It plays exactly as bots/starter-python does. See README.md.
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -48,19 +49,59 @@ std::optional<int> target_row(const nimmt::View& view, int tile) {
   return highest;
 }
 
+// Where `tile` would go: its row (nullopt: card game, lower than every row, we would take
+// one), whether it completes the row, and its distance from the row's last tile.
+struct Fit {
+  std::optional<int> row;
+  bool completes = true;
+  int gap = 0;
+};
+
+Fit fit(const nimmt::View& view, int tile) {
+  std::optional<int> row = target_row(view, tile);
+  if (!row) return {};
+  const std::vector<int>& spaces = view.spaces[*row];
+  // Board game: the last space is the final one. Card game: the sixth card takes.
+  int room = static_cast<int>(spaces.size()) - filled(spaces) - (view.variant == "classic" ? 0 : 1);
+  return {row, room <= 0, tile - last_tile(spaces)};
+}
+
+// The starter's own number for a tile, shown to its owner beside the note: the distance from
+// the end of the row it goes to (a close fit is safer), -1 if it completes or takes a row.
+double tile_value(const nimmt::View& view, int tile) {
+  Fit f = fit(view, tile);
+  return f.completes ? -1.0 : static_cast<double>(f.gap);
+}
+
+// A line about the tile choice for the bot's owner: each tile's row and fit.
+std::string tile_note(const nimmt::View& view, int chosen) {
+  std::string text = "chose " + std::to_string(chosen) + ": ";
+  for (std::size_t i = 0; i < view.hand.size(); ++i) {
+    int tile = view.hand[i];
+    Fit f = fit(view, tile);
+    if (i) text += ", ";
+    text += std::to_string(tile) + "\u2192";
+    if (!f.row) {
+      text += "takes a row";
+    } else if (f.completes) {
+      text += "row " + std::to_string(*f.row) + " completes";
+    } else {
+      text += "row " + std::to_string(*f.row) + " gap " + std::to_string(f.gap);
+    }
+  }
+  return text;
+}
+
 class StarterBot : public nimmt::KitBot {
  public:
   std::string name() const override { return "starter"; }
 
-  // Prefer tiles that do not complete a row, the closest fit first.
+  // Prefer tiles that do not complete a row, the closest fit first; say why in a note.
   int choose_tile(const nimmt::View& view) override {
     auto risk = [&](int tile) -> std::pair<int, int> {
-      std::optional<int> row = target_row(view, tile);
-      if (!row) return {1, tile};  // card game: lower than every row, we would take one
-      const std::vector<int>& spaces = view.spaces[*row];
-      // Board game: the last space is the final one. Card game: the sixth card takes.
-      int room = static_cast<int>(spaces.size()) - filled(spaces) - (view.variant == "classic" ? 0 : 1);
-      return {room <= 0 ? 1 : 0, tile - last_tile(spaces)};
+      Fit f = fit(view, tile);
+      if (!f.row) return {1, tile};
+      return {f.completes ? 1 : 0, f.gap};
     };
     int best = view.hand.front();
     auto best_risk = risk(best);
@@ -68,6 +109,9 @@ class StarterBot : public nimmt::KitBot {
       auto r = risk(tile);
       if (r < best_risk) best = tile, best_risk = r;  // the first of equal risks, as Python's min
     }
+    std::map<int, double> values;
+    for (int tile : view.hand) values[tile] = tile_value(view, tile);
+    annotate(tile_note(view, best), nimmt::tile_values(view, values));
     return best;
   }
 };

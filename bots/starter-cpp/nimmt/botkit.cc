@@ -290,6 +290,14 @@ class Session {
     pb::BotMessage reply;
     reply.mutable_answer()->set_request_id(request.request_id());
     put_decision(reply.mutable_answer()->mutable_decision(), decision);
+    if (std::optional<Note> note = bot_.take_note()) {  // cut here: 64 KiB is the message limit
+      reply.mutable_answer()->set_note(cut_utf8(note->text));
+      std::size_t n = std::min({note->values.size(), view.legal.size(), kMaxValues});
+      for (std::size_t i = 0; i < n; ++i) {
+        double value = note->values[i];
+        reply.mutable_answer()->add_option_values(std::isfinite(value) ? value : std::nan(""));
+      }
+    }
     ++answers_;
     return reply;
   }
@@ -479,8 +487,50 @@ void KitBot::start_game(const GameInfo& game) {
 
 void KitBot::end_game(const View&, const std::vector<int>&, const std::vector<int>&) {}
 
+std::string cut_utf8(const std::string& text, std::size_t limit) {
+  // Invalid UTF-8 is replaced (the protocol's strings must be valid), byte by byte.
+  std::string valid;
+  for (std::size_t i = 0; i < text.size();) {
+    unsigned char c = text[i];
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    bool ok = n > 0 && i + n <= text.size();
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+    if (ok) {
+      valid.append(text, i, n);
+      i += n;
+    } else {
+      valid += "\xef\xbf\xbd";  // U+FFFD
+      ++i;
+    }
+  }
+  if (valid.size() <= limit) return valid;
+  std::size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(valid[end]) & 0xc0) == 0x80) --end;
+  return valid.substr(0, end);
+}
+
+std::vector<double> tile_values(const View& view, const std::map<int, double>& by_tile) {
+  std::vector<double> values;
+  for (const Decision& option : view.legal) {
+    auto found = option.kind == Kind::kTile ? by_tile.find(option.tile) : by_tile.end();
+    values.push_back(found != by_tile.end() ? found->second : std::nan(""));
+  }
+  return values;
+}
+
+void KitBot::annotate(std::string text, std::vector<double> values) {
+  note_ = Note{std::move(text), std::move(values)};
+}
+
+std::optional<Note> KitBot::take_note() {
+  std::optional<Note> note = std::move(note_);
+  note_.reset();
+  return note;
+}
+
 Decision KitBot::decide(const View& view) {
   if (!view.pending) throw std::runtime_error("seat " + std::to_string(view.seat) + " has nothing to decide");
+  note_.reset();
   const Pending& pending = *view.pending;
   switch (pending.kind) {
     case Kind::kTile:

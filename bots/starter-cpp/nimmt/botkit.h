@@ -23,10 +23,18 @@
 // code: 0 after a normal match, 1 if the arena ended the connection with an error (the reason
 // is logged to stderr, which the arena keeps as the bot's log), 2 for a usage error, 3 if the
 // bot's own code threw.
+//
+// Notes: in a method, annotate("text", values) says what the bot was thinking about the
+// decision, for its owner's eyes only (the site's viewer shows it to the owner at that step;
+// `nimmt match` writes it to game-00001.notes.json). `values` are numbers per legal option, in
+// the order of view.legal (tile_values makes them from numbers per tile; NaN for none). The kit
+// cuts the text to 1000 bytes of UTF-8 (between characters) and the values to 128 and to the
+// number of options; a value that is not finite counts as none. Notes never cause a fault.
 #ifndef NIMMT_BOTKIT_H
 #define NIMMT_BOTKIT_H
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -143,6 +151,21 @@ struct GameInfo {
   std::string game_id;
 };
 
+// What a bot says it was thinking about one decision (see "Notes" above).
+struct Note {
+  std::string text;
+  std::vector<double> values;  // per legal option, in the order of View::legal; NaN: none
+};
+
+// The longest note the arena keeps (bytes of UTF-8), and the most values.
+constexpr std::size_t kNoteBytes = 1000;
+constexpr std::size_t kMaxValues = 128;
+
+// `text` cut to at most `limit` bytes, never inside a UTF-8 character.
+std::string cut_utf8(const std::string& text, std::size_t limit = kNoteBytes);
+// Values per legal option from numbers per tile (NaN for an option without one).
+std::vector<double> tile_values(const View& view, const std::map<int, double>& by_tile);
+
 // Bullheads printed on a tile (the card game's table).
 int bullheads(int tile);
 // The row whose tiles carry the fewest bullheads (the topmost of equal rows).
@@ -177,9 +200,17 @@ class KitBot {
   // Seconds left to answer the current request (infinity outside a request).
   double time_left() const;
 
+  // A note on the decision being made, for the bot's owner (a later call replaces it).
+  void annotate(std::string text, std::vector<double> values = {});
+  // The note annotate() made for the decision just taken (taken once; nullopt if none).
+  std::optional<Note> take_note();
+
  protected:
   GameInfo info;        // the current game
   std::mt19937_64 rng;  // seeded from the game's seed: same match seed, same game
+
+ private:
+  std::optional<Note> note_;
 };
 
 // Parse the command line and environment, play the match, return the exit code (see above).

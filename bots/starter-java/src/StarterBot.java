@@ -1,5 +1,9 @@
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import nimmt.kit.KitBot;
+import nimmt.kit.Note;
 import nimmt.kit.View;
 
 /**
@@ -47,7 +51,7 @@ public final class StarterBot extends KitBot {
     return highest;
   }
 
-  /** Prefer tiles that do not complete a row, the closest fit first. */
+  /** Prefer tiles that do not complete a row, the closest fit first; say why in a note. */
   @Override
   public int chooseTile(View view) {
     int best = view.hand().get(0);
@@ -60,16 +64,52 @@ public final class StarterBot extends KitBot {
         bestRisk = r;
       }
     }
+    Map<Integer, Double> values = new HashMap<>();
+    for (int tile : view.hand()) values.put(tile, tileValue(view, tile));
+    annotate(tileNote(view, best), Note.tileValues(view, values));
     return best;
   }
 
-  private static int[] risk(View view, int tile) {
+  /**
+   * Where {@code tile} would go: its row (null: card game, lower than every row, we would take
+   * one), whether it completes the row, and its distance from the row's last tile.
+   */
+  record Fit(Integer row, boolean completes, int gap) {}
+
+  static Fit fit(View view, int tile) {
     Integer row = targetRow(view, tile);
-    if (row == null) return new int[] {1, tile}; // card game: lower than every row, we take one
+    if (row == null) return new Fit(null, true, 0);
     List<Integer> spaces = view.spaces().get(row);
     // Board game: the last space is the final one. Card game: the sixth card takes.
     int room = spaces.size() - filled(spaces) - (view.variant().equals("classic") ? 0 : 1);
-    return new int[] {room <= 0 ? 1 : 0, tile - lastTile(spaces)};
+    return new Fit(row, room <= 0, tile - lastTile(spaces));
+  }
+
+  private static int[] risk(View view, int tile) {
+    Fit f = fit(view, tile);
+    if (f.row() == null) return new int[] {1, tile};
+    return new int[] {f.completes() ? 1 : 0, f.gap()};
+  }
+
+  /**
+   * The starter's own number for a tile, shown to its owner beside the note: the distance from
+   * the end of the row it goes to (a close fit is safer), -1 if it completes or takes a row.
+   */
+  static double tileValue(View view, int tile) {
+    Fit f = fit(view, tile);
+    return f.completes() ? -1.0 : f.gap();
+  }
+
+  /** A line about the tile choice for the bot's owner: each tile's row and fit. */
+  static String tileNote(View view, int chosen) {
+    List<String> parts = new ArrayList<>();
+    for (int tile : view.hand()) {
+      Fit f = fit(view, tile);
+      if (f.row() == null) parts.add(tile + "\u2192takes a row");
+      else if (f.completes()) parts.add(tile + "\u2192row " + f.row() + " completes");
+      else parts.add(tile + "\u2192row " + f.row() + " gap " + f.gap());
+    }
+    return "chose " + chosen + ": " + String.join(", ", parts);
   }
 
   public static void main(String[] args) {

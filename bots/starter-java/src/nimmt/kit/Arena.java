@@ -525,6 +525,11 @@ final class Arena {
       } catch (IllegalArgumentException e) {
         throw new BotCodeError("the bot's decide() returned " + decision + ": " + e.getMessage(), e);
       }
+      Note note = call("takeNote", bot::takeNote);
+      if (note != null) { // cut here: a message over 64 KiB would be unreadable
+        answer.setNote(Note.cutUtf8(note.text(), Note.NOTE_BYTES));
+        answer.addAllOptionValues(note.bounded(view.legal().size()));
+      }
       return BotMessage.newBuilder().setAnswer(answer).build();
     }
   }

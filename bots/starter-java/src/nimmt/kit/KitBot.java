@@ -28,6 +28,9 @@ import java.util.Random;
  * after a normal match, 1 if the arena ended the connection with an error (the reason is logged
  * to stderr, which the arena keeps as the bot's log), 2 for a usage error, 3 if the bot's own
  * code threw.
+ *
+ * <p>Notes: in a method, {@link #annotate} says what the bot was thinking about the decision, for
+ * its owner's eyes only (see {@link Note}).
  */
 public abstract class KitBot {
   /** The current game. */
@@ -35,9 +38,27 @@ public abstract class KitBot {
   /** Seeded from the game's seed at every game start. */
   protected Random rng = new Random(0);
 
+  private Note note; // annotate()'s, until the kit sends it
+
   /** The bot's own name, for its log (the arena names seats from the manifest). */
   public String name() {
     return "kitbot";
+  }
+
+  /**
+   * A note on the decision being made, for the bot's owner: {@code text}, and {@code values} per
+   * legal option in the order of {@code view.legal()} ({@link Note#tileValues} makes them from
+   * numbers per tile). A later call in the same decision replaces it.
+   */
+  public void annotate(String text, List<Double> values) {
+    note = new Note(text == null ? "" : text, values == null ? List.of() : List.copyOf(values));
+  }
+
+  /** The note {@link #annotate} made for the decision just taken (taken once; null if none). */
+  public Note takeNote() {
+    Note taken = note;
+    note = null;
+    return taken;
   }
 
   /** A game begins; an override must call {@code super.startGame(info)}. */
@@ -55,6 +76,7 @@ public abstract class KitBot {
     if (pending == null) {
       throw new IllegalStateException("seat " + view.seat() + " has nothing to decide");
     }
+    note = null;
     switch (pending.kind()) {
       case TILE:
         return Decision.playTile(chooseTile(view));
