@@ -9,9 +9,11 @@ call, ``Position.playouts`` over the legal options (to the end of the game, as
 both bots play them by default, and as many rounds per call as they play per sample), on
 both backends in alternation (a block on one, the same block on the other, over and over, so
 that load from other work hits both alike) for about ``S`` seconds per variant in all, and
-prints microseconds per playout on each and the ratio. Both backends play the same playouts
-(``tests/test_playout_core.py``); the professional variants and basic + luck run the general
-simulator, which is Python on both, so their ratio is about 1.
+prints microseconds per playout on each and the ratio; "classic rule" times the card game's
+rule rollouts (:mod:`arena.bots.rollouts`) that ``search`` plays for its tile choices. Both
+backends play the same playouts (``tests/test_playout_core.py``); the professional variants
+and basic + luck run the general simulator, which is Python on both, so their ratio is
+about 1.
 """
 
 import argparse
@@ -24,9 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.bots.mcs import PER_SAMPLE
+from arena.bots.rollouts import classic_playouts
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine import playout as lean
-from arena.engine.decisions import Decision
+from arena.engine.decisions import Decision, PlayTile
 from arena.engine.observation import observe
 from arena.engine.playout import Position
 from arena.engine.sampling import Sampler
@@ -50,15 +53,20 @@ def jobs(variant: str, players: int, games: int = 4) -> list[Job]:
     return found
 
 
-def block(backend: str, work: list[Job], seed: int) -> tuple[float, int]:
-    """Seconds and playouts of one pass over ``work`` on ``backend``."""
+def block(backend: str, work: list[Job], seed: int, rule: bool) -> tuple[float, int]:
+    """Seconds and playouts of one pass over ``work`` on ``backend`` (``rule``: the card
+    game's rule rollouts, as ``search`` plays its tile choices)."""
     lean.BACKEND = backend
     rng = random.Random(seed)
     playouts = 0
     start = time.perf_counter()
     for pos, seat, legal, turns in work:
         reps = -(-PER_SAMPLE // len(legal))  # as the bots batch a sample's rounds
-        pos.playouts(rng, seat, legal, turns, repeat=reps)
+        if rule:
+            for _ in range(reps):
+                classic_playouts(pos, rng, seat, legal)
+        else:
+            pos.playouts(rng, seat, legal, turns, repeat=reps)
         playouts += len(legal) * reps
     return time.perf_counter() - start, playouts
 
@@ -73,22 +81,25 @@ def main(argv: list[str] | None = None) -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load}")
     print(f"{args.players} players; Position.playouts over the legal options, in alternation\n")
-    print(f"{'variant':<11} {'playouts':>9} {'python us':>10} {'compiled us':>12} {'speed-up':>9}")
-    for variant in VARIANT_NAMES:
+    print(f"{'variant':<13} {'playouts':>9} {'python us':>10} {'compiled us':>12} {'speed-up':>9}")
+    for variant, rule in [*((v, False) for v in VARIANT_NAMES), ("classic", True)]:
         work = jobs(variant, args.players)
+        if rule:  # tile choices only
+            work = [job for job in work if isinstance(job[2][0], PlayTile)]
         spent = {"python": 0.0, "compiled": 0.0}
         done = {"python": 0, "compiled": 0}
         rounds = 0
         start = time.perf_counter()
         while time.perf_counter() - start < args.seconds or rounds < 2:
             for backend in ("python", "compiled") if rounds % 2 else ("compiled", "python"):
-                seconds, playouts = block(backend, work, rounds)
+                seconds, playouts = block(backend, work, rounds, rule)
                 spent[backend] += seconds
                 done[backend] += playouts
             rounds += 1
         per = {b: spent[b] / done[b] * 1e6 for b in spent}
+        label = variant + (" rule" if rule else "")
         print(
-            f"{variant:<11} {done['python']:>9,} {per['python']:>10.2f} {per['compiled']:>12.2f} "
+            f"{label:<13} {done['python']:>9,} {per['python']:>10.2f} {per['compiled']:>12.2f} "
             f"{per['python'] / per['compiled']:>8.1f}x"
         )
     lean.BACKEND = "compiled"
