@@ -44,6 +44,9 @@ from versiontests.models import PairedMatch, VersionTest
 
 #: A pair whose match the arena could not play teaches nothing; this many and the test stops.
 MAX_FAILED_PAIRS = 3
+#: Tests one owner may have waiting or running at once: the site's slots go first come, first
+#: served, and one owner's queue of versions must not keep everyone else's tests waiting.
+MAX_OPEN_PER_OWNER = 2
 
 
 class TestRefused(Exception):
@@ -101,10 +104,14 @@ def request_test(
         if not ladder.is_active:
             raise TestRefused(f"{ladder} is closed.")
         open_tests = VersionTest.objects.filter(
-            candidate=candidate, status__in=[VersionTest.WAITING, VersionTest.RUNNING]
+            status__in=[VersionTest.WAITING, VersionTest.RUNNING]
         )
-        if open_tests.exists():
+        if open_tests.filter(candidate=candidate).exists():
             raise TestRefused(f"v{candidate.number} has a test under way already.")
+        if open_tests.filter(requested_by=user).count() >= MAX_OPEN_PER_OWNER:
+            raise TestRefused(
+                f"You have {MAX_OPEN_PER_OWNER} tests under way; ask again when one is over."
+            )
         return VersionTest.objects.create(
             candidate=candidate,
             baseline=baseline,

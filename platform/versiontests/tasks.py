@@ -60,6 +60,8 @@ def advance_when_its_match_ends(sender: object, *, match: Match, **kwargs: Any) 
     """A test's match is done: count it (once this commits)."""
     if match.ladder_id is not None or match.tournament_id is not None:
         return  # a test's matches belong to no ladder and no tournament
-    test_pk = PairedMatch.objects.filter(match_id=match.pk).values_list("test_id", flat=True).first()
+    test_pk = (
+        PairedMatch.objects.filter(match_id=match.pk).values_list("test_id", flat=True).first()
+    )
     if test_pk is not None:
         enqueue(advance_version_test, test_pk=test_pk)

@@ -286,9 +286,13 @@ def test_it_refuses_what_cannot_be_tested(alice: User) -> None:
     lonely = ladder(players=5)
     v3 = add_version(mine, "one_move_rule")
     test = services.request_test(v3, alice, lonely)
+    v4 = add_version(mine, "one_move_rule")
+    with pytest.raises(services.TestRefused, match="2 tests under way"):
+        services.request_test(v4, alice, board)
     assert services.advance(test.pk).ended
     test.refresh_from_db()
     assert "needs 4 other playing bots" in test.error
+    assert services.request_test(v4, alice, board).status == VersionTest.WAITING
 
 
 def test_only_the_owner_sees_and_starts_a_test(alice: User, alice_client: Client) -> None:
@@ -314,9 +318,19 @@ def test_only_the_owner_sees_and_starts_a_test(alice: User, alice_client: Client
     mine_page = alice_client.get(page).content.decode()
     assert "Against the active version" in mine_page and "Log-likelihood ratio" in mine_page
     assert "bounds -2.944 (H0) and 2.944 (H1)" in mine_page
+    assert "Test against the active version</button>" not in mine_page  # one is under way
     for viewer in (bob, Client()):
         other = viewer.get(page).content.decode()
         assert "Against the active version" not in other and "Log-likelihood" not in other
+    play_pairs(test, 8.0, rng)
+    test.refresh_from_db()
+    done = alice_client.get(page).content.decode()
+    assert "better: H1 accepted" in done and '<svg class="chart"' in done
+    assert f'<td class="deals">{test.deals}</td>' in done
+    assert f'<td class="llr">{test.llr:.3f}</td>' in done
+    low, high = test.evidence.mean - test.evidence.ci95, test.evidence.mean + test.evidence.ci95
+    assert f"95% interval {low:.2f} to {high:.2f}" in done
+    assert "Test against the active version</button>" in done  # over: it may be asked again
 
 
 def test_it_refuses_unusable_settings_with_a_message(alice: User, alice_client: Client) -> None:

@@ -42,10 +42,11 @@ def describe(test: VersionTest) -> dict[str, Any]:
 def version_tests(context: template.Context, version: BotVersion) -> dict[str, Any]:
     if not context.get("is_owner"):
         return {"shown": False}
-    tests = VersionTest.objects.filter(candidate=version).select_related("baseline", "ladder")
+    tests = list(VersionTest.objects.filter(candidate=version).select_related("baseline", "ladder"))
     bot = version.bot
     can_test = (
-        not bot.is_retired
+        not any(not test.is_over for test in tests)  # one test of a version at a time
+        and not bot.is_retired
         and bot.active_version_id is not None
         and bot.active_version_id != version.pk
         and version.status != BotVersion.FAILED
