@@ -5,6 +5,7 @@ independently of the frames), and nothing of the other hands: not on the screen 
 what the browser was sent (``?seat=S`` frames, computed on the server)."""
 
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -15,10 +16,12 @@ from django.test import Client
 from django.urls import reverse
 from nimmt_site_data import SiteData, build
 from playwright.sync_api import Page, Response, expect
-from test_seat_view import observations
 
-from arena.engine.frames import HIDDEN_CARD
-from arena.engine.replay import start
+from arena.cli.local_viewer import LocalViewer, ViewerServer
+from arena.engine.frames import HIDDEN_CARD, Film
+from arena.engine.game import Event
+from arena.engine.observation import Observation, observe
+from arena.engine.replay import replay_turn, start
 
 from .test_browser_viewer import READ_BOARD, replay_of
 
@@ -54,7 +57,25 @@ def site() -> SiteData:
     return build(viewer_only=True)
 
 
-@pytest.mark.parametrize(("variant", "seat"), [("pro+luck", 1), ("basic", 0), ("classic", 3)])
+def observations(replay: dict[str, Any], seat: int) -> list[Observation]:
+    """Per step of the replay (as the frames count them), the seat's observation by the
+    engine's observer, re-played here independently of the frames served; where the engine
+    then asks for a decision, the one at that moment."""
+    game = start(replay)
+    film = Film(game)  # only to count the steps
+    seen = {0: observe(game, seat)}
+
+    def look(_event: Event) -> None:
+        seen[len(film.notes) - 1] = observe(game, seat)
+
+    game.listen(film.step)
+    game.listen(look)
+    for turn in replay["turns"]:
+        replay_turn(game, turn)
+    return [seen[i] for i in range(len(film.notes))]
+
+
+@pytest.mark.parametrize(("variant", "seat"), [("pro+luck", 1), ("classic", 3)])
 def test_a_seats_view_shows_its_own_hand_and_hides_the_other_hands_at_every_step(
     page: Page, live_server: Any, site: SiteData, variant: str, seat: int
 ) -> None:
@@ -62,22 +83,17 @@ def test_a_seats_view_shows_its_own_hand_and_hides_the_other_hands_at_every_step
     views = observations(replay, seat)
     dealt = start(replay).hands
     others = {t for s, hand in enumerate(dealt) if s != seat for t in hand}
-    sent: list[Any] = []
-
-    def keep(response: Response) -> None:
-        if "/frames/" in response.url:
-            sent.append((response.url, response.json()))
-
-    page.on("response", keep)
     match = site.viewer_matches[variant]
     page.goto(live_server.url + reverse("match-game", args=[match.uuid, 1]))
     page.wait_for_selector("#viewer[data-ready='1']", state="attached", timeout=15_000)
     assert page.evaluate(READ_SEAT_VIEW)["hand"] is None  # the public view shows no hand
-    page.locator("[data-act=seat]").select_option(str(seat))
+    with page.expect_response(lambda r: "/frames/" in r.url) as sent:
+        page.locator("[data-act=seat]").select_option(str(seat))
     expect(page.locator("#viewer")).to_have_attribute("data-seat", str(seat))
     # What the browser was sent for the seat's view: its own hand only, no one else's cards.
-    [(url, data)] = [(u, d) for u, d in sent if "seat=" in u]
-    assert url.endswith(f"?seat={seat}") and data["seat"] == seat
+    response: Response = sent.value
+    data = response.json()
+    assert response.url.endswith(f"?seat={seat}") and data["seat"] == seat
     for frame in data["frames"]:
         assert all(c == HIDDEN_CARD for s, cs in enumerate(frame["held"]) if s != seat for c in cs)
     steps = page.evaluate("window.nimmtViewer.steps()")
@@ -126,25 +142,46 @@ def test_a_link_to_a_seats_view_opens_it_at_that_turn(
     expect(page.locator("[data-act=link]")).to_have_attribute("href", "#seat=2&turn=4")
 
 
-@pytest.mark.parametrize("seat", ["-1", "3", "x", "1e1", "\u0661", "", "9" * 5000])
-def test_frames_for_a_seat_the_game_does_not_have_are_refused_plainly(
-    client: Client, site: SiteData, seat: str
-) -> None:
-    match = site.viewer_matches["pro+luck"]  # three players: seats 0..2
-    response = client.get(reverse("match-frames", args=[match.uuid, 1]), {"seat": seat})
-    assert response.status_code == 400
-    assert json.loads(response.content) == {"error": "seat must be a seat number from 0 to 2"}
-
-
-def test_the_frames_of_a_seat_are_served_by_the_site_and_the_api_alike(
+def test_the_frames_of_a_seat_are_served_by_the_site_and_the_api_and_other_seats_refused(
     client: Client, site: SiteData
 ) -> None:
-    match = site.viewer_matches["pro+luck"]
+    match = site.viewer_matches["pro+luck"]  # three players: seats 0..2
     replay = replay_of(site, "pro+luck")
     views = observations(replay, 0)
-    page = client.get(reverse("match-frames", args=[match.uuid, 1]), {"seat": "0"})
+    url = reverse("match-frames", args=[match.uuid, 1])
+    page = client.get(url, {"seat": "0"})
     assert page.status_code == 200 and page["Cache-Control"] == "public, max-age=86400"
-    data = json.loads(b"".join(page.streaming_content) if page.streaming else page.content)
+    data = json.loads(page.getvalue())
     assert [f["hand"] for f in data["frames"]] == [list(v.hand) for v in views]
     api = client.get(reverse("api-match-frames", args=[match.uuid, 1]), {"seat": "0"})
-    assert json.loads(b"".join(api.streaming_content) if api.streaming else api.content) == data
+    assert json.loads(api.getvalue()) == data
+    for seat in ["-1", "3", "x", "1e1", "\u0661", "", " 1", "9" * 5000]:
+        response = client.get(url, {"seat": seat})
+        assert response.status_code == 400, seat
+        assert json.loads(response.content) == {"error": "seat must be a seat number from 0 to 2"}
+
+
+def test_the_local_viewer_of_nimmt_replay_view_draws_a_seats_view_in_the_browser(
+    page: Page, site: SiteData
+) -> None:
+    replay = replay_of(site, "pro+luck")
+    views = observations(replay, 1)
+    server = ViewerServer(LocalViewer(replay, "game.json"))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.url + "#seat=1&turn=3")
+        page.wait_for_selector("#viewer[data-ready='1']", state="attached", timeout=15_000)
+        expect(page.locator("#viewer")).to_have_attribute("data-seat", "1")
+        index = page.evaluate("window.nimmtViewer.frame().index")
+        assert page.evaluate(READ_SEAT_VIEW)["hand"] == list(views[index].hand)
+        assert page.evaluate(READ_BOARD)["board"] == [list(r) for r in views[index].spaces]
+        page.locator("[data-act=seat]").select_option("2")
+        expect(page.locator("#viewer")).to_have_attribute("data-seat", "2")
+        assert page.evaluate(READ_SEAT_VIEW)["hand"] == list(observations(replay, 2)[index].hand)
+        assert errors == []
+    finally:
+        server.shutdown()
+        server.server_close()
