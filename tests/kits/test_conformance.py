@@ -37,10 +37,16 @@ from arena.engine import Game
 from arena.engine.observation import observe
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc
-from arena.protocol.convert import PROTOCOL_VERSION, decision_from_proto, observation_to_proto
+from arena.protocol.convert import (
+    PROTOCOL_VERSION,
+    decision_from_proto,
+    observation_from_proto,
+    observation_to_proto,
+)
 from arena.runner.check import CheckGame, check_bot
 from arena.runner.manifest import BotProgram
 from arena.runner.match import Entrant, MatchConfig, run_match
+from arena.runner.notes import NOTE_BYTES, cut_utf8
 
 from .conftest import LANGUAGES, REFERENCE, ROOT, needs_bwrap, starter
 
@@ -57,6 +63,7 @@ COVERS = {"pro+luck": {"luck"}, "classic": {"take_row"}}
 CLOCKS = {"decision_ms": 3000, "bank_ms": 20000}
 
 _replays: dict[tuple[str, str], list[dict[str, Any]]] = {}
+_notes: dict[tuple[str, str], list[list[dict[str, Any]]]] = {}  # the starter's, per game
 
 
 def replays_of(name: str, match: str, out: Path) -> list[dict[str, Any]]:
@@ -72,6 +79,7 @@ def replays_of(name: str, match: str, out: Path) -> list[dict[str, Any]]:
         config = MatchConfig(**MATCHES[match], **CLOCKS, out=out)
         result = run_match(config, entrants)
         _replays[name, match] = [_anonymous(replay) for replay in result.replays]
+        _notes[name, match] = [[n.to_dict() for n in game] for game in result.notes]
     return _replays[name, match]
 
 
@@ -105,6 +113,9 @@ def test_each_starter_plays_the_python_starters_games(name, match, tmp_path):
         for turn, (a, b) in enumerate(zip(mine["turns"], python["turns"], strict=True), start=1):
             assert a == b, f"{name}, game {game}, turn {turn}: not the Python starter's decisions"
         assert mine == python, f"{name}, game {game}: the replay differs"
+    # And the same notes on its decisions, kept apart from the replays.
+    notes = _notes[name, match]
+    assert notes == _notes[REFERENCE, match] and all(notes), f"{name}: not the Python notes"
 
 
 @needs_bwrap
@@ -446,3 +457,47 @@ def test_it_exits_2_without_an_address(kit, tmp_path):
     )
     assert done.returncode == 2, done.stdout + done.stderr
     assert "NIMMT_ENGINE" in done.stderr
+
+
+def python_starters_note(view: pb.Observation) -> tuple[str, list[float]]:
+    """The whole note the Python starter makes on ``view`` (before any cut): the reference."""
+    sys.path.insert(0, str(ROOT / "bots" / "starter-python"))
+    try:
+        import bot as starter_module  # type: ignore[import-not-found]
+    finally:
+        sys.path.pop(0)
+    seen = observation_from_proto(view)
+    chosen = starter_module.StarterBot().decide(seen).tile
+    text = starter_module.tile_note(seen, chosen)
+    return text, [starter_module.tile_value(seen, t) for t in seen.hand]
+
+
+def test_it_sends_the_starters_note_with_its_answer_cut_between_characters(kit):
+    ordinary = views()[0]
+    # A hand of every tile not on the board: the starter's note on it is far over the limit.
+    crowded = pb.Observation()
+    crowded.CopyFrom(ordinary)
+    on_board = {t for row in crowded.spaces for t in row.tiles}
+    del crowded.hand[:], crowded.legal[:]
+    for tile in range(1, 101):
+        if tile not in on_board:
+            crowded.hand.append(tile)
+            crowded.legal.add(tile=pb.PlayTile(tile=tile))
+
+    def script(stream, context):
+        yield from opening()
+        yield request(1, ordinary)
+        stream.answer()
+        yield request(2, crowded)
+        stream.answer()
+        yield from ending()
+
+    run = run_kit(kit, script)
+    assert run.code == 0, run.log
+    first, second = run.stream.answers
+    text, values = python_starters_note(ordinary)
+    assert first.note == text and list(first.option_values) == values
+    text, values = python_starters_note(crowded)
+    assert len(text.encode()) > NOTE_BYTES
+    assert second.note == cut_utf8(text) and len(second.note.encode()) <= NOTE_BYTES
+    assert list(second.option_values) == values and len(values) == len(crowded.legal)
