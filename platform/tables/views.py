@@ -27,9 +27,10 @@ from tables.ladder import standings
 from tables.models import Guest, Table
 from tables.tasks import start_table
 
-#: The guest's game (the demo's one-click play): against the two house bots listed first.
+#: The guest's game (the demo's one-click play): basic against two house bots, these first.
 GUEST_VARIANT = "basic"
 GUEST_BOTS = 2
+GUEST_OPPONENTS = ("heuristic", "random")
 GUEST_TIME = "relaxed"
 #: Guest accounts one address may make (each is a user row).
 GUEST_RATE = "30/h"
@@ -98,6 +99,11 @@ def play(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _guest_order(bot: Bot) -> int:
+    names = GUEST_OPPONENTS
+    return names.index(bot.name) if bot.name in names else len(names)
+
+
 @require_POST
 def play_as_guest(request: HttpRequest) -> HttpResponse:
     """One click from the home page: a game of basic against two house bots, as a guest of
@@ -120,7 +126,10 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
         user = get_user_model().objects.create_user(name)  # no password: the session only
         Guest.objects.create(user=user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-    house = [bot for bot in services.playable_bots() if bot.is_house][:GUEST_BOTS]
+    house = [bot for bot in services.playable_bots() if bot.is_house]
+    # The quick, sensible house bots first: a guest should not wait on a searching bot.
+    house.sort(key=_guest_order)
+    house = house[:GUEST_BOTS]
     if len(house) < GUEST_BOTS:
         raise Http404("There are no house bots to play yet.")
     clock = _clock(GUEST_TIME)
@@ -194,3 +203,20 @@ def people_ladder(request: HttpRequest, variant: str) -> HttpResponse:
             "section": "play",
         },
     )
+
+
+@login_required
+@require_POST
+def bot_plays_people(request: HttpRequest, bot_uuid: str) -> HttpResponse:
+    """The bot's owner lets people choose it as an opponent, or stops it (``allow`` 1 or 0)."""
+    bot = get_object_or_404(Bot, uuid=bot_uuid, owner=request.user)
+    allow = request.POST.get("allow")
+    if allow not in ("0", "1"):
+        return render(
+            request,
+            "error.html",
+            {"title": "Bad request", "message": "'allow' must be 0 or 1."},
+            status=400,
+        )
+    Bot.objects.filter(pk=bot.pk).update(plays_people=allow == "1")
+    return redirect(reverse("bot", args=[bot.uuid]) + "#against-people")

@@ -21,6 +21,7 @@ from matches.models import Match
 from nimmt_site_testing import make_user, program_bot, wait_for
 from submissions.models import Bot
 from tables import services
+from tables.ladder import rate_table
 from tables.models import Ask, PeopleRating, Table
 from tables.tasks import play_table
 
@@ -177,3 +178,47 @@ def test_it_refuses_a_table_the_variant_or_the_owners_do_not_allow(house: list[B
     table = services.create_table(alice, "pro+luck", [closed, *house], decision_ms=1000, bank_ms=0)
     assert table.match.players == 4 and table.match.seats.count() == 3
     assert Match.objects.count() == 1
+
+
+def test_it_seats_a_visitor_as_a_guest_in_one_click_whose_game_is_never_rated(
+    house: list[Bot],
+) -> None:
+    visitor = Client()
+    home = visitor.get(reverse("home"))
+    assert reverse("play-guest").encode() in home.content
+    response = visitor.post(reverse("play-guest"))
+    table = Table.objects.select_related("person", "match").get()
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert table.guest and table.person.username.startswith("guest-")
+    assert not table.person.has_usable_password()
+    assert table.match.variant == "basic" and table.match.players == 3
+    assert visitor.get(table.get_absolute_url()).status_code == 200
+    assert Client().get(table.get_absolute_url()).status_code == 404  # another visitor
+    # A second click seats the same guest at a new table.
+    visitor.post(reverse("play-guest"))
+    assert Table.objects.filter(person=table.person).count() == 2
+    table.refresh_from_db()
+    rate_table(table, [])
+    assert not PeopleRating.objects.exists()
+
+
+def test_it_shows_a_bots_record_against_people_and_lets_only_its_owner_open_it() -> None:
+    carol, dave = make_user("carol"), make_user("dave")
+    bot = program_bot("carols-bot", owner=carol)
+    PeopleRating.objects.create(variant="pro", bot=bot, elo=1512.4, games=4, wins=3, losses=1)
+    PeopleRating.objects.create(variant="pro", person=dave, elo=1487.6, games=4, wins=1, losses=3)
+    page = Client().get(bot.get_absolute_url()).content.decode()
+    assert "Against people" in page and ">1512<" in page and ">3<" in page
+    assert "Let people play it" not in page  # only its owner sees the switch
+    ladder = Client().get(reverse("people-ladder", args=["pro"])).content.decode()
+    assert ladder.index("carols-bot") < ladder.index("dave")
+    assert Client().get(reverse("people-ladder", args=["chess"])).status_code == 404
+    switch = reverse("bot-plays-people", args=[bot.uuid])
+    assert _client(dave).post(switch, {"allow": "1"}).status_code == 404
+    assert _client(carol).post(switch, {"allow": "yes"}).status_code == 400
+    bot.refresh_from_db()
+    assert not bot.plays_people
+    assert "Let people play it" in _client(carol).get(bot.get_absolute_url()).content.decode()
+    assert _client(carol).post(switch, {"allow": "1"}).status_code == 302
+    bot.refresh_from_db()
+    assert bot.plays_people and bot in services.playable_bots()
