@@ -94,6 +94,15 @@ def recreate_database(url: str) -> None:
         connection.execute(f'CREATE DATABASE "{name}"')
 
 
+def database_exists(url: str) -> bool:
+    import psycopg
+
+    admin, name = _admin_url(url)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        found = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        return found.fetchone() is not None
+
+
 def drop_database(url: str) -> None:
     import psycopg
 
@@ -163,6 +172,7 @@ class Fill:
                 # A bulk load: the rows are consistent by construction, so the foreign-key
                 # triggers are skipped, and the big tables' indexes are built once, after.
                 cursor.execute("SET session_replication_role = replica")
+                cursor.execute("SET maintenance_work_mem = '1GB'")  # the index builds
                 indexes = self._drop_indexes(cursor, BIG_TABLES)
                 self._people_and_bots(cursor, rng)
                 ladder_ids = self._ladders(cursor)
@@ -200,7 +210,9 @@ class Fill:
         }
 
     def _drop_indexes(self, cursor: Any, tables: tuple[str, ...]) -> list[str]:
-        """Drop the indexes of ``tables`` that back no constraint; their CREATE statements."""
+        """Drop the indexes of ``tables`` but their primary keys (unique constraints too: a
+        unique index built once is far faster than one grown row by row); the statements
+        that make them again."""
         cursor.execute(
             "SELECT i.indexname, i.indexdef FROM pg_indexes i WHERE i.tablename = ANY(%s) "
             "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)",
@@ -209,7 +221,18 @@ class Fill:
         found = cursor.fetchall()
         for name, _definition in found:
             cursor.execute(f'DROP INDEX "{name}"')
-        return [definition for _name, definition in found]
+        cursor.execute(
+            "SELECT c.conrelid::regclass::text, c.conname, pg_get_constraintdef(c.oid) "
+            "FROM pg_constraint c WHERE c.contype = 'u' AND c.conrelid::regclass::text = ANY(%s)",
+            [list(tables)],
+        )
+        unique = cursor.fetchall()
+        for table, name, _definition in unique:
+            cursor.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
+        return [definition for _name, definition in found] + [
+            f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {definition}'
+            for table, name, definition in unique
+        ]
 
     @contextlib.contextmanager
     def _copy(self, cursor: Any, table: str, columns: str) -> Iterator[Callable[[str], object]]:
@@ -429,6 +452,16 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[int]:
+    """The site served by gunicorn (sync workers) on 127.0.0.1: its port."""
+    with gunicorn_process(env, workers, log) as (port, _process):
+        yield port
+
+
+@contextlib.contextmanager
+def gunicorn_process(
+    env: dict[str, str], workers: int, log: Path, options: tuple[str, ...] = ()
+) -> Iterator[tuple[int, "subprocess.Popen[bytes]"]]:
+    """gunicorn serving the site on 127.0.0.1 with more ``options``: its port and process."""
     port = free_port()
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -437,6 +470,7 @@ def gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[int]:
                 "-m",
                 "gunicorn",
                 "config.wsgi",
+                *options,
                 "--bind",
                 f"127.0.0.1:{port}",
                 "--workers",
@@ -460,7 +494,7 @@ def gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[int]:
             if process.poll() is not None or time.monotonic() > limit:
                 raise RuntimeError(f"gunicorn did not start:\n{log.read_text()[-3000:]}")
             time.sleep(0.2)
-        yield port
+        yield port, process
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -580,7 +614,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4, help="concurrent client threads")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
-    parser.add_argument("--reuse", action="store_true", help="measure databases kept before")
+    parser.add_argument(
+        "--reuse", action="store_true", help="measure the databases kept before (migrated)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     sizes: list[int] = args.matches
@@ -592,7 +628,8 @@ def main() -> None:
         rounds: dict[int, dict[str, list[float]]] = {size: {} for size in sizes}
         try:
             for size in sizes:
-                if args.reuse:
+                if args.reuse and database_exists(database_for(size)):
+                    migrate(envs[size])  # what was added since
                     continue
                 fill = Fill(database_for(size), args.bots, size)
                 started = time.perf_counter()
