@@ -23,6 +23,7 @@ from arena.engine.game import Game
 from arena.engine.variants import ACTION_CARDS, LUCK_CARDS, PRO_TURN_CAP, VARIANT_NAMES, variant
 from arena.local import play_game
 from arena.runner import rules
+from arena.runner.notes import DecisionNote, Note, notes_file
 from arena.runner.results import (
     BotReport,
     Drop,
@@ -283,3 +284,15 @@ def test_every_repository_path_the_docs_name_exists() -> None:
         assert named
         assert [p for p in sorted(named) if not (ROOT / p).exists()] == []
         assert [p for p in sorted(linked) if not (DOCS / p).exists()] == []
+
+
+def test_every_key_of_a_notes_file_is_documented_and_the_example_has_them() -> None:
+    text = section(REPLAY, "5. ")
+    note = DecisionNote(0, 2, "tile", 0, Note("safe", (1.5, None)), ("tile 3", "tile 40"), "tile 3")
+    data = notes_file([note])
+    for keys in (data, data["notes"][0]):
+        assert [k for k in keys if not documented(text, k)] == []
+    example = examples()["nimmt-notes/1"]
+    assert list(example) == list(data)
+    assert [list(n) for n in example["notes"]] == [list(data["notes"][0])]
+    assert all(len(n["values"]) == len(n["options"]) for n in example["notes"])
