@@ -78,6 +78,11 @@ def test_it_serves_the_sites_viewer_and_the_engines_frames_of_the_replay_on_loca
         assert status == 400 and b"seat must be a seat number from 0 to 2" in body
         for elsewhere in ("../pyproject.toml", "static/../../pyproject.toml", "platform"):
             assert get(base + elsewhere)[0] == 404
+        # A page elsewhere whose name points at 127.0.0.1 (DNS rebinding) is refused.
+        rebound = urllib.request.Request(base + "replay.json", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(rebound, timeout=10)
+        assert refused.value.code == 403
 
 
 def test_it_refuses_a_seat_the_game_lacks_and_a_replay_that_does_not_verify(

@@ -6,7 +6,9 @@ engine on its own, no settings or database), its script (``matches/viewer.js``) 
 stylesheet, straight from the project's ``platform/`` folder, so the viewer is the site's and
 never a copy; and the engine's frames of the replay (:func:`arena.engine.frames.frames`), the
 public ones at ``/frames.json`` and seat S's view at ``/frames.json?seat=S``, as the site's
-frames URL serves them. Nothing else is served; it listens on 127.0.0.1 only.
+frames URL serves them. Nothing else is served; it listens on 127.0.0.1 only, and answers only
+requests addressed to it by that name (or ``localhost``), so that a web page elsewhere cannot
+read the replay by pointing a name of its own at 127.0.0.1 (DNS rebinding).
 
 It needs a checkout of the project (``platform/`` beside ``arena/``) and the site's Python
 packages (``pip install -e '.[site]'``) for the template engine.
@@ -131,7 +133,10 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         viewer = self.server.viewer
         url = urlsplit(self.path)
-        if url.path == "/":
+        port = self.server.server_address[1]
+        if self.headers.get("Host") not in (f"127.0.0.1:{port}", f"localhost:{port}"):
+            self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", b"not this host\n")
+        elif url.path == "/":
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", viewer.page)
         elif url.path == "/replay.json":
             body = json.dumps(viewer.replay).encode("utf-8")
