@@ -227,7 +227,12 @@ def _number(value: object, method: str, what: str) -> int:
 
 
 class ArenaError(RuntimeError):
-    """The arena refused the bot or ended the match early; the message says why."""
+    """The arena refused the bot or ended the match early; the message says why, ``code`` the
+    gRPC status it ended the stream with (``None`` if it was never reached)."""
+
+    def __init__(self, message: str, code: grpc.StatusCode | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class BotCodeError(RuntimeError):
@@ -367,34 +372,126 @@ async def _play(bot: Bot, address: str, token: str, connect_timeout: float) -> M
                 f"cannot reach the arena at {address} within {connect_timeout:g} s: "
                 "is the match running, and is the address right?"
             ) from None
-        # The generated stub has no type hints (protoc's gRPC plugin writes none).
-        stub = arena_pb2_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
-        call = stub.Play()
-        session = _Session(bot)
-        hello = pb.BotMessage()
-        hello.hello.protocol_version = PROTOCOL_VERSION
-        hello.hello.bot_name = bot.name
-        hello.hello.token = token
-        hello.hello.kit = KIT
+        return await _match(channel, bot, token)
+
+
+async def _match(channel: grpc.aio.Channel, bot: Bot, token: str) -> MatchSummary:
+    """Play one match on one stream of ``channel``."""
+    # The generated stub has no type hints (protoc's gRPC plugin writes none).
+    stub = arena_pb2_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
+    call = stub.Play()
+    session = _Session(bot)
+    hello = pb.BotMessage()
+    hello.hello.protocol_version = PROTOCOL_VERSION
+    hello.hello.bot_name = bot.name
+    hello.hello.token = token
+    hello.hello.kit = KIT
+    try:
+        await call.write(hello)
+        while True:
+            message = await call.read()
+            if message is grpc.aio.EOF:
+                break
+            reply = session.handle(message, time.monotonic())
+            if reply is not None:
+                await call.write(reply)
+        code = await call.code()
+    except grpc.aio.AioRpcError as exc:
+        raise ArenaError(_status_text(exc.code(), exc.details()), exc.code()) from None
+    except BotCodeError as exc:
+        # Logged before the stream closes, so the arena finds it in the log of the crash.
+        log.critical("%s; the bot stops here (a crash)", exc, exc_info=exc.__cause__)
+        raise
+    if code != grpc.StatusCode.OK:
+        raise ArenaError(_status_text(code, await call.details()), code)
+    return session.summary
+
+
+#: Statuses after which a remote bot does not connect again: fix something first.
+_FINAL = (
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.PERMISSION_DENIED,
+)
+#: The longest wait between two attempts to reach the gateway (seconds).
+RECONNECT_MAX = 10.0
+
+
+def remote_channel(url: str, ca_file: str | None = None) -> grpc.aio.Channel:
+    """A channel to the arena's gateway at ``url``: ``grpcs://host:port`` (or ``host:port``)
+    with TLS, trusting the system's CAs or ``ca_file``; ``grpc://host:port`` in plaintext,
+    only to a loopback address. :class:`ArenaError` for anything else."""
+    scheme, _, target = url.rpartition("://")
+    if scheme not in ("", "grpcs", "grpc") or not target or "/" in target:
+        raise ArenaError(f"--remote {url!r}: give grpcs://HOST:PORT (the bot page shows it)")
+    options = [
+        ("grpc.enable_http_proxy", 0),
+        ("grpc.keepalive_time_ms", 20_000),
+        ("grpc.keepalive_timeout_ms", 10_000),
+    ]
+    if scheme == "grpc":
+        host = target.rsplit(":", 1)[0].strip("[]")
+        if host not in ("localhost", "127.0.0.1", "::1"):
+            raise ArenaError(f"--remote {url!r}: plaintext only to loopback; use grpcs://")
+        return grpc.aio.insecure_channel(target, options=options)
+    root = None
+    if ca_file:
         try:
-            await call.write(hello)
-            while True:
-                message = await call.read()
-                if message is grpc.aio.EOF:
-                    break
-                reply = session.handle(message, time.monotonic())
-                if reply is not None:
-                    await call.write(reply)
-            code = await call.code()
-        except grpc.aio.AioRpcError as exc:
-            raise ArenaError(_status_text(exc.code(), exc.details())) from None
-        except BotCodeError as exc:
-            # Logged before the stream closes, so the arena finds it in the log of the crash.
-            log.critical("%s; the bot stops here (a crash)", exc, exc_info=exc.__cause__)
-            raise
-        if code != grpc.StatusCode.OK:
-            raise ArenaError(_status_text(code, await call.details()))
-        return session.summary
+            with open(ca_file, "rb") as file:
+                root = file.read()
+        except OSError as exc:
+            raise ArenaError(f"cannot read the CA file {ca_file}: {exc}") from exc
+    credentials = grpc.ssl_channel_credentials(root_certificates=root)
+    return grpc.aio.secure_channel(target, credentials, options=options)
+
+
+async def _play_remote(
+    bot: Bot, url: str, token: str, *, ca_file: str | None, matches: int, connect_timeout: float
+) -> int:
+    """Play match after match through the gateway (``matches``: how many, 0 for no end),
+    connecting again after each one and whenever the connection drops (a dropped match is
+    resumed if the arena still holds the seat); the number played."""
+    played = 0
+    pause = 1.0
+    async with remote_channel(url, ca_file) as channel:
+        while not matches or played < matches:
+            try:
+                await asyncio.wait_for(channel.channel_ready(), connect_timeout)
+                summary = await _match(channel, bot, token)
+            except TimeoutError:
+                log.warning("cannot reach the gateway at %s; trying again in %g s", url, pause)
+            except ArenaError as exc:
+                if exc.code in _FINAL:
+                    raise
+                log.warning("%s; connecting again in %g s", exc, pause)
+            else:
+                played += 1
+                pause = 1.0
+                log.info("match %d over (%d games); waiting for the next", played, summary.games)
+                continue
+            await asyncio.sleep(pause)
+            pause = min(RECONNECT_MAX, pause * 2)
+    return played
+
+
+def play_remote(
+    bot: Bot,
+    url: str,
+    token: str,
+    *,
+    ca_file: str | None = None,
+    matches: int = 0,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> int:
+    """Play ``bot`` from this machine in the arena's matches through its gateway at ``url``
+    (see :func:`remote_channel`), with the bot's remote token; ``matches`` how many (0: until
+    stopped). Raises :class:`ArenaError` if the gateway refuses the token or the protocol."""
+    return asyncio.run(
+        _play_remote(
+            bot, url, token, ca_file=ca_file, matches=matches, connect_timeout=connect_timeout
+        )
+    )
 
 
 def _status_text(code: grpc.StatusCode, details: str | None) -> str:
@@ -455,6 +552,28 @@ def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
         metavar="SECONDS",
         help=f"how long to wait for the arena to accept the connection ({CONNECT_TIMEOUT:g} s)",
     )
+    parser.add_argument(
+        "--remote",
+        metavar="URL",
+        default=None,
+        help=(
+            "play from this machine through the arena's gateway, e.g. grpcs://arena.example.org:"
+            "7443, with the bot's remote token in $NIMMT_REMOTE_TOKEN (the bot page issues it)"
+        ),
+    )
+    parser.add_argument(
+        "--ca",
+        metavar="FILE",
+        default=os.environ.get("NIMMT_REMOTE_CA") or None,
+        help="with --remote: trust the gateway certificate in FILE (default: $NIMMT_REMOTE_CA)",
+    )
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --remote: stop after N matches (default: play until stopped)",
+    )
     parser.add_argument("--quiet", action="store_true", help="log only warnings and errors")
     args = parser.parse_args(argv)
     logging.basicConfig(
@@ -462,6 +581,8 @@ def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
         level=logging.WARNING if args.quiet else logging.INFO,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
+    if args.remote is not None:
+        return _main_remote(bot, args.remote, args.ca, args.matches, args.connect_timeout)
     if not args.connect:
         parser.error(
             "no arena address: the arena sets NIMMT_ENGINE; to connect by hand pass "
@@ -475,6 +596,23 @@ def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
         return 1
     except BotCodeError:
         return 3  # already logged, with the traceback
+    return 0
+
+
+def _main_remote(bot: Bot, url: str, ca: str | None, matches: int, connect_timeout: float) -> int:
+    token = os.environ.get("NIMMT_REMOTE_TOKEN", "").strip()
+    if not token:
+        log.error("set NIMMT_REMOTE_TOKEN to the bot's remote token (shown on the bot's page)")
+        return 2
+    try:
+        play_remote(bot, url, token, ca_file=ca, matches=matches, connect_timeout=connect_timeout)
+    except ArenaError as exc:
+        log.error("%s", exc)
+        return 1
+    except BotCodeError:
+        return 3
+    except KeyboardInterrupt:
+        return 0
     return 0
 
 

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "tables",
     "api",
     "guide",
+    "remote",
 ]
 
 MIDDLEWARE = [
@@ -335,6 +336,26 @@ EMAIL_HOST, EMAIL_PORT = _EMAIL.host, _EMAIL.port
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _EMAIL.user, _EMAIL.password
 EMAIL_USE_TLS, EMAIL_USE_SSL = _EMAIL.tls, _EMAIL.ssl
 DEFAULT_FROM_EMAIL = env_str("NIMMT_EMAIL_FROM", f"{SITE_NAME} <arena@localhost>")
+
+# ---------------------------------------------------------------------------- remote bots
+
+# The gateway (remote.gateway, `manage.py run_gateway`): where remote bots connect, with TLS
+# (certificate and key files; plaintext only when it listens on loopback), and the address the
+# bot page tells their owners to use. The hand-over to the workers goes through the broker's
+# Redis. A bot stays online for REMOTE_GRACE_SECONDS after its connection drops, and a match
+# waits as long for it to reconnect; REMOTE_NETWORK_MS caps the time of each answer that is
+# counted as the network's, not the bot's (remote.seat).
+GATEWAY_ADDRESS = env_str("NIMMT_GATEWAY_ADDRESS", "127.0.0.1:7443")
+GATEWAY_URL = env_str("NIMMT_GATEWAY_URL", "")
+_GATEWAY_CERT = env_str("NIMMT_GATEWAY_TLS_CERT", "")
+_GATEWAY_KEY = env_str("NIMMT_GATEWAY_TLS_KEY", "")
+GATEWAY_TLS_CERT = Path(_GATEWAY_CERT) if _GATEWAY_CERT else None
+GATEWAY_TLS_KEY = Path(_GATEWAY_KEY) if _GATEWAY_KEY else None
+GATEWAY_IDLE_SECONDS = env_float("NIMMT_GATEWAY_IDLE_SECONDS", 600.0, minimum=5.0)
+GATEWAY_MESSAGES_PER_SECOND = env_float("NIMMT_GATEWAY_MESSAGES_PER_SECOND", 50.0, minimum=1.0)
+REMOTE_GRACE_SECONDS = env_float("NIMMT_REMOTE_GRACE_SECONDS", 30.0, minimum=1.0)
+REMOTE_NETWORK_MS = env_int("NIMMT_REMOTE_NETWORK_MS", 250, minimum=0, maximum=5000)
+REMOTE_REDIS_URL = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""
 
 # ---------------------------------------------------------------------------- logging
 

@@ -4,7 +4,8 @@ Each run tops a ladder up to ``SCHEDULE_IN_FLIGHT`` queued or running matches. F
 match the bot with the fewest games in the last 24 hours goes first (ties broken at random); its
 opponents are drawn from the ``RATING_NEIGHBOURS`` bots nearest to it in the rating the ladder
 is ordered by (:data:`ladders.models.STANDINGS_RATING`), and no two bots meet more than
-``PAIR_DAILY_CAP`` times a day. Seats are shuffled. A match's games and whether it is
+``PAIR_DAILY_CAP`` times a day. A remote bot plays only while online and not already in a
+match (:func:`remote.services.schedulable`). Seats are shuffled. A match's games and whether it is
 duplicate (each deal once per seat rotation) are the ladder's
 (:meth:`ladders.models.Ladder.match_format`).
 
@@ -23,6 +24,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from ladders.models import STANDINGS_COLUMNS, STANDINGS_RATING, Ladder, Rating
+from remote import services as remote_services
 from submissions.models import Bot
 
 from matches.models import Match, Seat
@@ -84,6 +86,7 @@ def schedule_ladder(ladder_pk: int, rng: random.Random | None = None) -> list[Ma
         if wanted <= 0:
             return []
         bots = {b.pk: b for b in Bot.objects.playing().select_related("active_version")}
+        bots = remote_services.schedulable(bots)  # remote bots: online and free only
         if len(bots) < ladder.players:
             return []
         column = STANDINGS_COLUMNS[STANDINGS_RATING]

@@ -34,6 +34,7 @@ from django.db.models import Min
 from django.utils import timezone
 from ladders.models import Ladder
 from ladders.services import rate_ladder
+from remote import seat as remote_seat
 from submissions import builds
 from submissions.models import Bot
 
@@ -83,7 +84,9 @@ def run_match(*, match_pk: int) -> None:
                     games=match.games,
                     duplicate=match.duplicate,
                     entrants=[
-                        bridge.Entrant(name, builds.run_dir(s.version))
+                        bridge.SeatedEntrant(name, remote_seat.joiner(name, s.bot_id))
+                        if s.version.is_remote
+                        else bridge.Entrant(name, builds.run_dir(s.version))
                         for name, s in zip(names, seats, strict=True)
                     ],
                     out_dir=out_dir,

@@ -97,9 +97,11 @@ class BotVersion(Claimable):
         (FAILED, "failed"),
     )
     # What ``code_dir`` names: an upload's archive in the arena's storage (core.storage), whose
-    # SHA-256 is ``code_sha256``, or a folder in the house bots' folder.
+    # SHA-256 is ``code_sha256``, or a folder in the house bots' folder; or nothing: the bot
+    # plays from its owner's machine through the gateway (the remote app).
     DATA = "data"
     HOUSE = "house"
+    REMOTE = "remote"
 
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     bot = models.ForeignKey(Bot, models.CASCADE, related_name="versions")
@@ -110,7 +112,9 @@ class BotVersion(Claimable):
     upload_size = models.PositiveBigIntegerField(default=0)
     upload_sha256 = models.CharField(max_length=64, blank=True)
     code_root = models.CharField(
-        max_length=8, choices=[(DATA, "data folder"), (HOUSE, "house bots")], default=DATA
+        max_length=8,
+        choices=[(DATA, "data folder"), (HOUSE, "house bots"), (REMOTE, "remote")],
+        default=DATA,
     )
     code_dir = models.CharField(max_length=300, blank=True)
     code_sha256 = models.CharField(max_length=64, blank=True)
@@ -138,6 +142,11 @@ class BotVersion(Claimable):
     @property
     def passed(self) -> bool:
         return self.status == self.PASSED
+
+    @property
+    def is_remote(self) -> bool:
+        """Whether the bot plays this version from its owner's machine (no code here)."""
+        return self.code_root == self.REMOTE
 
     @property
     def is_final(self) -> bool:

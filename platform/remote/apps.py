@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RemoteConfig(AppConfig):
+    name = "remote"
+    verbose_name = "Remote bots"
