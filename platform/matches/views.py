@@ -236,7 +236,8 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
         raise Http404("No such game in this match.")
     data = _replay_data(match_file(match, match.replays[game - 1]))
     reading = None if data is None else of_replay(data)
-    return render(
+    notes = None if data is None else _owned_notes(request, match, game, data)
+    response = render(
         request,
         "matches/game.html",
         {
@@ -248,9 +249,12 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
             "reading": reading,
             "earlier_reading": reading is not None and reading is not CURRENT,
             # The requester's own bots' notes on their decisions (None for everyone else).
-            "notes": None if data is None else _owned_notes(request, match, game, data),
+            "notes": notes,
         },
     )
+    if notes is not None:
+        response["Cache-Control"] = "private, no-store"  # the page holds the owner's notes
+    return response
 
 
 def _owned_notes(

@@ -75,7 +75,9 @@ def download(client: Client, match: Match, api: bool = False, **headers: str) ->
 def test_it_gives_the_owner_their_own_bots_notes_on_the_game_page(noted: dict[str, Any]) -> None:
     match = noted["match"]
     for owner, bot in (("alice", "alice-bot"), ("bob", "bob-bot")):
-        html = client_of(noted[owner]).get(reverse("match-game", args=[match.uuid, 1])).content
+        page = client_of(noted[owner]).get(reverse("match-game", args=[match.uuid, 1]))
+        assert page["Cache-Control"] == "private, no-store"
+        html = page.content
         data = embedded_notes(html.decode())
         assert data is not None, f"{owner} sees no notes"
         seat = replay_seat(match, bot)
