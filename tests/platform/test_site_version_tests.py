@@ -4,11 +4,13 @@ owner's page shows it, nobody else sees or starts it, and a real test ends with 
 verdict."""
 
 import random
+import threading
 from typing import Any
 
+import psycopg
 import pytest
 from accounts.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 from ladders.models import Ladder, Rating
@@ -16,6 +18,7 @@ from ladders.services import rate_ladder
 from matches.models import Match
 from nimmt_site_testing import (
     CeleryProcess,
+    database_url,
     make_user,
     program_bot,
     random_bot_upload,
@@ -271,6 +274,29 @@ def test_it_waits_for_a_candidate_that_passes_and_for_a_free_slot(
     assert services.advance(third.pk).ended
     third.refresh_from_db()
     assert third.status == VersionTest.STOPPED and "did not pass" in third.error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tests_start_one_at_a_time(alice: User) -> None:
+    board, _, v2 = setup(alice)
+    test = services.request_test(v2, alice, board)
+    steps: list[services.Step] = []
+
+    def start() -> None:
+        try:
+            steps.append(services.advance(test.pk))
+        finally:
+            connection.close()  # this thread's own connection
+
+    with psycopg.connect(database_url(), autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock(%s)", [services.SLOT_LOCK])
+        starting = threading.Thread(target=start)
+        starting.start()
+        starting.join(1.0)
+        assert starting.is_alive() and not steps  # it waits for the slots' lock
+        other.execute("SELECT pg_advisory_unlock(%s)", [services.SLOT_LOCK])
+        starting.join(10)
+    assert len(steps[0].matches) == 2
 
 
 def test_it_refuses_what_cannot_be_tested(alice: User) -> None:
