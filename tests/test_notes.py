@@ -11,6 +11,7 @@ import math
 from arena.bots.mcs import MonteCarloBot
 from arena.bots.random import RandomBot
 from arena.engine.decisions import PlayTile
+from arena.engine.frames import frames
 from arena.engine.game import Game
 from arena.runner.defaults import default_decision
 from arena.runner.match import Entrant, MatchConfig, run_match
@@ -88,7 +89,7 @@ def play_noted(seats: list[Seat]) -> tuple[list[DecisionNote], Game]:
 
 
 def test_the_referee_keeps_each_note_with_its_turn_seat_and_kind_but_not_a_late_ones():
-    notes, game = play_noted([Annotating("a", slow=(2,)), Annotating("b", illegal=True)])
+    notes, _ = play_noted([Annotating("a", slow=(2,)), Annotating("b", illegal=True)])
     a = [n for n in notes if n.seat == 0]
     b = [n for n in notes if n.seat == 1]
     assert [n.note.text for n in a[:2]] == ["request 1", "request 3"]  # request 2 came late
@@ -123,3 +124,37 @@ def test_a_match_writes_every_seats_notes_beside_a_replay_that_has_none(tmp_path
         assert "playouts" in first["text"] and len(first["values"]) == len(first["options"])
         replay_text = (tmp_path / f"game-{index + 1:05d}.json").read_text()
         assert "playouts" not in replay_text and '"notes"' not in replay_text
+
+
+class NotesEverything(RandomBot):
+    """Random play, with a note on every decision naming it."""
+
+    def decide(self, view):  # type: ignore[no-untyped-def]
+        self._said = view.pending.kind.value if view.pending else ""
+        return super().decide(view)
+
+    def note(self) -> Note | None:
+        return Note(self._said)
+
+
+def test_every_note_names_a_step_where_the_frames_ask_for_its_decision(tmp_path):
+    """The viewer finds a note's step from its keys alone (docs/REPLAY.md, section 5)."""
+    config = MatchConfig(variant="pro+luck", games=3, seed=3, out=tmp_path)
+    result = run_match(config, [Entrant(n, in_process=NotesEverything) for n in "abc"])
+    kinds = set()
+    for replay, notes in zip(result.replays, result.notes, strict=True):
+        shown = frames(replay).to_json()
+        ends, steps = shown["turn_ends"], shown["frames"]
+        for note in notes:
+            assert note.note.text == note.kind
+            kinds.add(note.kind)
+            if note.kind == "tile":  # asked in the position after the previous turn
+                assert steps[ends[note.turn] + 1]["step"]["kind"] == "reveal"
+                continue
+            asked = [
+                i
+                for i in range(ends[note.turn] + 1, ends[note.turn + 1] + 1)
+                if (steps[i]["asks"] or {}) == {"kind": note.kind, "seat": note.seat}
+            ]
+            assert note.index < len(asked), note
+    assert kinds == {"tile", "luck", "action"}
