@@ -7,8 +7,9 @@ cd /app/platform
 case "${1:-web}" in
     web)
         python manage.py migrate --noinput
-        exec gunicorn config.wsgi --bind 0.0.0.0:8000 \
-            --workers "${NIMMT_WEB_WORKERS:-3}" --access-logfile - --forwarded-allow-ips '*'
+        # Threaded workers (NIMMT_WEB_WORKERS, NIMMT_WEB_THREADS): see config/gunicorn.py.
+        exec gunicorn --config python:config.gunicorn config.wsgi --bind 0.0.0.0:8000 \
+            --access-logfile - --forwarded-allow-ips '*'
         ;;
     worker-matches)
         exec celery -A config worker -Q matches,maintenance \

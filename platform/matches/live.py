@@ -15,10 +15,18 @@ a chunk row is what every one of them can write and read, and a spectator who co
 reconnects reads what he missed from the rows instead of from a message he was not there for.
 The transport is one-way (the match goes on whatever a spectator does), so server-sent events
 fit: the browser's ``EventSource`` reconnects by itself with the last event's id, which names
-the chunk to go on from. A stream is a plain streaming response that polls one index
-(``live_chunk_seq``) every :data:`POLL_S` and ends after :data:`STREAM_S` (the browser then
-reconnects), so it needs no ASGI server or channel layer, works alike under ``runserver``,
-gunicorn's threads and the test server, and never holds a web worker for long.
+the chunk to go on from. A stream is a plain streaming response that ends after
+:data:`STREAM_S` (the browser then reconnects), so it needs no ASGI server or channel layer and
+works alike under ``runserver``, gunicorn's threads and the test server.
+
+**Many spectators.** A stream waits in a thread of its own, so the site runs gunicorn's
+threaded workers (``config/gunicorn.py``: a sync worker would be pinned by one spectator for
+the whole stream). The spectators of one match in one web process share one
+:class:`_Feed`: whichever of their streams finds it older than :data:`POLL_S` reads the new
+chunks (one index, ``live_chunk_seq``) while the others wait for it, so the database answers
+two small queries per match, process and :data:`POLL_S` however many are watching, and a
+waiting stream holds no database connection (``benchmarks/live_spectators.py``: 50 spectators
+of one match).
 
 **What a spectator sees.** Only what every player at the table sees: the frames hold the board,
 revealed tiles, scores and the number of tiles in each hand, never a hand; the action cards a
@@ -28,6 +36,8 @@ none of them (:func:`public_frame`). Replays, which name them, are served once a
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import json
 import logging
 import secrets
@@ -222,6 +232,126 @@ def _event(kind: str, data: dict[str, Any], event_id: str | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+@dataclass
+class _Snapshot:
+    """What a stream reads of a :class:`_Feed`: the attempt being shown, its chunks after the
+    stream's position (up to :data:`BATCH`), the match's status."""
+
+    version: int
+    attempt: str | None
+    chunks: list[dict[str, Any]]
+    status: str | None
+
+
+class _Feed:
+    """The chunks of one match's latest attempt as this process has read them, shared by the
+    streams of its spectators: read from the database by one of them at a time, at most once
+    per ``poll_s`` (:meth:`fresh`); the others wait for it (:meth:`wait`)."""
+
+    def __init__(self, match_pk: int) -> None:
+        self.match_pk = match_pk
+        self.watchers = 0
+        self._changed = threading.Condition()
+        self._version = 0  # goes up whenever what was read changes
+        self._polling = False
+        self._polled_at = -1e9
+        self._attempt: str | None = None
+        self._chunks: list[dict[str, Any]] = []  # in seq order
+        self._status: str | None = None
+
+    def fresh(self, poll_s: float) -> int:
+        """Read the database if the last read is older than ``poll_s`` and no other stream
+        is reading it (else wait for that one); the version read."""
+        with self._changed:
+            while self._polling:
+                self._changed.wait(timeout=5.0)
+            if time.monotonic() - self._polled_at < poll_s:
+                return self._version
+            self._polling = True
+            attempt, known = self._attempt, (self._chunks[-1]["seq"] if self._chunks else 0)
+        try:
+            status, latest, new = self._read(attempt, known)
+        finally:
+            with self._changed:
+                self._polling = False
+                self._polled_at = time.monotonic()
+                self._changed.notify_all()
+        with self._changed:
+            if latest != attempt:  # the first read, or the match started over
+                self._attempt, self._chunks = latest, new
+                self._version += 1
+            elif new:
+                self._chunks.extend(new)  # snapshots copy their slice under the lock
+                self._version += 1
+            if status != self._status:
+                self._status = status
+                self._version += 1
+            return self._version
+
+    def _read(
+        self, attempt: str | None, known: int
+    ) -> tuple[str | None, str | None, list[dict[str, Any]]]:
+        """The match's status, its latest attempt, and that attempt's chunks after ``known``
+        (all of them if the attempt is not ``attempt``)."""
+        status = Match.objects.filter(pk=self.match_pk).values_list("status", flat=True).first()
+        latest = (
+            LiveChunk.objects.filter(match_id=self.match_pk)
+            .order_by("-id")
+            .values_list("attempt", flat=True)
+            .first()
+        )
+        after = known if latest == attempt else 0
+        new: list[dict[str, Any]] = [
+            dict(row)
+            for row in LiveChunk.objects.filter(
+                match_id=self.match_pk, attempt=latest, seq__gt=after
+            )
+            .order_by("seq")
+            .values("seq", "game", "first", "header", "frames", "over")
+        ]
+        if not connection.in_atomic_block:  # a waiting stream holds no connection
+            connection.close()
+        return status, latest, new
+
+    def snapshot(self, attempt: str, seq: int) -> _Snapshot:
+        """The chunks after ``seq`` if ``attempt`` is the latest (else the latest's from the
+        start), :data:`BATCH` at most."""
+        with self._changed:
+            chunks = self._chunks
+            start = 0
+            if attempt == self._attempt:
+                start = bisect.bisect_right(chunks, seq, key=lambda chunk: int(chunk["seq"]))
+            return _Snapshot(
+                self._version, self._attempt, chunks[start : start + BATCH], self._status
+            )
+
+    def wait(self, version: int, timeout: float) -> None:
+        """Until what was read is newer than ``version``, for ``timeout`` at most."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._version != version, timeout=timeout)
+
+
+_feeds: dict[int, _Feed] = {}
+_feeds_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _watching(match_pk: int) -> Iterator[_Feed]:
+    """The process's feed of the match, for as long as a stream watches it."""
+    with _feeds_lock:
+        feed = _feeds.get(match_pk)
+        if feed is None:
+            feed = _feeds[match_pk] = _Feed(match_pk)
+        feed.watchers += 1
+    try:
+        yield feed
+    finally:
+        with _feeds_lock:
+            feed.watchers -= 1
+            if feed.watchers == 0:
+                del _feeds[match_pk]
+
+
 def events(
     match: Match, position: Position, *, stream_s: float = STREAM_S, poll_s: float = POLL_S
 ) -> Iterator[str]:
@@ -230,41 +360,35 @@ def events(
     ``reset`` when the match started over (a retried attempt: drop what was shown), ``end``
     (``status``, ``url``) once the match is no longer running; for ``stream_s`` at most."""
     yield f"retry: {RETRY_MS}\n\n"
+    if not connection.in_atomic_block:  # the view's; the feed reads on its own
+        connection.close()
     started = last_sent = time.monotonic()
     attempt, seq = position.attempt, position.seq
-    while True:
-        status = Match.objects.filter(pk=match.pk).values_list("status", flat=True).first()
-        latest = (
-            LiveChunk.objects.filter(match_id=match.pk)
-            .order_by("-id")
-            .values_list("attempt", flat=True)
-            .first()
-        )
-        if latest is not None and latest != attempt:
-            if attempt:  # the match started over (a retried attempt): drop what was shown
-                yield _event("reset", {})
-            attempt, seq = latest, 0
-        chunks = list(
-            LiveChunk.objects.filter(match_id=match.pk, attempt=attempt, seq__gt=seq)
-            .order_by("seq")
-            .values("seq", "game", "first", "header", "frames", "over")[:BATCH]
-        )
-        for chunk in chunks:
-            seq = chunk["seq"]
-            body = {k: chunk[k] for k in ("game", "first", "frames", "over")}
-            if chunk["header"] is not None:
-                body["header"] = chunk["header"]
-            yield _event("chunk", body, f"{attempt}:{seq}")
-            last_sent = time.monotonic()
-        if len(chunks) == BATCH:
-            continue  # more to catch up on
-        if status not in (Match.QUEUED, Match.RUNNING):
-            yield _event("end", {"status": status, "url": match.get_absolute_url()})
-            return
-        now = time.monotonic()
-        if now - started >= stream_s:
-            return
-        if now - last_sent >= HEARTBEAT_S:
-            yield ": still running\n\n"
-            last_sent = now
-        time.sleep(poll_s)
+    with _watching(match.pk) as feed:
+        while True:
+            feed.fresh(poll_s)
+            now = feed.snapshot(attempt, seq)
+            if now.attempt is not None and now.attempt != attempt:
+                if attempt:  # the match started over (a retried attempt): drop what was shown
+                    yield _event("reset", {})
+                attempt, seq = now.attempt, 0
+                now = feed.snapshot(attempt, seq)
+            for chunk in now.chunks:
+                seq = chunk["seq"]
+                body = {k: chunk[k] for k in ("game", "first", "frames", "over")}
+                if chunk["header"] is not None:
+                    body["header"] = chunk["header"]
+                yield _event("chunk", body, f"{attempt}:{seq}")
+                last_sent = time.monotonic()
+            if len(now.chunks) == BATCH:
+                continue  # more to catch up on
+            if now.status not in (Match.QUEUED, Match.RUNNING):
+                yield _event("end", {"status": now.status, "url": match.get_absolute_url()})
+                return
+            moment = time.monotonic()
+            if moment - started >= stream_s:
+                return
+            if moment - last_sent >= HEARTBEAT_S:
+                yield ": still running\n\n"
+                last_sent = moment
+            feed.wait(now.version, poll_s)

@@ -1,12 +1,16 @@
 """Watching a running match live: the frames the worker writes as the decisions land, the stream
 of server-sent events that carries them, and the page that draws them."""
 
+import http.client
+import random
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 from unittest import mock
+from urllib.parse import urlsplit
 
 import pytest
 from django.db import connection
@@ -240,3 +244,68 @@ def test_the_live_page_and_its_events_over_http(client: Client) -> None:
     assert finished.status_code == 302 and finished["Location"] == match.get_absolute_url()
     unknown = reverse("match-live-events", args=[uuid.uuid4()])
     assert client.get(unknown).status_code == 404
+
+
+# ---------------------------------------------------------------------------- many spectators
+
+
+def _spectate(url: str, received: list[tuple[str, dict[str, Any]]], deadline: float) -> None:
+    """A browser's EventSource, roughly: read the stream, reconnect from the last event's id
+    when it ends, stop at ``end``."""
+    import json
+
+    last_id = ""
+    while time.monotonic() < deadline:
+        parts = urlsplit(url)
+        connection = http.client.HTTPConnection(str(parts.hostname), parts.port, timeout=10)
+        connection.request("GET", parts.path, headers={"Last-Event-ID": last_id})
+        response = connection.getresponse()
+        assert response.status == 200
+        fields: dict[str, str] = {}
+        while line := response.readline().decode():
+            if line.strip():
+                name, _, value = line.rstrip("\n").partition(": ")
+                fields[name] = value
+                continue
+            if fields.get("event") == "chunk":
+                last_id = fields["id"]
+                received.append((last_id, json.loads(fields["data"])))
+            elif fields.get("event") == "end":
+                connection.close()
+                return
+            fields = {}
+        connection.close()
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)  # the writer's thread and the server's see the match
+def test_fifty_spectators_at_once_each_get_every_frame_in_order(live_server: Any) -> None:
+    match = _running("basic", 4)
+    url = live_server.url + reverse("match-live-events", args=[match.uuid])
+    deadline = time.monotonic() + 12
+    received: list[list[tuple[str, dict[str, Any]]]] = [[] for _ in range(50)]
+    spectators = [
+        threading.Thread(target=_spectate, args=(url, mine, deadline), daemon=True)
+        for mine in received
+    ]
+    for spectator in spectators:
+        spectator.start()
+    rng = random.Random(2)
+    with LiveFeed(match.pk) as feed:  # the worker's writer, a chunk every FLUSH_S
+        for number in (1, 2):
+            game = Game.new("basic", players=4, seed=number)
+            feed(number, game, ("a", "b", "c", "d"))
+            while (pending := game.pending) is not None:
+                for seat in pending.seats:
+                    time.sleep(0.005)  # a bot's thinking
+                    game.apply(seat, rng.choice(game.legal(seat)))
+    Match.objects.filter(pk=match.pk).update(status=Match.FINISHED, finished_at=timezone.now())
+    for spectator in spectators:
+        spectator.join(timeout=max(0.1, deadline - time.monotonic()))
+    written = [
+        (f"{c.attempt}:{c.seq}", c.game, c.first, c.frames)
+        for c in LiveChunk.objects.filter(match=match).order_by("seq")
+    ]
+    assert len(written) > 3 and {game for _, game, _, _ in written} == {1, 2}
+    for mine in received:
+        assert [(i, c["game"], c["first"], c["frames"]) for i, c in mine] == written
