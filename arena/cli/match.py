@@ -218,7 +218,9 @@ def match_command(args: argparse.Namespace) -> int:
         return 1
     progress.close()
     print(report(result))
-    print(f"replays, logs/ and match.json in {out}")
+    noted = sum(1 for name in result.notes_files if name is not None)
+    notes = f", the bots' notes on {noted} of them (game-*.notes.json)" if noted else ""
+    print(f"replays{notes}, logs/ and match.json in {out}")
     return 0
 
 

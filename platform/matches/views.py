@@ -1,8 +1,8 @@
 """The match pages: the list (filters, pages by key), a match, a game's replay viewer, the
 replay downloads, the viewer's frames, and each bot's log (for that bot's owner only).
 
-What is private: a bot's log and the details of its faults (which can quote its output) are
-shown to the bot's owner only. Everything else of a match is public; the frames carry no fault
+What is private: a bot's log, the details of its faults (which can quote its output) and its
+notes on its decisions (:mod:`matches.notes`) are shown to the bot's owner only. Everything else of a match is public; the frames carry no fault
 detail at all, so they are the same for everyone.
 """
 
@@ -22,7 +22,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import File
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
@@ -112,6 +112,15 @@ class MatchFilter(forms.Form):
         return bot
 
 
+def openable(request: HttpRequest) -> QuerySet[Match]:
+    """The matches ``request``'s user may open by their address: all but the matches of others'
+    version tests (an owner's test of a new version is the owner's alone, :mod:`versiontests`)."""
+    hidden = Q(version_test__isnull=False)
+    if request.user.is_authenticated:
+        hidden &= ~Q(version_test__test__candidate__bot__owner_id=request.user.pk)
+    return Match.objects.exclude(hidden)
+
+
 def _filtered(form: MatchFilter) -> QuerySet[Match]:
     found = Match.objects.filter(version_test__isnull=True)  # an owner's version test: unlisted
     data = form.cleaned_data
@@ -192,7 +201,9 @@ def match_list(request: HttpRequest) -> HttpResponse:
 
 
 def match(request: HttpRequest, match_uuid: str) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("ladder", "tournament"), uuid=match_uuid)
+    match = get_object_or_404(
+        openable(request).select_related("ladder", "tournament"), uuid=match_uuid
+    )
     seats = list(match.seats.select_related("bot", "bot__owner", "version").order_by("seat"))
     changes = {c.rating.bot_id: c for c in match.rating_changes.select_related("rating").all()}
     seats.sort(key=lambda seat: (seat.rank is None, seat.rank or 0, seat.seat))  # best first
@@ -228,7 +239,7 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
     """The replay viewer of one game; the page's script draws it from the replay download. The
     page names the reading of the rules the game was played under (RULES.md 10)."""
     match = get_object_or_404(
-        Match.objects.select_related("ladder", "tournament"),
+        openable(request).select_related("ladder", "tournament"),
         uuid=match_uuid,
         status=Match.FINISHED,
     )
@@ -310,7 +321,7 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     are replaced (a crash's detail quotes the bot's log); everything else is as stored. The
     owner of a seat's bot gets the bot's notes on its decisions too (key ``notes``, see
     :mod:`matches.notes`), in a copy no cache keeps."""
-    match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
+    match = get_object_or_404(openable(request), uuid=match_uuid, status=Match.FINISHED)
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
     name = match_file(match, match.replays[game - 1])
@@ -380,7 +391,7 @@ def frames(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     ``?seat=S`` (0-based): the game as seat S saw it, S's hand at every step and no other
     seat's action cards. Computed here rather than hidden by the page's script, so that a
     browser showing a seat's view is never sent what that seat did not know."""
-    match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
+    match = get_object_or_404(openable(request), uuid=match_uuid, status=Match.FINISHED)
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
     seat: int | None = None
@@ -410,7 +421,7 @@ def frames(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
 
 def bot_log(request: HttpRequest, match_uuid: str, seat: int) -> FileResponse:
     """A bot's output in a match: for the bot's owner only (it may hold their secrets)."""
-    match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
+    match = get_object_or_404(openable(request), uuid=match_uuid, status=Match.FINISHED)
     row = get_object_or_404(match.seats.select_related("bot"), seat=seat)
     if not _viewer_is_owner(request, row):
         raise PermissionDenied("A bot's log is for its owner.")
