@@ -2,8 +2,9 @@
 replay downloads, the viewer's frames, and each bot's log (for that bot's owner only).
 
 What is private: a bot's log, the details of its faults (which can quote its output) and its
-notes on its decisions (:mod:`matches.notes`) are shown to the bot's owner only. Everything else of a match is public; the frames carry no fault
-detail at all, so they are the same for everyone.
+notes on its decisions (:mod:`matches.notes`) are shown to the bot's owner only. Everything else
+of a match is public; the frames carry no fault detail at all, so they are the same for
+everyone.
 """
 
 import datetime as dt
