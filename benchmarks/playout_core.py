@@ -11,9 +11,7 @@ both backends in alternation (a block on one, the same block on the other, over 
 that load from other work hits both alike) for about ``S`` seconds per variant in all, and
 prints microseconds per playout on each and the ratio; "classic rule" times the card game's
 rule rollouts (:mod:`arena.bots.rollouts`) that ``search`` plays for its tile choices. Both
-backends play the same playouts (``tests/test_playout_core.py``); the professional variants
-and basic + luck run the general simulator, which is Python on both, so their ratio is
-about 1.
+backends play the same playouts (``tests/test_playout_core.py``).
 """
 
 import argparse

@@ -7,7 +7,8 @@
 - The card game's rule rollouts (``arena.bots.rollouts``) likewise, at every tile choice.
 - A batch of rounds (``repeat``) is the same as that many calls, on either backend.
 - ``NIMMT_PURE_PLAYOUT=1`` switches to the Python loops; the install built the core here.
-- Bad arguments to the core are refused with a clear error, never a crash.
+- Bad arguments to the core (positions, decisions) are refused with a clear error, never a
+  crash.
 """
 
 import os
@@ -76,7 +77,7 @@ def test_the_install_built_the_core_and_it_plays() -> None:
 def test_both_backends_give_the_same_playouts_game_by_game(
     variant: str, rules: Reading, restore_backend: str
 ) -> None:
-    counts = PLAYERS.get(variant, (3,))
+    counts = PLAYERS.get(variant, (2, 5))
     seeds = range(3) if variant in PLAYERS else range(1)
     compared = sum(_sweep(variant, n, rules, seed) for n in counts for seed in seeds)
     assert compared > 20
@@ -171,3 +172,25 @@ def test_bad_arguments_to_the_core_are_refused() -> None:
         core.row_playouts(object(), ends, state, rows, [0, 0], [], hands, 0, 12, None, 1)
     with pytest.raises(ValueError, match="not on the board"):
         core.row_playouts(rng, ends, state, rows, [0, 0], [1 << 4], hands, 0, 12, [7], 1)
+
+
+def test_bad_positions_and_decisions_for_the_general_simulator_are_refused() -> None:
+    core = lean._compiled
+    assert core is not None
+    pos = Position(Game.new("pro", 3, 2))
+    board = pos.board
+    assert board is not None
+    state = pos._core_state()
+    rng = random.Random(0)
+    hands = [*state[24][:2], [*state[24][2], 500]]
+    with pytest.raises(ValueError, match="out of range"):
+        core.general_playouts(rng, board.general, (*state[:24], hands, *state[25:]), 0, None, 0, 1)
+    with pytest.raises(ValueError, match="wrong shape"):
+        core.general_playouts(rng, board.general, (*state[:7], [[0]], *state[8:]), 0, None, 0, 1)
+    with pytest.raises(TypeError, match="tuple"):
+        core.general_playouts(rng, board.general, state[:5], 0, None, 0, 1)
+    missing = next(t for t in range(1, 101) if t not in pos.hands[0])
+    with pytest.raises(ValueError, match="breaks the rules"):  # a tile not in the hand
+        core.general_playouts(rng, board.general, state, 0, [(1, missing, 0, 0)], 0, 1)
+    with pytest.raises(ValueError, match="decision out of range"):
+        core.general_playouts(rng, board.general, state, 0, [(3, 40, 0, 0)], 0, 1)

@@ -881,6 +881,1031 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ------------------------------------------------------------------ general simulator */
+/* playout.py's _Sim: basic + luck and the professional version, from any point, random
+ * decisions (the first one forced if asked). Cards are codes: luck 0 plus5, 1 final10;
+ * actions by their index in ACTION_CARDS. */
+
+#define G_ROWS 26
+#define G_SPACES 24
+#define G_SEATS 10
+#define G_HAND 128
+#define G_HELD 64
+#define G_DECK 256
+#define G_QUEUE 64
+
+enum { K_PLAIN, K_PLUS, K_MINUS, K_PLUS5, K_DRAW, K_ACTION };
+enum { A_STOP, A_SWAP, A_SKIP, A_FRONT, A_ASCENDING, A_ANYWHERE, A_ANOTHER, A_PLUS5, A_NONE = -1 };
+enum { F_NONE, F_TILE, F_LUCK, F_ACTION };
+
+typedef struct {
+    int kind, a, b, c; /* tile: a; luck: row a, space b; action: card a, row b, new tile c */
+} Forced;
+
+typedef struct {
+    int nrows, length[G_ROWS], claim[G_ROWS], kinds[G_ROWS][G_SPACES];
+    int nmiddle, middle_r[G_ROWS * G_SPACES], middle_s[G_ROWS * G_SPACES];
+} GBoard;
+
+typedef struct {
+    const GBoard *board;
+    RandomObject *gen;
+    int players, pro, hs, stop_own, another_low, plus5_replaces;
+    long bh[NTILES];
+    int spaces[G_ROWS][G_SPACES], fill[G_ROWS], kind[G_ROWS][G_SPACES], f10[G_ROWS];
+    long rsum[G_ROWS];
+    int nends, ends[G_ROWS], erow[G_ROWS];
+    int nstops, stops[G_ROWS];
+    int nheld[G_SEATS], held[G_SEATS][G_HELD];
+    long scores[G_SEATS];
+    int nsupply, supply[G_DECK], sup_i;
+    int nluck, luck[G_DECK], luck_i;
+    int nactions, actions[G_DECK], act_i;
+    int nturns, set_number;
+    int nq, queue[G_QUEUE];
+    unsigned char carded[256];
+    int ncarded;
+    int over;
+    long final[G_SEATS];
+    Forced forced;
+    int nh[G_SEATS], hands[G_SEATS][G_HAND];
+    int err; /* set when the position breaks an assumption: the Python path would raise */
+} Sim;
+
+static inline double g_random(Sim *m) { return genrand_res53(m->gen); }
+
+static int g_bisect(const Sim *m, int x) {
+    int lo = 0;
+    for (int k = 0; k < m->nends; k++) lo += m->ends[k] <= x;
+    return lo;
+}
+
+static void g_insert_end(Sim *m, int end, int row) {
+    int k = g_bisect(m, end);
+    for (int j = m->nends; j > k; j--) {
+        m->ends[j] = m->ends[j - 1];
+        m->erow[j] = m->erow[j - 1];
+    }
+    m->ends[k] = end;
+    m->erow[k] = row;
+    m->nends++;
+}
+
+static void g_del_end(Sim *m, int i) {
+    for (int j = i; j + 1 < m->nends; j++) {
+        m->ends[j] = m->ends[j + 1];
+        m->erow[j] = m->erow[j + 1];
+    }
+    m->nends--;
+}
+
+static void g_set_end(Sim *m, int i, int end, int row) {
+    if ((i == 0 || m->ends[i - 1] < end) && (i + 1 == m->nends || end < m->ends[i + 1])) {
+        m->ends[i] = end;
+        m->erow[i] = row;
+    } else {
+        g_del_end(m, i);
+        g_insert_end(m, end, row);
+    }
+}
+
+static void g_to_hand(Sim *m, int seat, int tile) {
+    int n = m->nh[seat];
+    if (n >= G_HAND) {
+        m->err = 1;
+        return;
+    }
+    int at = (int)(g_random(m) * (n + 1));
+    int *hand = m->hands[seat];
+    for (int j = n; j > at; j--) hand[j] = hand[j - 1];
+    hand[at] = tile;
+    m->nh[seat] = n + 1;
+}
+
+static int g_target(const Sim *m, int t) {
+    int i = g_bisect(m, t) - 1;
+    return i >= 0 ? i : m->nends - 1;
+}
+
+static int g_index_of_row(const Sim *m, int row) {
+    for (int k = 0; k < m->nends; k++)
+        if (m->erow[k] == row) return k;
+    return -1;
+}
+
+static void g_after_loss(Sim *m, int seat);
+
+static void g_land(Sim *m, int seat, int t, int row, int space, int bonus, int i) {
+    const GBoard *b = m->board;
+    int len = b->length[row];
+    if (i < 0 || space >= len) {
+        m->err = 1;
+        return;
+    }
+    int *spaces = m->spaces[row];
+    spaces[space] = t;
+    long delta = bonus;
+    if (space == len - 1) { /* the row is complete */
+        if (m->f10[row]) {
+            delta += 10;
+            m->f10[row] = 0;
+        }
+        if (b->claim[row]) {
+            int taken[G_SPACES], n = 0;
+            for (int s = 0; s < len; s++)
+                if (spaces[s] > 0 && spaces[s] != t) taken[n++] = spaces[s];
+            for (int k = 0; k < n; k++) g_to_hand(m, seat, taken[k]);
+        } else {
+            delta -= m->rsum[row];
+        }
+        for (int s = 0; s < len; s++) spaces[s] = 0;
+        for (int s = 0; s < len; s++) m->kind[row][s] = b->kinds[row][s];
+        m->fill[row] = 0;
+        int dest = 0;
+        while (dest < b->nrows && (dest == row || m->fill[dest])) dest++;
+        if (dest >= b->nrows) {
+            m->err = 1;
+            return;
+        }
+        m->spaces[dest][0] = t;
+        m->fill[dest] = 1;
+        m->rsum[row] = 0;
+        m->rsum[dest] = m->bh[t];
+        g_set_end(m, i, t, dest);
+    } else {
+        m->fill[row] = space + 1;
+        m->rsum[row] += m->bh[t];
+        g_set_end(m, i, t, row);
+        int k = m->kind[row][space];
+        if (bonus && m->plus5_replaces) {
+            /* a Plus five card: a +5 space for this placement, nothing else happens */
+        } else if (k == K_PLUS5) {
+            delta += 5;
+        } else if (k == K_PLUS) {
+            delta += m->bh[t];
+        } else if (k == K_MINUS) {
+            delta -= m->bh[t];
+        } else if (k == K_DRAW) {
+            if (m->sup_i < m->nsupply) g_to_hand(m, seat, m->supply[m->sup_i++]);
+        } else if (k == K_ACTION && m->act_i < m->nactions) {
+            if (m->nheld[seat] >= G_HELD) {
+                m->err = 1;
+                return;
+            }
+            m->held[seat][m->nheld[seat]++] = m->actions[m->act_i++];
+        }
+    }
+    m->scores[seat] += delta;
+    if (delta < 0 && m->luck_i < m->nluck) g_after_loss(m, seat);
+}
+
+static void g_place_normally(Sim *m, int seat, int t, int bonus) {
+    int i = g_target(m, t);
+    if (i < 0) {
+        m->err = 1;
+        return;
+    }
+    int row = m->erow[i];
+    g_land(m, seat, t, row, m->fill[row], bonus, i);
+}
+
+/* _free_spaces: the first free space (first_only) or a uniform one among all; -1: none */
+static int g_free_spaces(const Sim *m, int card, int *rs, int *ss) {
+    int n = 0;
+    const GBoard *b = m->board;
+    if (card == 0) {
+        for (int r = 0; r < b->nrows; r++) {
+            int from = m->fill[r] ? m->fill[r] : 1;
+            for (int s = from; s < b->length[r] - 1; s++)
+                if (m->kind[r][s] != K_PLUS5) {
+                    rs[n] = r;
+                    ss[n++] = s;
+                }
+        }
+    } else {
+        for (int r = 0; r < b->nrows; r++)
+            if (!m->f10[r]) {
+                rs[n] = r;
+                ss[n++] = b->length[r] - 1;
+            }
+    }
+    return n;
+}
+
+/* _random_space: 1 and the space, or 0 if there is none */
+static int g_random_space(Sim *m, int card, int *row, int *space) {
+    const GBoard *b = m->board;
+    if (card == 0) {
+        int n = b->nmiddle;
+        for (int k = 0; k < 8; k++) {
+            int j = (int)(g_random(m) * n);
+            if (j >= n) {
+                m->err = 1;
+                return 0;
+            }
+            int r = b->middle_r[j], s = b->middle_s[j];
+            if (s >= m->fill[r] && m->kind[r][s] != K_PLUS5) {
+                *row = r;
+                *space = s;
+                return 1;
+            }
+        }
+    } else {
+        int n = b->nrows;
+        for (int k = 0; k < 4; k++) {
+            int r = (int)(g_random(m) * n);
+            if (!m->f10[r]) {
+                *row = r;
+                *space = b->length[r] - 1;
+                return 1;
+            }
+        }
+    }
+    int rs[G_ROWS * G_SPACES], ss[G_ROWS * G_SPACES];
+    int n = g_free_spaces(m, card, rs, ss);
+    if (!n) return 0;
+    int j = (int)(g_random(m) * n);
+    *row = rs[j];
+    *space = ss[j];
+    return 1;
+}
+
+static void g_put_marker(Sim *m, int card, int row, int space) {
+    if (card == 0)
+        m->kind[row][space] = K_PLUS5;
+    else
+        m->f10[row] = 1;
+}
+
+static void g_luck(Sim *m, int seat, int card) {
+    int row, space;
+    if (m->forced.kind != F_NONE) {
+        if (m->forced.kind != F_LUCK) {
+            m->err = 1;
+            return;
+        }
+        row = m->forced.a;
+        space = m->forced.b;
+        m->forced.kind = F_NONE;
+        if (row < 0 || row >= m->board->nrows || space < 0 || space >= m->board->length[row]) {
+            m->err = 1;
+            return;
+        }
+    } else if (!g_random_space(m, card, &row, &space)) {
+        m->err = 1;
+        return;
+    }
+    g_put_marker(m, card, row, space);
+}
+
+static void g_after_loss(Sim *m, int seat) {
+    int card = m->luck[m->luck_i];
+    if (m->forced.kind != F_NONE) {
+        int rs[G_ROWS * G_SPACES], ss[G_ROWS * G_SPACES];
+        if (g_free_spaces(m, card, rs, ss)) {
+            m->luck_i++;
+            g_luck(m, seat, card);
+        }
+        return;
+    }
+    int row, space;
+    if (g_random_space(m, card, &row, &space)) {
+        m->luck_i++;
+        g_put_marker(m, card, row, space);
+    }
+}
+
+static int g_holds(const Sim *m, int seat, int card) {
+    for (int k = 0; k < m->nheld[seat]; k++)
+        if (m->held[seat][k] == card) return 1;
+    return 0;
+}
+
+static int g_front_rows(const Sim *m, int t, int *rows) {
+    int n = 0;
+    for (int k = 0; k < m->nends; k++) {
+        int r = m->erow[k];
+        const int *spaces = m->spaces[r];
+        int len = m->board->length[r];
+        if (spaces[0] > t && len - m->fill[r] >= 2) {
+            int skipped = 0;
+            for (int s = 0; s < len; s++) skipped |= spaces[s] == -1;
+            if (!skipped) rows[n++] = r;
+        }
+    }
+    return n;
+}
+
+/* _random_action: 1 with (card, row, new) set (card -1: declined), 0 if the Game would not
+ * ask */
+static int g_random_action(Sim *m, int seat, int t, int *card, int *row, int *newt) {
+    int ti = g_target(m, t);
+    if (ti < 0) {
+        m->err = 1;
+        return 0;
+    }
+    int target = m->erow[ti];
+    int nhand = m->nh[seat];
+    int cards[8], counts[8], nc = 0, total = 1;
+    int front[G_ROWS];
+    for (int c = 0; c < 8; c++) {
+        if (!g_holds(m, seat, c)) continue;
+        int n;
+        if (c == A_STOP)
+            n = m->nends > 1 && m->stop_own ? m->nends : m->nends - 1;
+        else if (c == A_SWAP || c == A_ANOTHER)
+            n = nhand;
+        else if (c == A_SKIP)
+            n = m->fill[target] + 1 < m->board->length[target] ? 1 : 0;
+        else if (c == A_FRONT)
+            n = g_front_rows(m, t, front);
+        else if (c == A_ASCENDING)
+            n = g_bisect(m, t);
+        else if (c == A_ANYWHERE)
+            n = m->nends;
+        else
+            n = 1;
+        if (n) {
+            cards[nc] = c;
+            counts[nc++] = n;
+            total += n;
+        }
+    }
+    if (total == 1) return 0;
+    int k = (int)(g_random(m) * total) - 1;
+    *card = A_NONE;
+    *row = -1;
+    *newt = -1;
+    if (k < 0) return 1;
+    for (int j = 0; j < nc; j++) {
+        int c = cards[j], n = counts[j];
+        if (k >= n) {
+            k -= n;
+            continue;
+        }
+        *card = c;
+        if (c == A_STOP) {
+            if (m->stop_own) {
+                *row = m->erow[k];
+            } else {
+                int seen = 0;
+                for (int q = 0; q < m->nends; q++) {
+                    if (m->erow[q] == target) continue;
+                    if (seen++ == k) {
+                        *row = m->erow[q];
+                        break;
+                    }
+                }
+            }
+        } else if (c == A_SWAP || c == A_ANOTHER) {
+            *newt = m->hands[seat][k];
+        } else if (c == A_FRONT) {
+            g_front_rows(m, t, front);
+            *row = front[k];
+        } else if (c == A_ASCENDING || c == A_ANYWHERE) {
+            *row = m->erow[k];
+        }
+        return 1;
+    }
+    m->err = 1;
+    return 0;
+}
+
+static int g_remove(int *a, int *n, int x) {
+    for (int k = 0; k < *n; k++)
+        if (a[k] == x) {
+            for (int j = k; j + 1 < *n; j++) a[j] = a[j + 1];
+            (*n)--;
+            return 1;
+        }
+    return 0;
+}
+
+static void g_push(Sim *m, int code) {
+    if (m->nq >= G_QUEUE) {
+        m->err = 1;
+        return;
+    }
+    m->queue[m->nq++] = code;
+}
+
+static void g_play_action(Sim *m, int seat, int t, int card, int row, int newt) {
+    if (card == A_NONE) {
+        g_place_normally(m, seat, t, 0);
+        return;
+    }
+    if (!g_remove(m->held[seat], &m->nheld[seat], card)) {
+        m->err = 1;
+        return;
+    }
+    if (card == A_STOP) {
+        int j = g_index_of_row(m, row);
+        if (j < 0 || m->nstops >= G_ROWS) {
+            m->err = 1;
+            return;
+        }
+        g_del_end(m, j);
+        m->stops[m->nstops++] = row;
+        g_place_normally(m, seat, t, 0);
+    } else if (card == A_SWAP) {
+        if (!g_remove(m->hands[seat], &m->nh[seat], newt)) {
+            m->err = 1;
+            return;
+        }
+        g_to_hand(m, seat, t);
+        g_place_normally(m, seat, newt, 0);
+    } else if (card == A_ANOTHER) {
+        if (!g_remove(m->hands[seat], &m->nh[seat], newt)) {
+            m->err = 1;
+            return;
+        }
+        if (!m->another_low ||
+            (newt > t && !(m->nq && (m->queue[m->nq - 1] & 15) == seat))) {
+            g_push(m, newt << 4 | seat);
+            g_place_normally(m, seat, t, 0);
+            return;
+        }
+        int own[G_QUEUE], n = 0;
+        own[n++] = t << 4 | seat;
+        own[n++] = newt << 4 | seat;
+        while (m->nq && (m->queue[m->nq - 1] & 15) == seat && n < G_QUEUE)
+            own[n++] = m->queue[--m->nq];
+        for (int i = 1; i < n; i++) { /* sort descending */
+            int x = own[i], j = i - 1;
+            while (j >= 0 && own[j] < x) {
+                own[j + 1] = own[j];
+                j--;
+            }
+            own[j + 1] = x;
+        }
+        for (int i = 0; i < n; i++) g_push(m, own[i]);
+        if (!m->carded[t]) m->ncarded++;
+        m->carded[t] = 1;
+    } else if (card == A_SKIP) {
+        int i = g_target(m, t);
+        if (i < 0) {
+            m->err = 1;
+            return;
+        }
+        int target = m->erow[i];
+        if (m->fill[target] + 1 >= m->board->length[target]) {
+            m->err = 1;
+            return;
+        }
+        m->spaces[target][m->fill[target]] = -1;
+        g_land(m, seat, t, target, m->fill[target] + 1, 0, i);
+    } else if (card == A_FRONT) {
+        if (row < 0 || row >= m->board->nrows || m->fill[row] + 1 >= m->board->length[row]) {
+            m->err = 1;
+            return;
+        }
+        int *spaces = m->spaces[row];
+        for (int s = m->fill[row]; s > 0; s--) spaces[s] = spaces[s - 1];
+        spaces[0] = t;
+        m->fill[row]++;
+        m->rsum[row] += m->bh[t];
+    } else if (card == A_ASCENDING || card == A_ANYWHERE) {
+        int j = row < 0 ? -1 : g_index_of_row(m, row);
+        if (j < 0) {
+            m->err = 1;
+            return;
+        }
+        g_land(m, seat, t, row, m->fill[row], 0, j);
+    } else {
+        g_place_normally(m, seat, t, 5);
+    }
+}
+
+static void g_place_queue(Sim *m) {
+    const GBoard *b = m->board;
+    while (m->nq && !m->err) {
+        int c = m->queue[--m->nq];
+        int t = c >> 4, seat = c & 15;
+        if (m->nheld[seat] && !(m->ncarded && m->carded[t])) {
+            int card, row, newt, act;
+            if (m->forced.kind != F_NONE) {
+                if (m->forced.kind != F_ACTION) {
+                    m->err = 1;
+                    return;
+                }
+                card = m->forced.a;
+                row = m->forced.b;
+                newt = m->forced.c;
+                m->forced.kind = F_NONE;
+                act = 1;
+            } else {
+                act = g_random_action(m, seat, t, &card, &row, &newt);
+            }
+            if (m->err) return;
+            if (act) {
+                g_play_action(m, seat, t, card, row, newt);
+                continue;
+            }
+        }
+        int i = g_bisect(m, t) - 1;
+        int row;
+        if (i >= 0) {
+            row = m->erow[i];
+            int f = m->fill[row];
+            if (f + 1 < b->length[row]) {
+                m->ends[i] = t;
+                m->spaces[row][f] = t;
+                m->fill[row] = f + 1;
+                m->rsum[row] += m->bh[t];
+                int k = m->kind[row][f];
+                if (k == K_PLUS) {
+                    m->scores[seat] += m->bh[t];
+                } else if (k == K_MINUS) {
+                    m->scores[seat] -= m->bh[t];
+                    if (m->luck_i < m->nluck) g_after_loss(m, seat);
+                } else if (k == K_PLUS5) {
+                    m->scores[seat] += 5;
+                } else if (k == K_DRAW) {
+                    if (m->sup_i < m->nsupply) g_to_hand(m, seat, m->supply[m->sup_i++]);
+                } else if (k == K_ACTION && m->act_i < m->nactions) {
+                    if (m->nheld[seat] >= G_HELD) {
+                        m->err = 1;
+                        return;
+                    }
+                    m->held[seat][m->nheld[seat]++] = m->actions[m->act_i++];
+                }
+                continue;
+            }
+        } else {
+            i = m->nends - 1;
+            if (i < 0) {
+                m->err = 1;
+                return;
+            }
+            row = m->erow[i];
+        }
+        g_land(m, seat, t, row, m->fill[row], 0, i);
+    }
+}
+
+static void g_end_turn(Sim *m) {
+    if (m->ncarded) {
+        memset(m->carded, 0, sizeof(m->carded));
+        m->ncarded = 0;
+    }
+    for (int k = 0; k < m->nstops; k++) {
+        int r = m->stops[k];
+        g_insert_end(m, m->spaces[r][m->fill[r] - 1], r);
+    }
+    m->nstops = 0;
+    int over = m->pro && m->nturns >= 200; /* PRO_TURN_CAP */
+    int all = 1, any = 0;
+    for (int s = 0; s < m->players; s++) {
+        all &= m->nh[s] > 0;
+        any |= m->nh[s] > 0;
+    }
+    int set_over = m->pro ? !all : !any;
+    if (set_over) {
+        /* second_set_due: 2-3 players, first set, the supply holds a hand each */
+        if (m->players <= 3 && m->set_number == 1 &&
+            m->nsupply - m->sup_i >= m->hs * m->players) {
+            m->set_number = 2;
+            for (int s = 0; s < m->players; s++)
+                for (int k = 0; k < m->hs; k++) g_to_hand(m, s, m->supply[m->sup_i++]);
+        } else {
+            over = 1;
+        }
+    }
+    if (over) {
+        m->over = 1;
+        for (int s = 0; s < m->players; s++) {
+            m->final[s] = m->scores[s];
+            if (m->pro)
+                for (int k = 0; k < m->nh[s]; k++) m->final[s] -= m->bh[m->hands[s][k]];
+        }
+    }
+}
+
+/* _turn: chosen tiles (0: none) and the seats that still choose, the first one the forced
+ * tile's if there is one */
+static void g_turn(Sim *m, const long *chosen, const int *to_choose, int nchoose) {
+    int codes[G_SEATS * 2], n = 0;
+    if (chosen != NULL)
+        for (int s = 0; s < m->players; s++)
+            if (chosen[s]) codes[n++] = (int)chosen[s] << 4 | s;
+    int k0 = 0;
+    if (m->forced.kind != F_NONE) {
+        if (m->forced.kind != F_TILE || nchoose < 1) {
+            m->err = 1;
+            return;
+        }
+        int first = to_choose[0], tile = m->forced.a;
+        m->forced.kind = F_NONE;
+        if (!g_remove(m->hands[first], &m->nh[first], tile)) {
+            m->err = 1;
+            return;
+        }
+        codes[n++] = tile << 4 | first;
+        k0 = 1;
+    }
+    for (int k = k0; k < nchoose; k++) {
+        int s = to_choose[k];
+        if (!m->nh[s]) {
+            m->err = 1;
+            return;
+        }
+        codes[n++] = m->hands[s][--m->nh[s]] << 4 | s;
+    }
+    m->nturns++;
+    for (int i = 1; i < n; i++) { /* sort descending: a stack, lowest last */
+        int x = codes[i], j = i - 1;
+        while (j >= 0 && codes[j] < x) {
+            codes[j + 1] = codes[j];
+            j--;
+        }
+        codes[j + 1] = x;
+    }
+    m->nq = 0;
+    for (int i = 0; i < n; i++) m->queue[m->nq++] = codes[i];
+    g_place_queue(m);
+    if (!m->err) g_end_turn(m);
+}
+
+static void gboard_free(PyObject *capsule) {
+    PyMem_Free(PyCapsule_GetPointer(capsule, "nimmt.general_board"));
+}
+
+/* general_board(kinds, claim, middle): a board for the general simulator: each row's space
+ * kinds (codes), whether its final space is a claim space, the (row, space) pairs of middle */
+static PyObject *py_general_board(PyObject *self, PyObject *args) {
+    PyObject *kinds, *claim, *middle;
+    if (!PyArg_ParseTuple(args, "OOO", &kinds, &claim, &middle)) return NULL;
+    GBoard *b = PyMem_Calloc(1, sizeof(GBoard));
+    if (b == NULL) return PyErr_NoMemory();
+    IntList rows[MAX_SEATS * 2];
+    long cl[G_ROWS], mid[2 * G_ROWS * G_SPACES];
+    int n, nm;
+    PyObject *fast = PySequence_Fast(kinds, "kinds");
+    if (fast == NULL) goto fail;
+    n = (int)PySequence_Fast_GET_SIZE(fast);
+    if (n < 1 || n > G_ROWS) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "kinds: 1 to 26 rows");
+        goto fail;
+    }
+    for (int r = 0; r < n; r++) {
+        if (read_list(PySequence_Fast_GET_ITEM(fast, r), &rows[r], "kinds") < 0 ||
+            rows[r].n < 2 || rows[r].n > G_SPACES) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "kinds: 2 to 24 spaces");
+            goto fail;
+        }
+    }
+    Py_DECREF(fast);
+    if (read_ints(claim, cl, G_ROWS, "claim") != n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "claim: one per row");
+        goto fail;
+    }
+    nm = read_ints(middle, mid, 2 * G_ROWS * G_SPACES, "middle");
+    if (nm < 0) goto fail;
+    b->nrows = n;
+    for (int r = 0; r < n; r++) {
+        b->length[r] = rows[r].n;
+        b->claim[r] = (int)cl[r];
+        for (int s = 0; s < rows[r].n; s++) b->kinds[r][s] = (int)rows[r].v[s];
+    }
+    b->nmiddle = nm / 2;
+    for (int j = 0; j < nm / 2; j++) {
+        b->middle_r[j] = (int)mid[2 * j];
+        b->middle_s[j] = (int)mid[2 * j + 1];
+        if (b->middle_r[j] < 0 || b->middle_r[j] >= n || b->middle_s[j] < 1 ||
+            b->middle_s[j] >= b->length[b->middle_r[j]] - 1) {
+            PyErr_SetString(PyExc_ValueError, "middle: a space neither first nor final");
+            goto fail;
+        }
+    }
+    return PyCapsule_New(b, "nimmt.general_board", gboard_free);
+fail:
+    PyMem_Free(b);
+    return NULL;
+}
+
+static int g_ints(PyObject *tuple, int k, int *out, int cap, const char *what) {
+    long tmp[G_DECK];
+    int n = read_ints(PyTuple_GET_ITEM(tuple, k), tmp, cap < G_DECK ? cap : G_DECK, what);
+    for (int i = 0; i < n; i++) out[i] = (int)tmp[i];
+    return n;
+}
+
+/* a list of int lists into rows of ``out`` (``cap`` ints each, the row stride) */
+static int g_rows(PyObject *tuple, int k, int *out, int *lens, int cap_rows, int cap,
+                  const char *what) {
+    PyObject *fast = PySequence_Fast(PyTuple_GET_ITEM(tuple, k), what);
+    if (fast == NULL) return -1;
+    int n = (int)PySequence_Fast_GET_SIZE(fast);
+    if (n > cap_rows) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many entries", what);
+        return -1;
+    }
+    for (int r = 0; r < n; r++) {
+        long tmp[G_HAND];
+        int m = read_ints(PySequence_Fast_GET_ITEM(fast, r), tmp, cap, what);
+        if (m < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        for (int i = 0; i < m; i++) out[r * cap + i] = (int)tmp[i];
+        if (lens) lens[r] = m;
+    }
+    Py_DECREF(fast);
+    return n;
+}
+
+static long g_long(PyObject *tuple, int k) { return PyLong_AsLong(PyTuple_GET_ITEM(tuple, k)); }
+
+#define G_FIELDS 31
+
+typedef struct {
+    Sim sim;
+    int pending, pending_seat, pending_card, cur_tile, cur_seat, nchoose, to_choose[G_SEATS];
+    long chosen[G_SEATS];
+} GStart;
+
+static int g_read(PyObject *st, const GBoard *b, GStart *g) {
+    if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != G_FIELDS) {
+        PyErr_SetString(PyExc_TypeError, "state: a tuple of the position's fields");
+        return -1;
+    }
+    Sim *m = &g->sim;
+    memset(g, 0, sizeof(GStart));
+    m->board = b;
+    m->players = (int)g_long(st, 0);
+    m->pro = (int)g_long(st, 1);
+    m->hs = (int)g_long(st, 2);
+    m->stop_own = (int)g_long(st, 3);
+    m->another_low = (int)g_long(st, 4);
+    m->plus5_replaces = (int)g_long(st, 5);
+    if (PyErr_Occurred()) return -1;
+    if (m->players < 1 || m->players > G_SEATS) {
+        PyErr_SetString(PyExc_ValueError, "players: 1 to 10");
+        return -1;
+    }
+    if (read_ints(PyTuple_GET_ITEM(st, 6), m->bh, NTILES, "bh") != NTILES) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bh: 105 entries");
+        return -1;
+    }
+    int lens[G_ROWS];
+    if (g_rows(st, 7, &m->spaces[0][0], lens, G_ROWS, G_SPACES, "spaces") != b->nrows) goto shape;
+    for (int r = 0; r < b->nrows; r++) {
+        if (lens[r] != b->length[r]) goto shape;
+        for (int s = 0; s < lens[r]; s++)
+            if (m->spaces[r][s] < -1 || m->spaces[r][s] >= NTILES) goto range;
+    }
+    if (g_ints(st, 8, m->fill, G_ROWS, "fill") != b->nrows) goto shape;
+    if (g_rows(st, 9, &m->kind[0][0], lens, G_ROWS, G_SPACES, "kind") != b->nrows) goto shape;
+    for (int r = 0; r < b->nrows; r++) {
+        if (lens[r] != b->length[r] || m->fill[r] < 0 || m->fill[r] > b->length[r]) goto shape;
+    }
+    if (g_ints(st, 10, m->f10, G_ROWS, "f10") != b->nrows) goto shape;
+    long rsum[G_ROWS];
+    if (read_ints(PyTuple_GET_ITEM(st, 11), rsum, G_ROWS, "rsum") != b->nrows) goto shape;
+    for (int r = 0; r < b->nrows; r++) m->rsum[r] = rsum[r];
+    m->nends = g_ints(st, 12, m->ends, G_ROWS, "ends");
+    if (g_ints(st, 13, m->erow, G_ROWS, "erow") != m->nends || m->nends < 0) goto shape;
+    for (int k = 0; k < m->nends; k++)
+        if (m->erow[k] < 0 || m->erow[k] >= b->nrows) goto range;
+    m->nstops = g_ints(st, 14, m->stops, G_ROWS, "stops");
+    if (m->nstops < 0) goto shape;
+    for (int k = 0; k < m->nstops; k++)
+        if (m->stops[k] < 0 || m->stops[k] >= b->nrows || m->fill[m->stops[k]] < 1) goto range;
+    if (g_rows(st, 15, &m->held[0][0], m->nheld, G_SEATS, G_HELD, "held") != m->players) goto shape;
+    if (read_ints(PyTuple_GET_ITEM(st, 16), m->scores, G_SEATS, "scores") != m->players)
+        goto shape;
+    m->nsupply = g_ints(st, 17, m->supply, G_DECK, "supply");
+    m->nluck = g_ints(st, 18, m->luck, G_DECK, "luck");
+    m->nactions = g_ints(st, 19, m->actions, G_DECK, "actions");
+    if (m->nsupply < 0 || m->nluck < 0 || m->nactions < 0) goto shape;
+    for (int k = 0; k < m->nsupply; k++)
+        if (m->supply[k] <= 0 || m->supply[k] >= NTILES) goto range;
+    for (int k = 0; k < m->nluck; k++)
+        if (m->luck[k] < 0 || m->luck[k] > 1) goto range;
+    for (int k = 0; k < m->nactions; k++)
+        if (m->actions[k] < 0 || m->actions[k] > 7) goto range;
+    for (int s = 0; s < m->players; s++)
+        for (int k = 0; k < m->nheld[s]; k++)
+            if (m->held[s][k] < 0 || m->held[s][k] > 7) goto range;
+    m->nturns = (int)g_long(st, 20);
+    m->set_number = (int)g_long(st, 21);
+    m->nq = g_ints(st, 22, m->queue, G_QUEUE, "queue");
+    if (m->nq < 0) goto shape;
+    for (int k = 0; k < m->nq; k++)
+        if ((m->queue[k] >> 4) <= 0 || (m->queue[k] >> 4) >= NTILES ||
+            (m->queue[k] & 15) >= m->players)
+            goto range;
+    int carded[G_QUEUE];
+    int nc = g_ints(st, 23, carded, G_QUEUE, "carded");
+    if (nc < 0) goto shape;
+    for (int k = 0; k < nc; k++) {
+        if (carded[k] <= 0 || carded[k] >= NTILES) goto range;
+        if (!m->carded[carded[k]]) m->ncarded++;
+        m->carded[carded[k]] = 1;
+    }
+    if (g_rows(st, 24, &m->hands[0][0], m->nh, G_SEATS, G_HAND, "hands") != m->players) goto shape;
+    for (int s = 0; s < m->players; s++)
+        for (int k = 0; k < m->nh[s]; k++)
+            if (m->hands[s][k] <= 0 || m->hands[s][k] >= NTILES) goto range;
+    g->pending = (int)g_long(st, 25);
+    g->pending_seat = (int)g_long(st, 26);
+    g->pending_card = (int)g_long(st, 27);
+    PyObject *cur = PyTuple_GET_ITEM(st, 28);
+    if (!PyTuple_Check(cur) || PyTuple_GET_SIZE(cur) != 2) goto shape;
+    g->cur_tile = (int)g_long(cur, 0);
+    g->cur_seat = (int)g_long(cur, 1);
+    g->nchoose = g_ints(st, 29, g->to_choose, G_SEATS, "to_choose");
+    if (g->nchoose < 0) goto shape;
+    for (int k = 0; k < g->nchoose; k++)
+        if (g->to_choose[k] < 0 || g->to_choose[k] >= m->players) goto range;
+    if (read_chosen(PyTuple_GET_ITEM(st, 30), g->chosen, m->players) < 0) return -1;
+    for (int s = 0; s < m->players; s++)
+        if (g->chosen[s] < 0 || g->chosen[s] >= NTILES) goto range;
+    if (PyErr_Occurred()) return -1;
+    if (g->pending == F_LUCK && (g->pending_seat < 0 || g->pending_seat >= m->players ||
+                                 g->pending_card < 0 || g->pending_card > 1))
+        goto range;
+    if (g->pending == F_ACTION && (g->cur_tile <= 0 || g->cur_tile >= NTILES ||
+                                   g->cur_seat < 0 || g->cur_seat >= m->players))
+        goto range;
+    return 0;
+shape:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "state: fields of the wrong shape");
+    return -1;
+range:
+    PyErr_SetString(PyExc_ValueError, "state: a value out of range");
+    return -1;
+}
+
+/* _Sim.run: play to the end (or ``turns`` turns); ``first``: the forced tile's seat or -1 */
+static void g_run(Sim *m, const GStart *g, int first, int turns) {
+    int pending = g->pending;
+    int limit = turns ? g->sim.nturns + turns - (pending != F_TILE) : 1 << 30;
+    if (pending == F_TILE) {
+        int order[G_SEATS], n = 0;
+        if (first >= 0) order[n++] = first;
+        for (int k = 0; k < g->nchoose; k++)
+            if (first < 0 || g->to_choose[k] != first) order[n++] = g->to_choose[k];
+        g_turn(m, g->chosen, order, n);
+    } else if (pending != F_NONE) {
+        if (pending == F_LUCK)
+            g_luck(m, g->pending_seat, g->pending_card);
+        else
+            g_push(m, g->cur_tile << 4 | g->cur_seat);
+        if (!m->err) g_place_queue(m);
+        if (!m->err) g_end_turn(m);
+    }
+    while (!m->over && !m->err && m->nturns < limit) {
+        int order[G_SEATS], n = 0;
+        for (int s = 0; s < m->players; s++)
+            if (m->nh[s]) order[n++] = s;
+        g_turn(m, NULL, order, n);
+    }
+}
+
+/* cut_scores (or the final scores) as a list: ints, floats where a hand is charged */
+static PyObject *g_result(const Sim *m, int turns) {
+    PyObject *out = PyList_New(m->players);
+    if (out == NULL) return NULL;
+    int shortest = 1 << 30;
+    for (int s = 0; s < m->players; s++)
+        if (m->nh[s] < shortest) shortest = m->nh[s];
+    for (int s = 0; s < m->players; s++) {
+        PyObject *x;
+        if (m->over) {
+            x = PyLong_FromLong(m->final[s]);
+        } else if (turns && m->pro && m->nh[s] > shortest) {
+            long sum = 0;
+            for (int k = 0; k < m->nh[s]; k++) sum += m->bh[m->hands[s][k]];
+            double charged = (double)((m->nh[s] - shortest) * sum) / (double)m->nh[s];
+            x = PyFloat_FromDouble((double)m->scores[s] - charged);
+        } else {
+            x = PyLong_FromLong(m->scores[s]);
+        }
+        if (x == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, s, x);
+    }
+    return out;
+}
+
+/* general_playouts(rng, board, state, seat, decisions, turns, repeat)
+ *
+ * Position.playouts (and .playout) on the general simulator: for each decision (kind, a, b, c)
+ * in ``decisions`` (or one free playout for None) one playout from the same generator state,
+ * ``repeat`` rounds; ``state``: the position's fields (playout.py, Position._core_state). */
+static PyObject *py_general_playouts(PyObject *self, PyObject *args) {
+    PyObject *rng, *board, *st, *decisions;
+    int seat, turns, repeat;
+    if (!PyArg_ParseTuple(args, "OOOiOii", &rng, &board, &st, &seat, &decisions, &turns,
+                          &repeat))
+        return NULL;
+    RandomObject *gen = as_random(rng);
+    if (gen == NULL) return NULL;
+    const GBoard *b = PyCapsule_GetPointer(board, "nimmt.general_board");
+    if (b == NULL) return NULL;
+    if (repeat < 1 || turns < 0) {
+        PyErr_SetString(PyExc_ValueError, "bad turns or repeat");
+        return NULL;
+    }
+    GStart *g = PyMem_Malloc(sizeof(GStart));
+    Sim *m = PyMem_Malloc(sizeof(Sim));
+    Forced forced[G_HAND];
+    int nd = 1;
+    PyObject *out = NULL;
+    if (g == NULL || m == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (g_read(st, b, g) < 0) goto done;
+    forced[0].kind = F_NONE;
+    if (decisions != Py_None) {
+        PyObject *fast = PySequence_Fast(decisions, "decisions");
+        if (fast == NULL) goto done;
+        nd = (int)PySequence_Fast_GET_SIZE(fast);
+        if (nd > G_HAND) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "too many decisions");
+            goto done;
+        }
+        for (int d = 0; d < nd; d++) {
+            long v[4];
+            if (read_ints(PySequence_Fast_GET_ITEM(fast, d), v, 4, "decision") != 4) {
+                Py_DECREF(fast);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a decision: 4 ints");
+                goto done;
+            }
+            forced[d].kind = (int)v[0];
+            forced[d].a = (int)v[1];
+            forced[d].b = (int)v[2];
+            forced[d].c = (int)v[3];
+            if (forced[d].kind < F_NONE || forced[d].kind > F_ACTION ||
+                (forced[d].kind == F_ACTION && (forced[d].a < A_NONE || forced[d].a > 7))) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "a decision out of range");
+                goto done;
+            }
+        }
+        Py_DECREF(fast);
+    }
+    if (seat >= g->sim.players) {
+        PyErr_SetString(PyExc_ValueError, "bad seat");
+        goto done;
+    }
+    out = PyList_New(0);
+    if (out == NULL) goto done;
+    /* key the hands once per playout, as _Sim.__init__ does */
+    for (int rep = 0; rep < repeat; rep++) {
+        RandomObject saved;
+        saved.index = gen->index;
+        memcpy(saved.state, gen->state, sizeof(saved.state));
+        for (int d = 0; d < nd; d++) {
+            gen->index = saved.index;
+            memcpy(gen->state, saved.state, sizeof(saved.state));
+            memcpy(m, &g->sim, sizeof(Sim));
+            m->gen = gen;
+            double keys[NTILES];
+            for (int i = 0; i < NTILES; i++) keys[i] = genrand_res53(gen);
+            for (int s = 0; s < m->players; s++) { /* sorted(h, key=key): stable */
+                int *h = m->hands[s];
+                for (int i = 1; i < m->nh[s]; i++) {
+                    int x = h[i], j = i - 1;
+                    while (j >= 0 && keys[h[j]] > keys[x]) {
+                        h[j + 1] = h[j];
+                        j--;
+                    }
+                    h[j + 1] = x;
+                }
+            }
+            m->forced = forced[d];
+            int first = forced[d].kind == F_TILE && seat >= 0 ? seat : -1;
+            g_run(m, g, first, turns);
+            if (m->err) {
+                Py_CLEAR(out);
+                PyErr_SetString(PyExc_ValueError,
+                                "the position or decision breaks the rules the simulator plays");
+                goto done;
+            }
+            PyObject *result = g_result(m, turns);
+            if (result == NULL || PyList_Append(out, result) < 0) {
+                Py_XDECREF(result);
+                Py_CLEAR(out);
+                goto done;
+            }
+            Py_DECREF(result);
+        }
+    }
+done:
+    PyMem_Free(g);
+    PyMem_Free(m);
+    return out;
+}
+
 static PyObject *py_usable(PyObject *self, PyObject *args) {
     return PyBool_FromLong(layout_ok);
 }
@@ -890,6 +1915,9 @@ static PyMethodDef methods[] = {
     {"tile_playouts", py_tile_playouts, METH_VARARGS,
      "Basic and card game playouts from a tile choice."},
     {"row_playouts", py_row_playouts, METH_VARARGS, "Card game playouts from a row choice."},
+    {"general_board", py_general_board, METH_VARARGS, "A board of the general simulator."},
+    {"general_playouts", py_general_playouts, METH_VARARGS,
+     "Playouts of basic + luck and the professional version."},
     {"rule_playouts", py_rule_playouts, METH_VARARGS,
      "Card game playouts by the rule of arena.bots.rollouts."},
     {"usable", py_usable, METH_NOARGS,
@@ -898,7 +1926,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core",
                                     "The compiled playout core (arena.engine.playout).", -1,
-                                    methods};
+                                    methods, NULL, NULL, NULL, NULL};
 
 /* The layout check: _random.Random's size, then the next random() computed here against the
  * generator's own, on a copy of its state. */

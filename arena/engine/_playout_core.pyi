@@ -50,3 +50,16 @@ def rule_playouts(
     explore: float,
     /,
 ) -> list[list[int]]: ...
+def general_board(
+    kinds: Sequence[Sequence[int]], claim: Sequence[int], middle: Sequence[int], /
+) -> object: ...
+def general_playouts(
+    rng: Random,
+    board: object,
+    state: tuple[object, ...],
+    seat: int,
+    decisions: Sequence[tuple[int, int, int, int]] | None,
+    turns: int,
+    repeat: int,
+    /,
+) -> list[list[float]]: ...

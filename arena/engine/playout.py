@@ -32,15 +32,16 @@ A position is played under the reading of the rules of the game or snapshot it c
 (:mod:`arena.engine.readings`): the bullhead table, the Stop card's rows, the Another card's
 order and the Plus five card's effect are looked up there, as the Game looks them up.
 
-**Backends.** The basic and card-game loops (a tile choice, and the card game's row choice)
-also exist compiled, in ``_playout_core.c``, built from source by the install; they play the
-same games from the same generator, draw for draw (``tests/test_playout_core.py`` compares
-them game by game), about ten times faster (``benchmarks/playout_core.py``). :data:`BACKEND`
-says which one plays: ``"compiled"``, or ``"python"`` when the module did not build (no C
+**Backends.** The whole lean path's random play also exists compiled, in
+``_playout_core.c``, built from source by the install: the basic and card-game loops (a tile
+choice, and the card game's row choice) and the general simulator. It plays the same games
+from the same generator, draw for draw (``tests/test_playout_core.py`` compares them game by
+game), ten to forty times faster (``benchmarks/playout_core.py``). :data:`BACKEND` says
+which one plays: ``"compiled"``, or ``"python"`` when the module did not build (no C
 compiler at install time), or this interpreter's ``random.Random`` is laid out differently,
-or the environment sets ``NIMMT_PURE_PLAYOUT=1``; :data:`BACKEND_NOTE` says why. The general
-simulator (basic + luck and the professional version) is pure Python on both. The compiled
-loops take only a plain ``random.Random``; any other generator plays on the Python path.
+or the environment sets ``NIMMT_PURE_PLAYOUT=1``; :data:`BACKEND_NOTE` says why. The
+compiled core takes only a plain ``random.Random``; any other generator plays on the Python
+path, and so does a recorded playout (:meth:`Position.trace`).
 """
 
 import os
@@ -103,10 +104,10 @@ def _backend() -> tuple[str, str]:
         )
     if not _compiled.usable():
         return "python", "this interpreter's random.Random is not laid out as the core reads it"
-    return "compiled", "the basic and card-game loops run compiled"
+    return "compiled", "the playouts run compiled"
 
 
-#: ``"compiled"`` or ``"python"``: which backend plays the basic and card-game loops.
+#: ``"compiled"`` or ``"python"``: which backend plays the random playouts.
 BACKEND, BACKEND_NOTE = _backend()
 #: The compiled core's module (``None`` if it was not built), for rollouts of the bots' own.
 CORE = _compiled
@@ -158,10 +159,15 @@ class _Board:
         self.inc = [(b << self.shift) + 1 for b in bh]
         #: Every space a Plus five luck card may ever go on: neither first nor final.
         self.middle = tuple((r, s) for r, n in enumerate(self.length) for s in range(1, n - 1))
-        #: The same tables for the compiled basic loop.
+        #: The same tables for the compiled basic loop and general simulator.
         self.core: object = None
+        self.general: object = None
         if _compiled is not None and self.shift <= 20:
             self.core = _compiled.basic_board(kind, self.inc, bh, self.stride, self.shift)
+        if _compiled is not None:
+            claim = [int(c) for c in self.claim]
+            middle = [x for space in self.middle for x in space]
+            self.general = _compiled.general_board([list(k) for k in self.kinds], claim, middle)
 
 
 @cache
@@ -970,9 +976,12 @@ class Position:
         """
         if self.over is not None:
             return list(self.over)
-        if self._fast and runs_compiled(rng):
+        if runs_compiled(rng):
+            if self._fast:
+                decisions = None if decision is None else [decision]
+                return self._core_playouts(rng, seat, decisions, turns)[0]
             decisions = None if decision is None else [decision]
-            return self._core_playouts(rng, seat, decisions, turns)[0]
+            return self._general_playouts(rng, seat, decisions, turns)[0]
         if self._fast == "basic":
             tile = decision.tile if isinstance(decision, PlayTile) else None
             key = random_keys(rng).__getitem__
@@ -1005,8 +1014,10 @@ class Position:
         """
         if repeat < 1:
             raise ValueError(f"repeat must be at least 1, not {repeat}")
-        if self._fast and self.over is None and runs_compiled(rng):
-            return self._core_playouts(rng, seat, decisions, turns, repeat)
+        if self.over is None and runs_compiled(rng):
+            if self._fast:
+                return self._core_playouts(rng, seat, decisions, turns, repeat)
+            return self._general_playouts(rng, seat, decisions, turns, repeat)
         if repeat == 1:
             return self._round(rng, seat, decisions, turns)
         results: list[Sequence[float]] = []
@@ -1106,6 +1117,42 @@ class Position:
         return core.row_playouts(
             rng, self.ends, self.state, self.erow, self.scores, self._head_codes(),
             self.hands, turns, self._left(), picks, repeat,
+        )  # fmt: skip
+
+    def _general_playouts(
+        self,
+        rng: Random,
+        seat: int | None,
+        decisions: Sequence[Decision] | None,
+        turns: int,
+        repeat: int = 1,
+    ) -> list[list[float]]:
+        """:meth:`playouts` (or :meth:`playout`) on the compiled general simulator: the same
+        draws from ``rng`` and the same results as :class:`_Sim`."""
+        core = _compiled
+        board = self.board
+        assert core is not None and board is not None
+        coded = None if decisions is None else [_decision_code(d) for d in decisions]
+        return core.general_playouts(
+            rng, board.general, self._core_state(), -1 if seat is None else seat, coded,
+            turns, repeat,
+        )  # fmt: skip
+
+    def _core_state(self) -> tuple[Any, ...]:
+        """The position's fields as the compiled general simulator reads them."""
+        rules = self.rules
+        kind = {DecisionKind.TILE: 1, DecisionKind.LUCK: 2, DecisionKind.ACTION: 3}
+        return (
+            self.players, int(self.variant.actions), self.variant.hand_size,
+            int(rules.stop_on_own_row), int(rules.another_lowest_first),
+            int(rules.plus5_replaces), self.bh, self.spaces, self.fill, self.kind, self.f10,
+            self.rsum, self.ends, self.erow, self.stops,
+            [[_ACTION_CODE[c] for c in h] for h in self.held], self.scores, self.supply,
+            [_LUCK_CODE[c] for c in self.luck_deck], [_ACTION_CODE[c] for c in self.action_deck],
+            self.nturns, self.set_number, self.queue, list(self.carded), self.hands,
+            kind.get(self.pending_kind, 0) if self.pending_kind is not None else 0,
+            self.pending_seat, _LUCK_CODE.get(self.pending_card or "", -1),
+            self.current or (0, 0), list(self.to_choose), self.chosen,
         )  # fmt: skip
 
     def _left(self) -> int:
@@ -1241,6 +1288,23 @@ class Position:
         codes = self._head_codes() + _codes(self._later(key, turns), 1)
         pick = _once(decision.row) if isinstance(decision, TakeRow) else None
         return self._classic(codes, pick, random_row)
+
+
+_ACTION_CODE = {card: i for i, card in enumerate(ACTION_CARDS)}
+_LUCK_CODE = {"plus5": 0, "final10": 1}
+
+
+def _decision_code(d: Decision) -> tuple[int, int, int, int]:
+    """A forced decision as the compiled general simulator reads it."""
+    if isinstance(d, PlayTile):
+        return (1, d.tile, 0, 0)
+    if isinstance(d, PlaceLuck):
+        return (2, d.row, d.space, 0)
+    if isinstance(d, PlayAction):
+        card = -1 if d.card is None else _ACTION_CODE[d.card]
+        row = -1 if d.row is None else d.row
+        return (3, card, row, -1 if d.new_tile is None else d.new_tile)
+    raise ValueError(f"the board game takes no decision {d!r} here")
 
 
 _ROW_OF_BYTE = bytes(b & 3 for b in range(256))
