@@ -70,6 +70,12 @@ def run_match(*, match_pk: int) -> None:
             match_is_over(match, stored=False)
         return
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
+    if len(seats) != match.players:
+        # A person's table (tables.tasks.play_table) sent here again after its worker died:
+        # its game lived in that worker and cannot go on.
+        if results.give_up(claim, "its worker stopped during the game"):
+            match_is_over(match, stored=False)
+        return
     names = entrant_names(seats)
     out_dir = results.staging_dir(match, claim)
     bound = bounds.time_bound(match.variant, match.players, match.games)
@@ -176,7 +182,8 @@ def schedule_matches() -> None:
 def requeue_stale_work() -> None:
     """Send again every match whose message was lost or whose worker died (at most once every
     ``REQUEUE_AFTER_SECONDS``, :func:`core.celery.resend_stale`), and remove what killed workers
-    left in the staging folder, and the live frames of matches over for a while. (Versions
+    left in the staging folder and in the arena's storage, and the live frames of matches over
+    for a while. (Versions
     have their own sweeper in :mod:`submissions.tasks`.)
     """
     resend_stale(
@@ -197,6 +204,7 @@ def requeue_stale_work() -> None:
     )
     rate_unrated()
     remove_stale_staging()
+    results.remove_orphaned_attempts()
     live.remove_ended()
 
 

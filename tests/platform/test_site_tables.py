@@ -5,6 +5,7 @@ Each test plays a real match in a thread of its own (the table's task, run as a 
 it) while the test answers through the site's views, as the person's browser does.
 """
 
+import io
 import json
 import threading
 import time
@@ -14,18 +15,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from matches.models import Match
-from nimmt_site_testing import make_user, program_bot, wait_for
+from matches.tasks import run_match
+from nimmt_site_testing import REPO, make_user, program_bot, wait_for
 from submissions.models import Bot
 from tables import services
 from tables.ladder import rate_table
 from tables.models import Ask, PeopleRating, Table
 from tables.tasks import play_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+#: The tests that play a match in a thread need their rows committed (the others need not).
+PLAYED = pytest.mark.django_db(transaction=True)
 
 
 def _client(user: Any) -> Client:
@@ -93,6 +97,7 @@ def _after(client: Client, table: Table, request: int) -> Any:
     return None
 
 
+@PLAYED
 def test_it_takes_legal_answers_once_and_only_from_the_person(
     house: list[Bot], played: list[threading.Thread]
 ) -> None:
@@ -143,6 +148,7 @@ def test_it_takes_legal_answers_once_and_only_from_the_person(
     assert ratings.filter(person=alice).exists() and table.rated
 
 
+@PLAYED
 def test_it_plays_the_default_for_a_person_who_does_not_answer_then_drops_them(
     house: list[Bot], played: list[threading.Thread]
 ) -> None:
@@ -165,6 +171,7 @@ def test_it_plays_the_default_for_a_person_who_does_not_answer_then_drops_them(
     assert late.status_code == 409 and "out of time" in late.json()["error"]
 
 
+@pytest.mark.django_db
 def test_it_refuses_a_table_the_variant_or_the_owners_do_not_allow(house: list[Bot]) -> None:
     alice, carol = make_user("alice"), make_user("carol")
     closed = program_bot("carols-bot", owner=carol)
@@ -180,6 +187,7 @@ def test_it_refuses_a_table_the_variant_or_the_owners_do_not_allow(house: list[B
     assert Match.objects.count() == 1
 
 
+@pytest.mark.django_db
 def test_it_seats_a_visitor_as_a_guest_in_one_click_whose_game_is_never_rated(
     house: list[Bot],
 ) -> None:
@@ -202,6 +210,7 @@ def test_it_seats_a_visitor_as_a_guest_in_one_click_whose_game_is_never_rated(
     assert not PeopleRating.objects.exists()
 
 
+@pytest.mark.django_db
 def test_it_shows_a_bots_record_against_people_and_lets_only_its_owner_open_it() -> None:
     carol, dave = make_user("carol"), make_user("dave")
     bot = program_bot("carols-bot", owner=carol)
@@ -222,3 +231,27 @@ def test_it_shows_a_bots_record_against_people_and_lets_only_its_owner_open_it()
     assert _client(carol).post(switch, {"allow": "1"}).status_code == 302
     bot.refresh_from_db()
     assert bot.plays_people and bot in services.playable_bots()
+
+
+@pytest.mark.django_db
+def test_the_demo_seats_a_visitor_against_its_quick_house_bots(settings: Any) -> None:
+    settings.HOUSE_BOTS_DIR = REPO / "bots"  # the real house bots, as the demo loads them
+    call_command("load_demo", stdout=io.StringIO())
+    visitor = Client()
+    assert visitor.post(reverse("play-guest")).status_code == 302
+    table = Table.objects.select_related("match").get()
+    opponents = sorted(table.match.seats.values_list("bot__name", flat=True))
+    assert opponents == ["heuristic", "random"]
+
+
+@pytest.mark.django_db
+def test_a_table_sent_to_the_bots_pipeline_after_its_worker_died_fails_instead(
+    house: list[Bot],
+) -> None:
+    alice = make_user("alice")
+    table = services.create_table(alice, "basic", house, decision_ms=1000, bank_ms=0)
+    run_match(match_pk=table.match.pk)  # what the sweeper sends for a match left running
+    table.match.refresh_from_db()
+    assert table.match.status == Match.FAILED
+    assert "worker stopped during the game" in table.match.error
+    assert not table.match.replays
