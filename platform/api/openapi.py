@@ -288,6 +288,23 @@ def document() -> dict[str, Any]:
                 "parameters": [_BOT],
             }
         },
+        "/bots/{bot_id}/remote-token/": {
+            "post": {
+                **_post(
+                    "A remote token: the bot plays from your machine through the gateway "
+                    "(shown once; the old token is revoked)",
+                    _wrapped(token={"type": "string"}, url={"type": "string"}),
+                ),
+                "parameters": [_BOT],
+            },
+            "delete": {
+                **_post(
+                    "Revoke the remote token and cut its connection",
+                    _wrapped(revoked={"type": "boolean"}),
+                ),
+                "parameters": [_BOT],
+            },
+        },
         "/versions/{version_id}/": {
             "get": _get(
                 "One version",

@@ -19,7 +19,9 @@ from ladders.models import STANDINGS_RATING, Ladder, Rating
 from ladders.services import standings
 from matches.models import Match, public_faults
 from matches.views import frames as frames_file
+from matches.views import openable
 from matches.views import replay as replay_file
+from remote import services as remote_services
 from submissions import services
 from submissions.models import Bot, BotVersion
 
@@ -388,6 +390,22 @@ def bot_resume(request: HttpRequest, bot_uuid: uuid.UUID) -> HttpResponse:
     return JsonResponse({"bot": bot_dict(owned, owner_view=True)})
 
 
+@api(methods=("POST", "DELETE"), auth="required")
+def bot_remote_token(request: HttpRequest, bot_uuid: uuid.UUID) -> HttpResponse:
+    """POST: a new remote token (shown once; the old one is revoked and its connection cut);
+    DELETE: revoke the token and cut the connection."""
+    owned = _owned(request, bot_uuid)
+    if isinstance(owned, HttpResponse):
+        return owned
+    if request.method == "DELETE":
+        return JsonResponse({"revoked": remote_services.revoke(owned)})
+    if owned.is_retired:
+        return error(400, "A retired bot does not play: resume it first.")
+    token = remote_services.issue(owned)
+    url = remote_services.gateway_url()
+    return JsonResponse({"token": token, "url": url}, status=201)
+
+
 @api()
 def version(request: HttpRequest, version_uuid: uuid.UUID) -> HttpResponse:
     found = get_object_or_404(BotVersion.objects.select_related("bot"), uuid=version_uuid)
@@ -441,7 +459,7 @@ def matches(request: HttpRequest) -> HttpResponse:
 @api()
 def match(request: HttpRequest, match_uuid: uuid.UUID) -> HttpResponse:
     found = get_object_or_404(
-        Match.objects.select_related("ladder").prefetch_related("seats__bot", "seats__version"),
+        openable(request).select_related("ladder").prefetch_related("seats__bot", "seats__version"),
         uuid=match_uuid,
     )
     return JsonResponse({"match": match_dict(found, detail=True, viewer=_user(request))})

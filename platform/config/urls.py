@@ -8,6 +8,7 @@ from ladders import views as ladder_views
 from matches import analysis_views
 from matches import views as match_views
 from matches import watch as match_watch
+from remote import views as remote_views
 from submissions import views as bot_views
 
 urlpatterns = [
@@ -20,6 +21,10 @@ urlpatterns = [
     path("bots/<uuid:bot_uuid>/activate/", bot_views.activate_version, name="activate-version"),
     path("bots/<uuid:bot_uuid>/retire/", bot_views.retire_bot, name="retire-bot"),
     path("bots/<uuid:bot_uuid>/resume/", bot_views.resume_bot, name="resume-bot"),
+    path("bots/<uuid:bot_uuid>/remote/token/", remote_views.issue_token, name="remote-issue-token"),
+    path(
+        "bots/<uuid:bot_uuid>/remote/revoke/", remote_views.revoke_token, name="remote-revoke-token"
+    ),
     path(
         "bots/<uuid:bot_uuid>/versions/<uuid:version_uuid>/",
         bot_views.version,

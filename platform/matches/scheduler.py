@@ -129,6 +129,7 @@ def schedule_ladder(ladder_pk: int, rng: random.Random | None = None) -> list[Ma
                 break  # every pair that could meet has met often enough today
             rng.shuffle(lineup)
             created.append(create_match(ladder, [bots[b] for b in lineup], rng=rng))
+            bots = remote_services.without_remote(bots, lineup)  # one match at a time
             recent.update(lineup)
             pairs.update(pair_key(a, b) for a, b in itertools.combinations(lineup, 2))
         return created

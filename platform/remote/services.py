@@ -114,11 +114,21 @@ def gateway_url() -> str:
     return settings.GATEWAY_URL or f"grpcs://{settings.GATEWAY_ADDRESS}"
 
 
+def _is_remote(bot: Bot) -> bool:
+    return bool(bot.active_version and bot.active_version.is_remote)
+
+
+def without_remote(bots: dict[int, Bot], lineup: Iterable[int]) -> dict[int, Bot]:
+    """``bots`` without the remote bots of ``lineup`` (just given a match)."""
+    taken = {pk for pk in lineup if pk in bots and _is_remote(bots[pk])}
+    return {pk: bot for pk, bot in bots.items() if pk not in taken}
+
+
 def schedulable(bots: dict[int, Bot]) -> dict[int, Bot]:
     """``bots`` without the remote bots that cannot take a match now: offline ones (past the
     grace period), and those already in a queued or running match (one connection plays one
     match at a time)."""
-    remote = [pk for pk, bot in bots.items() if bot.active_version and bot.active_version.is_remote]
+    remote = [pk for pk, bot in bots.items() if _is_remote(bot)]
     if not remote:
         return bots
     try:

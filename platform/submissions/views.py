@@ -17,6 +17,7 @@ from ladders.models import ELO, Rating, ladder_map
 from ladders.services import head_to_head, rating_histories
 from matches.models import Seat
 from matches.views import with_lineups
+from remote import views as remote_views
 from versiontests import services as version_tests
 from versiontests.tasks import ask_for_test
 
@@ -150,6 +151,7 @@ def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
         "faults": faults,
         "rivals": head_to_head(bot.pk, ladders=ladders),
         "upload_form": UploadForm(),
+        "remote": remote_views.bot_panel(bot, is_owner),
     }
     response = render(request, "submissions/bot.html", context)
     if is_owner:
