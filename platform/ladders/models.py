@@ -171,14 +171,6 @@ class RatingChange(models.Model):
             models.UniqueConstraint(fields=["rating", "match"], name="one_change_per_match"),
         )
         indexes = (
-            # A bot's recent trend and rating history, newest first:
-            # WHERE rating_id = %s (or IN (...)) ORDER BY id DESC LIMIT n. The values the
-            # trend lines and charts draw are in the key too, so that PostgreSQL reads them
-            # from the index alone (a ladder page draws 50 trends of 20 games each).
-            models.Index(
-                fields=["rating", "-id", "games_after", "elo_before", "elo_after"],
-                name="rating_change_recent",
-            ),
             # A rating's chart, thinned to some games of its history (ladders.services
             # .rating_histories): WHERE rating_id = %s AND games_after = %s, one lookup per
             # point drawn, read from the index alone, however long the history is.
