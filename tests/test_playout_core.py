@@ -4,6 +4,7 @@
   at every decision of a random game, each kind of call (a batch over the legal options, one
   forced decision, a free playout; to the end and cut short) gives the same scores on both
   backends and leaves the generator in the same state.
+- The house search bots (``search``, ``mcs``) play the same games on both backends.
 - The card game's rule rollouts (``arena.bots.rollouts``) likewise, at every tile choice.
 - A batch of rounds (``repeat``) is the same as that many calls, on either backend.
 - ``NIMMT_PURE_PLAYOUT=1`` switches to the Python loops; the install built the core here.
@@ -19,12 +20,14 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from arena.bots.registry import make_bot
 from arena.bots.rollouts import classic_playouts
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine import playout as lean
 from arena.engine.decisions import Decision
 from arena.engine.playout import Position
 from arena.engine.readings import READINGS, Reading
+from arena.local import play_game
 
 PLAYERS = {"classic": (2, 4, 10), "basic": (2, 3, 5)}
 
@@ -104,6 +107,19 @@ def test_both_backends_give_the_same_rule_rollouts(
                     seen.append(([list(r) for r in results], gen.getstate()))
                 assert seen[0] == seen[1], (players, seed, game.turn)
             game.apply(seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_the_search_bots_play_the_same_game_on_both_backends(
+    variant: str, restore_backend: str
+) -> None:
+    games = []
+    for backend in ("python", "compiled"):
+        lean.BACKEND = backend
+        bots = [make_bot("search:playouts=40"), make_bot("mcs:playouts=40"), make_bot("random")]
+        replay = play_game(variant, bots, seed=3, bot_seeds=[1, 2, 3], names=["s", "m", "r"])
+        games.append((replay["turns"], replay["result"]))
+    assert games[0] == games[1]
 
 
 def test_a_batch_of_rounds_is_the_same_as_that_many_calls(restore_backend: str) -> None:
