@@ -76,6 +76,15 @@ def person_name(person: User | AbstractBaseUser | AnonymousUser) -> str:
     return f"@{person.get_username()}"
 
 
+def open_table_of(person: User | AbstractBaseUser | AnonymousUser) -> Table | None:
+    """The person's table whose game is still to be played or under way, if any."""
+    return (
+        Table.objects.filter(person_id=person.pk, match__status__in=(Match.QUEUED, Match.RUNNING))
+        .order_by("-created_at")
+        .first()
+    )
+
+
 def create_table(
     person: User | AbstractBaseUser | AnonymousUser,
     variant: str,
@@ -109,6 +118,9 @@ def create_table(
         raise TableRefused(f"these bots do not play people: {', '.join(refused)}")
     if person.pk is None:
         raise TableRefused("log in (or play as a guest) to take a seat")
+    if open_table_of(person) is not None:
+        # A seat holds a worker for the whole game: one table at a time per person.
+        raise TableRefused("you are at a table already: finish that game first")
     rng = random.Random(seed)
     entry = rng.randrange(players)  # the person's place in the lineup
     with transaction.atomic():

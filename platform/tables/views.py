@@ -126,6 +126,8 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
         user = get_user_model().objects.create_user(name)  # no password: the session only
         Guest.objects.create(user=user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    if (playing := services.open_table_of(user)) is not None:
+        return redirect(playing)  # back to the game under way
     house = [bot for bot in services.playable_bots() if bot.is_house]
     # The quick, sensible house bots first: a guest should not wait on a searching bot.
     house.sort(key=_guest_order)

@@ -202,7 +202,12 @@ def test_it_seats_a_visitor_as_a_guest_in_one_click_whose_game_is_never_rated(
     assert table.match.variant == "basic" and table.match.players == 3
     assert visitor.get(table.get_absolute_url()).status_code == 200
     assert Client().get(table.get_absolute_url()).status_code == 404  # another visitor
-    # A second click seats the same guest at a new table.
+    # A second click while the game is on leads back to it; once it is over, to a new table.
+    again = visitor.post(reverse("play-guest"))
+    assert again["Location"] == table.get_absolute_url() and Table.objects.count() == 1
+    with pytest.raises(services.TableRefused, match="at a table already"):
+        services.create_table(table.person, "pro", house[:1], decision_ms=1000, bank_ms=0)
+    Match.objects.filter(pk=table.match.pk).update(status=Match.FINISHED)
     visitor.post(reverse("play-guest"))
     assert Table.objects.filter(person=table.person).count() == 2
     table.refresh_from_db()
