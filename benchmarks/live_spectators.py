@@ -3,9 +3,10 @@
 Makes its own PostgreSQL database (dropped at the end), migrates it, serves the site with
 gunicorn as deployed (``config/gunicorn.py``: threaded workers) on 127.0.0.1, and plays a
 match in this process at a bot's pace (``--pace`` seconds a decision), its frames written by
-the worker's own :class:`~matches.live.LiveFeed`. ``--clients`` spectators read the match's
-server-sent events (``match-live-events``) at once, each reconnecting with ``Last-Event-ID`` when
-a stream ends, as a browser does, until the match's ``end``. Checks that every spectator got
+the worker's own :class:`~matches.live.LiveFeed`. ``--clients`` spectators (threads of a process
+of their own, so that they do not slow the writer) read the match's server-sent events
+(``match-live-events``) at once, each reconnecting with ``Last-Event-ID`` when a stream ends,
+as a browser does, until the match's ``end``. Checks that every spectator got
 every chunk, in order, with the frames written, and prints the delay from a chunk's write to
 its receipt (p50/p95/max over every chunk and spectator), and the web workers' CPU and
 memory::
@@ -19,8 +20,10 @@ Settings: ``NIMMT_BENCH_LIVE_DATABASE_URL`` (default
 
 import argparse
 import contextlib
+import hashlib
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import statistics
@@ -55,11 +58,12 @@ DATABASE_URL = os.environ.get(
 
 @dataclass
 class Spectator:
-    """One browser's view of the stream: every chunk event as received, with the time."""
+    """One browser's view of the stream: every chunk event as received (its id, game, first
+    frame and a digest of its frames), with the time."""
 
     port: int
     path: str
-    received: list[tuple[str, dict[str, Any], float]] = field(default_factory=list)
+    received: list[tuple[str, int, int, str, float]] = field(default_factory=list)
     ended: bool = False
     connected: threading.Event = field(default_factory=threading.Event)
     connections: int = 0
@@ -100,7 +104,10 @@ class Spectator:
                 kind = fields.get("event")
                 if kind == "chunk":
                     last_id = fields["id"]
-                    self.received.append((last_id, json.loads(fields["data"]), time.time()))
+                    at = time.time()
+                    data = json.loads(fields["data"])
+                    digest = _digest(data["frames"])
+                    self.received.append((last_id, data["game"], data["first"], digest, at))
                 elif kind == "reset":
                     self.received.clear()
                 elif kind == "end":
@@ -110,6 +117,36 @@ class Spectator:
         finally:
             connection.close()
         return last_id
+
+
+def _digest(frames: list[Any]) -> str:
+    return hashlib.sha256(json.dumps(frames, sort_keys=True).encode()).hexdigest()
+
+
+def watch_all(port: int, path: str, clients: int, seconds: float, ready: Any, results: Any) -> None:
+    """``clients`` spectators at once (the child process): ``ready`` is set once every stream
+    is open; what each received goes to ``results`` at the end."""
+    spectators = [Spectator(port, path) for _ in range(clients)]
+    deadline = time.monotonic() + seconds
+    threads = [threading.Thread(target=s.watch, args=(deadline,)) for s in spectators]
+    for thread in threads:
+        thread.start()
+    for spectator in spectators:
+        spectator.connected.wait(timeout=max(0.0, deadline - time.monotonic()))
+    ready.set()
+    for thread in threads:
+        thread.join()
+    results.put(
+        [
+            {
+                "received": s.received,
+                "ended": s.ended,
+                "connections": s.connections,
+                "error": s.error,
+            }
+            for s in spectators
+        ]
+    )
 
 
 # ---------------------------------------------------------------------------- the match
@@ -236,17 +273,15 @@ def main() -> None:
             options = ("--config", "python:config.gunicorn", "--threads", str(args.threads))
             log = Path(folder) / "gunicorn.log"
             with gunicorn_process(env, args.workers, log, options) as (port, process):
-                spectators = [Spectator(port, path) for _ in range(args.clients)]
-                deadline = time.monotonic() + args.seconds + 60
-                threads = [
-                    threading.Thread(target=s.watch, args=(deadline,), daemon=True)
-                    for s in spectators
-                ]
-                for thread in threads:
-                    thread.start()
-                for spectator in spectators:  # every worker booted, every stream open
-                    if not spectator.connected.wait(timeout=max(0, deadline - time.monotonic())):
-                        raise RuntimeError(f"a spectator could not connect: {spectator.error}")
+                context = multiprocessing.get_context("spawn")
+                ready, results = context.Event(), context.Queue()
+                watchers = context.Process(
+                    target=watch_all,
+                    args=(port, path, args.clients, args.seconds + 60, ready, results),
+                )
+                watchers.start()
+                if not ready.wait(timeout=60):  # every worker booted, every stream open
+                    raise RuntimeError("the spectators could not connect")
                 web = _children(process.pid)
                 cpu_before, began = _cpu_seconds(web), time.monotonic()
                 rss = [_rss_mb(web)]
@@ -259,8 +294,8 @@ def main() -> None:
                 sampler = threading.Thread(target=sample, daemon=True)
                 sampler.start()
                 written = _play(match_pk, args.players, args.seconds, args.pace)
-                for thread in threads:
-                    thread.join(timeout=max(1.0, deadline - time.monotonic()))
+                spectators: list[dict[str, Any]] = results.get(timeout=args.seconds + 120)
+                watchers.join()
                 wall = time.monotonic() - began
                 cpu = _cpu_seconds(web) - cpu_before
                 sampler_stop.set()
@@ -275,14 +310,16 @@ def main() -> None:
             connections.close_all()
             drop_database(DATABASE_URL)
 
-    expected = [(f"{c['attempt']}:{c['seq']}", c["game"], c["first"], c["frames"]) for c in chunks]
+    expected = [
+        (f"{c['attempt']}:{c['seq']}", c["game"], c["first"], _digest(c["frames"])) for c in chunks
+    ]
     complete = 0
     delays: list[float] = []
     for spectator in spectators:
-        got = [(ident, d["game"], d["first"], d["frames"]) for ident, d, _ in spectator.received]
-        if spectator.ended and got == expected:
+        got = [tuple(row[:4]) for row in spectator["received"]]
+        if spectator["ended"] and got == expected:
             complete += 1
-        for ident, _, at in spectator.received:
+        for ident, _, _, _, at in spectator["received"]:
             seq = int(ident.split(":")[1])
             if seq in written:
                 delays.append((at - written[seq]) * 1000)
@@ -293,8 +330,8 @@ def main() -> None:
         "chunks": len(chunks),
         "frames": frames,
         "games": len({c["game"] for c in chunks}),
-        "connections": sum(s.connections for s in spectators),
-        "errors": [s.error for s in spectators if s.error][:5],
+        "connections": sum(s["connections"] for s in spectators),
+        "errors": [s["error"] for s in spectators if s["error"]][:5],
         "delay_p50_ms": round(statistics.median(delays), 1) if delays else None,
         "delay_p95_ms": round(percentile(delays, 0.95), 1) if delays else None,
         "delay_max_ms": round(max(delays), 1) if delays else None,
