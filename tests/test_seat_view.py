@@ -44,6 +44,7 @@ def observations(replay: dict[str, Any], seat: int) -> list[Observation]:
 def check_shown_equals_observed(frame: Frame, view: Observation) -> None:
     seat = view.seat
     assert frame.hand == view.hand
+    assert frame.history == view.history
     assert frame.held[seat] == view.action_cards
     for other, cards in enumerate(frame.held):
         if other != seat:

@@ -56,16 +56,18 @@ JSON (:meth:`Frames.to_json`), every index 0-based as in the replay::
           "hands": [11, 12, 10], "held": [["stop"], [], []],   # hand sizes, action cards
           "supply": 40, "luck_deck": 10, "action_deck": 20,
           "asks": {"kind": "action", "seat": 2} | null, # the engine waits for this decision here
-          "hand": [3, 41, ...]                          # seat S's view only: S's tiles in hand
+          "hand": [3, 41, ...],                         # seat S's view only: S's tiles in hand
+          "history": [[12, 40], [7, null], ...]         # and per turn so far, each seat's tile
         }, ...
       ]
     }
 
 A seat's view (``frames(replay, seat=S)``) is what seat S knew at each step, the fields of its
 :class:`~arena.engine.observation.Observation`: every frame adds ``hand``, S's tiles, and
-``held`` names S's own action cards but each other seat's only as ``"hidden"`` (one per
-card, their number is public); the rest of a frame is public to every seat anyway. So a
-browser showing a seat's view is never sent another seat's hidden cards.
+``history``, the tile each seat revealed in each turn so far; ``held`` names S's own action
+cards but each other seat's only as ``"hidden"`` (one per card, their number is public); the
+rest of a frame is public to every seat anyway. So a browser showing a seat's view is never
+sent another seat's hidden cards.
 
 Steps (``step.kind``, with the fields that apply; absent fields are null or empty):
 
@@ -197,9 +199,15 @@ class Frame:
     action_deck: int
     asks: Asks | None = None
     hand: tuple[int, ...] | None = None  # a seat's view: that seat's tiles in hand
+    # a seat's view: per turn so far, the tile each seat revealed (Observation.history)
+    history: tuple[tuple[int | None, ...], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        seen = {} if self.hand is None else {"hand": list(self.hand)}
+        seen: dict[str, Any] = {}
+        if self.hand is not None:
+            seen["hand"] = list(self.hand)
+        if self.history is not None:
+            seen["history"] = [list(plays) for plays in self.history]
         return {
             "turn": self.turn,
             "step": self.step.to_json(),
@@ -411,8 +419,9 @@ class Film:
     (['setup', 'reveal', 'land'], [0, 4])
 
     With ``seat``, the frames are that seat's view (what its
-    :class:`~arena.engine.observation.Observation` holds): each notes the seat's ``hand``,
-    and the action cards of the other seats only as :data:`HIDDEN_CARD`, one per card.
+    :class:`~arena.engine.observation.Observation` holds): each notes the seat's ``hand`` and
+    the tiles revealed so far (``history``), and the action cards of the other seats only as
+    :data:`HIDDEN_CARD`, one per card.
     """
 
     def __init__(self, game: Game, seat: int | None = None) -> None:
@@ -449,6 +458,7 @@ class Film:
                 luck_deck=len(game.luck_deck),
                 action_deck=len(game.action_deck),
                 hand=None if self.seat is None else tuple(game.hands[self.seat]),
+                history=None if self.seat is None else tuple(tuple(t.plays) for t in game.turns),
             )
         )
 

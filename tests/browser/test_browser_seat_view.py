@@ -37,7 +37,9 @@ READ_SEAT_VIEW = """() => {
   const viewpoint = [...document.querySelectorAll('.players tbody tr.viewpoint')].map(
     tr => +tr.dataset.seat);
   const cards = box.querySelector('.seat-hand-cards').textContent;
-  return {hand, everyTile, held, viewpoint, cards};
+  const history = [...box.querySelectorAll('.seat-hand-history li .tiles')].map(
+    span => span.textContent);
+  return {hand, everyTile, held, viewpoint, cards, history};
 }"""
 
 CARD_NAMES = {
@@ -103,6 +105,11 @@ def test_a_seats_view_shows_its_own_hand_and_hides_the_other_hands_at_every_step
         shown, board = page.evaluate(READ_SEAT_VIEW), page.evaluate(READ_BOARD)
         where = f"{variant}, seat {seat}, step {step['index']} ({step['kind']})"
         assert shown["hand"] == list(view.hand), where
+        assert shown["history"] == [
+            " \u00b7 ".join(str(plays[s]) for plays in view.history if plays[s] is not None)
+            or "\u2014"
+            for s in range(len(view.hand_sizes))
+        ], where
         assert shown["viewpoint"] == [seat], where
         assert board["hands"] == list(view.hand_sizes), where
         # Every tile on the page is on the board, revealed, or the seat's own.

@@ -157,6 +157,7 @@
         hands: raw.hands,
         held: raw.held,
         hand: raw.hand || null, // a seat's view: the seat's tiles in hand
+        history: raw.history || null, // and per turn so far, the tile each seat revealed
         supply: raw.supply,
         asks: raw.asks || null,
         focus: focusOf(s),
@@ -558,6 +559,16 @@
     var held = f.held[g.seat] || [];
     cards.hidden = !g.pro;
     cards.textContent = "Action cards: " + (held.length ? held.map(function (c) { return CARD_NAMES[c] || c; }).join(", ") : "none");
+    // What every seat revealed turn by turn so far: what this seat could remember.
+    var list = box.querySelector(".seat-hand-history ul");
+    if (list) {
+      var history = f.history || [];
+      list.innerHTML = g.names.map(function (name, p) {
+        var tiles = history.map(function (plays) { return plays[p]; }).filter(function (t) { return t !== null && t !== undefined; });
+        return '<li data-seat="' + p + '"><strong>' + esc(name) + ":</strong> " +
+          '<span class="tiles">' + (tiles.length ? tiles.join(" \u00b7 ") : "\u2014") + "</span></li>";
+      }).join("");
+    }
   };
 
   Viewer.prototype.isTurnBoundary = function () {
