@@ -65,6 +65,19 @@ def run_decisions(args: argparse.Namespace) -> int:
         check = asyncio.run(recheck(data, args.seat, program, config))
     except (ReplayError, MatchError) as exc:
         raise Failure(str(exc)) from None
+    faulted = sorted(
+        {
+            f["turn"] + 1
+            for f in data["result"].get("faults", [])
+            if isinstance(f, dict) and f.get("seat") == args.seat and isinstance(f.get("turn"), int)
+        }
+    )
+    if faulted:
+        turns = ", ".join(map(str, faulted))
+        print(
+            f"seat {args.seat} had faults in turn {turns}: there (and after a drop) the arena "
+            "played its default decisions, which the bot may well not repeat"
+        )
     for answer in check.answers:
         if not answer.differs and not answer.problem:
             continue

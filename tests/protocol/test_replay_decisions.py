@@ -61,11 +61,16 @@ def test_the_same_bots_answer_every_decision_as_recorded_and_another_bot_differs
 
 @pytest.mark.slow
 @needs_bwrap
-def test_an_illegal_answer_is_listed_as_such_and_a_bot_that_never_starts_is_an_error(
-    replay_file: Path, capsys: pytest.CaptureFixture[str]
+def test_an_illegal_answer_and_the_faults_of_the_game_are_listed_and_a_dead_bot_is_an_error(
+    replay_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert nimmt("replay", "decisions", replay_file, "--seat", "1", BOTS / "illegal") == 1
+    argv = ["--variant", "pro+luck", "--games", "1", "--decision-ms", "2000"]
+    assert nimmt("match", BOTS / "illegal", "random", *argv, "--out", tmp_path / "m") == 0
+    capsys.readouterr()
+    game = tmp_path / "m" / "game-00001.json"
+    assert nimmt("replay", "decisions", game, "--seat", "0", BOTS / "illegal") == 1
     out = capsys.readouterr().out
+    assert "seat 0 had faults in turn 2: there (and after a drop) the arena played" in out
     assert re.search(
         r"^turn 2, tile: recorded tile \d+, now tile \d+ \(not a legal decision here\)$",
         out,
