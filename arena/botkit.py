@@ -36,6 +36,11 @@ game, shows it in the site's viewer to the bot's owner only, and writes it local
 ``game-00001.notes.json``; a note longer than 1000 bytes is cut (here, before it is sent),
 values that are not finite count as none. Notes never cause a fault.
 
+To play from the owner's machine through the arena's gateway (docs/REMOTE.md): ``--remote
+grpcs://HOST:PORT`` with the bot's remote token in ``NIMMT_REMOTE_TOKEN`` (``--ca FILE`` for a
+certificate that no public CA signed): match after match, reconnecting after each and after a
+dropped connection (:func:`play_remote`).
+
 Time: each request has a deadline (allowance + what is left of the game's time bank, measured by
 the arena). :func:`time_left` (or :meth:`KitBot.time_left`) says how many seconds remain for
 the current decision, counted from when the kit read the request. An answer after the deadline

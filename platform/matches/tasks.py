@@ -34,6 +34,7 @@ from django.db.models import Min
 from django.utils import timezone
 from ladders.models import Ladder
 from ladders.services import rate_ladder
+from remote import reports as remote_reports
 from remote import seat as remote_seat
 from submissions import builds
 from submissions.models import Bot
@@ -99,6 +100,8 @@ def run_match(*, match_pk: int) -> None:
                     watch=feed,
                 )
             stored = results.store(claim, outcome, out_dir)
+            if stored:
+                remote_reports.keep(match, outcome.result)  # remote seats' round trips
     except bounds.Overran as overran:
         why = f"stopped: the match ran {overran} (its games, decisions, allowance, bank, starts)"
         faults = bounds.faults_so_far(match, out_dir)

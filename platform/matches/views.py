@@ -30,6 +30,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from ladders.models import Ladder, ladder_map
+from remote import reports as remote_reports
 from submissions.models import Bot
 from tournaments.models import Tournament
 
@@ -210,11 +211,13 @@ def match(request: HttpRequest, match_uuid: str) -> HttpResponse:
     seats.sort(key=lambda seat: (seat.rank is None, seat.rank or 0, seat.seat))  # best first
     rows = [
         {
+    network = remote_reports.for_match(match)  # remote seats: their round trip
             "seat": seat,
             "is_owner": _viewer_is_owner(request, seat),
             "change": changes.get(seat.bot_id),
         }
         for seat in seats
+            "network": network.get(seat.seat),
     ]
     games = [
         {

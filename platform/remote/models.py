@@ -72,3 +72,16 @@ class RemoteConnection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot.name} from {self.address} at {self.connected_at:%Y-%m-%d %H:%M}"
+
+
+class RemoteSeatNetwork(models.Model):
+    """A remote seat's network in one match (``match.json``'s ``network``), for the match page."""
+
+    seat = models.OneToOneField("matches.Seat", models.CASCADE, related_name="network")
+    rtt_ms = models.FloatField(null=True, blank=True)  # the quickest request->answer
+    answer_ms_median = models.FloatField(null=True, blank=True)
+    network_allowance_ms = models.FloatField(default=0.0)
+    reconnects = models.PositiveSmallIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.seat}: round trip {self.rtt_ms} ms"

@@ -28,6 +28,7 @@ from typing import Any
 import grpc
 import pytest
 from django.conf import settings
+from django.test import Client
 from ladders.models import Ladder
 from matches.models import Match
 from matches.tasks import queue_match
@@ -332,6 +333,8 @@ def test_a_bot_on_another_host_plays_a_ladder_match_through_the_gateway_over_tls
     assert all(seat.faults == [] for seat in match.seats.all())
     started[0].process.wait(timeout=20)
     assert started[0].process.returncode == 0, started[0].output()
+    page = Client().get(match.get_absolute_url()).content.decode()
+    assert f"remote, round trip {round(mine['network']['rtt_ms'])} ms" in page
     connection = RemoteConnection.objects.get(bot=remote)
     assert connection.address == arena.host.address
     assert connection.matches == 1 and connection.ended == "the match is over"

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from remote.gateway import Gateway, GatewayConfig
+from remote.tls import self_signed
 
 
 class Command(BaseCommand):
@@ -17,16 +18,26 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--address", help="host:port to listen on (NIMMT_GATEWAY_ADDRESS)")
         parser.add_argument("--name", default="", help="this gateway's name in the records")
+        parser.add_argument(
+            "--self-signed",
+            metavar="FOLDER",
+            help="make a self-signed certificate and key in FOLDER and use them (the demo; bots "
+            "then trust FOLDER/gateway.crt with --ca)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.REMOTE_REDIS_URL:
             raise CommandError("the gateway needs a Redis broker (NIMMT_BROKER_URL=redis://...)")
         cert, key = settings.GATEWAY_TLS_CERT, settings.GATEWAY_TLS_KEY
+        address = options["address"] or settings.GATEWAY_ADDRESS
+        if options["self_signed"]:
+            host = address.rsplit(":", 1)[0].strip("[]")
+            cert, key = self_signed(Path(options["self_signed"]), [host, "localhost"])
         for path in (cert, key):
             if path is not None and not Path(path).is_file():
                 raise CommandError(f"no such file: {path} (NIMMT_GATEWAY_TLS_CERT/_KEY)")
         config = GatewayConfig(
-            address=options["address"] or settings.GATEWAY_ADDRESS,
+            address=address,
             redis_url=settings.REMOTE_REDIS_URL,
             cert=cert,
             key=key,
