@@ -19,7 +19,7 @@ from ladders.models import STANDINGS_RATING, Ladder, Rating
 from ladders.services import standings
 from matches.models import Match, public_faults
 from matches.views import frames as frames_file
-from matches.views import openable
+from matches.views import open_match
 from matches.views import replay as replay_file
 from remote import services as remote_services
 from submissions import services
@@ -458,8 +458,9 @@ def matches(request: HttpRequest) -> HttpResponse:
 
 @api()
 def match(request: HttpRequest, match_uuid: uuid.UUID) -> HttpResponse:
-    found = get_object_or_404(
-        openable(request).select_related("ladder").prefetch_related("seats__bot", "seats__version"),
+    found = open_match(
+        request,
+        Match.objects.select_related("ladder").prefetch_related("seats__bot", "seats__version"),
         uuid=match_uuid,
     )
     return JsonResponse({"match": match_dict(found, detail=True, viewer=_user(request))})

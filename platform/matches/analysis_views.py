@@ -4,17 +4,17 @@ Who may read and who may ask, and the limits: :mod:`matches.analyses`.
 """
 
 from django.http import HttpRequest, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import analyses, tasks
 from matches.models import Match
+from matches.views import open_match
 
 
 @require_GET
 def analysis(request: HttpRequest, match_uuid: str, game: int, seat: int) -> JsonResponse:
     """The analysis of ``seat`` of ``game``: its status and, once done, the result (public)."""
-    match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
+    match = open_match(request, Match.objects.all(), uuid=match_uuid, status=Match.FINISHED)
     try:
         analyses.check_target(match, game, seat)
     except analyses.RequestRefused as refused:
@@ -28,7 +28,7 @@ def analysis(request: HttpRequest, match_uuid: str, game: int, seat: int) -> Jso
 def request_analysis(request: HttpRequest, match_uuid: str, game: int) -> JsonResponse:
     """Ask for the analysis of the posted ``seat``: 202 when this request started it, 200 when
     it existed, 400/403/429 with the reason otherwise."""
-    match = get_object_or_404(Match, uuid=match_uuid, status=Match.FINISHED)
+    match = open_match(request, Match.objects.all(), uuid=match_uuid, status=Match.FINISHED)
     if not request.user.is_authenticated:
         return JsonResponse({"error": "Sign in to ask for an analysis."}, status=403)
     text = request.POST.get("seat", "")

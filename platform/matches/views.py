@@ -23,7 +23,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import File
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.db.models.functions import Lower
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
@@ -114,13 +114,15 @@ class MatchFilter(forms.Form):
         return bot
 
 
-def openable(request: HttpRequest) -> QuerySet[Match]:
-    """The matches ``request``'s user may open by their address: all but the matches of others'
-    version tests (an owner's test of a new version is the owner's alone, :mod:`versiontests`)."""
-    hidden = Q(version_test__isnull=False)
-    if request.user.is_authenticated:
-        hidden &= ~Q(version_test__test__candidate__bot__owner_id=request.user.pk)
-    return Match.objects.exclude(hidden)
+def open_match(request: HttpRequest, found: QuerySet[Match], **lookup: Any) -> Match:
+    """The match of ``found`` that ``lookup`` names, if ``request``'s user may open it (else 404):
+    the matches of a version test are its owner's alone (:mod:`versiontests`). The user (and so
+    the session) is read for those only, so that every other match's answer stays public."""
+    match = get_object_or_404(found.select_related("version_test__test__candidate__bot"), **lookup)
+    paired = match.version_test if hasattr(match, "version_test") else None
+    if paired is not None and paired.test.candidate.bot.owner_id != request.user.pk:
+        raise Http404("No such match.")
+    return match
 
 
 def _filtered(form: MatchFilter) -> QuerySet[Match]:
@@ -203,21 +205,21 @@ def match_list(request: HttpRequest) -> HttpResponse:
 
 
 def match(request: HttpRequest, match_uuid: str) -> HttpResponse:
-    match = get_object_or_404(
-        openable(request).select_related("ladder", "tournament"), uuid=match_uuid
+    match = open_match(
+        request, Match.objects.select_related("ladder", "tournament"), uuid=match_uuid
     )
     seats = list(match.seats.select_related("bot", "bot__owner", "version").order_by("seat"))
     changes = {c.rating.bot_id: c for c in match.rating_changes.select_related("rating").all()}
     seats.sort(key=lambda seat: (seat.rank is None, seat.rank or 0, seat.seat))  # best first
+    network = remote_reports.for_match(match)  # remote seats: their round trip
     rows = [
         {
-    network = remote_reports.for_match(match)  # remote seats: their round trip
             "seat": seat,
             "is_owner": _viewer_is_owner(request, seat),
             "change": changes.get(seat.bot_id),
+            "network": network.get(seat.seat),
         }
         for seat in seats
-            "network": network.get(seat.seat),
     ]
     games = [
         {
@@ -242,8 +244,9 @@ def match(request: HttpRequest, match_uuid: str) -> HttpResponse:
 def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
     """The replay viewer of one game; the page's script draws it from the replay download. The
     page names the reading of the rules the game was played under (RULES.md 10)."""
-    match = get_object_or_404(
-        openable(request).select_related("ladder", "tournament"),
+    match = open_match(
+        request,
+        Match.objects.select_related("ladder", "tournament"),
         uuid=match_uuid,
         status=Match.FINISHED,
     )
@@ -325,7 +328,7 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     are replaced (a crash's detail quotes the bot's log); everything else is as stored. The
     owner of a seat's bot gets the bot's notes on its decisions too (key ``notes``, see
     :mod:`matches.notes`), in a copy no cache keeps."""
-    match = get_object_or_404(openable(request), uuid=match_uuid, status=Match.FINISHED)
+    match = open_match(request, Match.objects.all(), uuid=match_uuid, status=Match.FINISHED)
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
     name = match_file(match, match.replays[game - 1])
@@ -395,7 +398,7 @@ def frames(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     ``?seat=S`` (0-based): the game as seat S saw it, S's hand at every step and no other
     seat's action cards. Computed here rather than hidden by the page's script, so that a
     browser showing a seat's view is never sent what that seat did not know."""
-    match = get_object_or_404(openable(request), uuid=match_uuid, status=Match.FINISHED)
+    match = open_match(request, Match.objects.all(), uuid=match_uuid, status=Match.FINISHED)
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
     seat: int | None = None
@@ -425,7 +428,7 @@ def frames(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
 
 def bot_log(request: HttpRequest, match_uuid: str, seat: int) -> FileResponse:
     """A bot's output in a match: for the bot's owner only (it may hold their secrets)."""
-    match = get_object_or_404(openable(request), uuid=match_uuid, status=Match.FINISHED)
+    match = open_match(request, Match.objects.all(), uuid=match_uuid, status=Match.FINISHED)
     row = get_object_or_404(match.seats.select_related("bot"), seat=seat)
     if not _viewer_is_owner(request, row):
         raise PermissionDenied("A bot's log is for its owner.")

@@ -2,16 +2,19 @@
 stream of server-sent events behind it (:mod:`matches.live`)."""
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from matches.live import Position, events
 from matches.models import Match
+from matches.views import open_match
 
 
 def live(request: HttpRequest, match_uuid: str) -> HttpResponse:
     """The live viewer of a queued or running match; a finished one's page has its replays."""
-    match = get_object_or_404(Match.objects.select_related("ladder", "tournament"), uuid=match_uuid)
+    match = open_match(
+        request, Match.objects.select_related("ladder", "tournament"), uuid=match_uuid
+    )
     if match.status not in (Match.QUEUED, Match.RUNNING):
         return redirect(match)
     return render(
@@ -23,7 +26,7 @@ def live(request: HttpRequest, match_uuid: str) -> HttpResponse:
 
 def live_events(request: HttpRequest, match_uuid: str) -> StreamingHttpResponse:
     """The match's frames as server-sent events, from the position in ``Last-Event-ID``."""
-    match = get_object_or_404(Match, uuid=match_uuid)
+    match = open_match(request, Match.objects.all(), uuid=match_uuid)
     position = Position.parse(request.headers.get("Last-Event-ID"))
     response = StreamingHttpResponse(events(match, position), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"

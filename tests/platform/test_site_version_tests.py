@@ -225,7 +225,9 @@ def test_its_matches_are_never_rated(alice: User, settings: Any) -> None:
     assert not Match.objects.filter(pk__in=[candidate.pk, baseline.pk], rated=True).exists()
 
 
-def test_its_matches_are_listed_nowhere(alice: User, settings: Any) -> None:
+def test_its_matches_are_listed_nowhere_and_open_for_the_owner_only(
+    alice: User, settings: Any
+) -> None:
     board, mine, v2 = setup(alice)
     rival = Bot.objects.get(name="rival-0")
     test = services.request_test(v2, alice, board)
@@ -249,6 +251,23 @@ def test_its_matches_are_listed_nowhere(alice: User, settings: Any) -> None:
         for page in pages:
             text = viewer.get(page).content.decode()
             assert not any(uuid in text for uuid in hidden), page
+    # By its address it opens for the owner only.
+    bob = Client()
+    bob.force_login(make_user("bob"))
+    addresses = [
+        reverse("match", args=[candidate.uuid]),
+        reverse("match-game", args=[candidate.uuid, 1]),
+        reverse("match-replay", args=[candidate.uuid, 1]),
+        reverse("match-frames", args=[candidate.uuid, 1]),
+        reverse("match-log", args=[candidate.uuid, 1]),
+        reverse("match-live", args=[candidate.uuid]),
+        reverse("api-match", args=[candidate.uuid]),
+    ]
+    for address in addresses:
+        for viewer in (Client(), bob):
+            assert viewer.get(address).status_code == 404, address
+    assert owner.get(reverse("match", args=[candidate.uuid])).status_code == 200
+    assert owner.get(reverse("api-match", args=[candidate.uuid])).status_code == 200
 
 
 def test_it_waits_for_a_candidate_that_passes_and_for_a_free_slot(
