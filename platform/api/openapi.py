@@ -346,6 +346,12 @@ def document() -> dict[str, Any]:
                 _ANY_JSON,
                 _MATCH,
                 _GAME,
+                _param(
+                    "seat",
+                    "query",
+                    {"type": "integer", "minimum": 0},
+                    "the game as this seat (0-based) saw it: its hand, nothing of the others'",
+                ),
             )
         },
     }
