@@ -43,6 +43,7 @@ os.environ.setdefault(
 )
 
 from benchmarks.site_pages import (  # noqa: E402  (reads the database URL above)
+    DATABASE_URL,
     PLATFORM,
     Fill,
     drop_database,
@@ -64,12 +65,12 @@ def main() -> None:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="nimmt-bench-ratings-") as folder:
-        env = site_env(Path(folder))
+        env = site_env(Path(folder), DATABASE_URL)
         if not args.reuse:
             started = time.perf_counter()
-            recreate_database()
+            recreate_database(DATABASE_URL)
             migrate(env)
-            fill = Fill(args.bots, args.matches)
+            fill = Fill(DATABASE_URL, args.bots, args.matches)
             fill.run()
             print(
                 f"filled {args.bots} bots, {args.matches} matches, {fill.seats} seats, "
@@ -88,7 +89,7 @@ def main() -> None:
 
             connections.close_all()
             if not args.keep:
-                drop_database()
+                drop_database(DATABASE_URL)
 
 
 def measure(updates: int, recompute: bool) -> None:
