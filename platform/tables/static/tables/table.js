@@ -153,7 +153,7 @@
       else if (state.status === "queued") parts.prompt.textContent = "Waiting for a worker to deal…";
       else parts.prompt.textContent = "";
       // Redrawn only when they change, so that the focus stays on a tile between polls.
-      var key = JSON.stringify([ask && ask.request, ask && ask.legal, sentFor, state.view && state.view.hand, state.view && state.view.action_cards, state.view && state.view.chosen, state.game]);
+      var key = JSON.stringify([ask && ask.request, ask && ask.legal, sentFor, state.view && state.view.hand, state.view && state.view.action_cards, state.view && state.view.chosen, state.game, bullheads(1) !== null]);
       if (key !== drawn) {
         drawn = key;
         var focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.getAttribute("data-decision") : null;
