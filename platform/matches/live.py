@@ -40,6 +40,7 @@ import bisect
 import contextlib
 import json
 import logging
+import random
 import secrets
 import threading
 import time
@@ -60,8 +61,12 @@ from matches.models import LiveChunk, Match
 FLUSH_S = 0.3
 #: How often a stream looks for new chunks (s).
 POLL_S = 0.25
-#: How long one stream lasts before the browser reconnects (s).
+#: How long one stream lasts before the browser reconnects (s), at most: each lasts between
+#: three quarters of it and all of it, so that spectators who came together do not all come
+#: back at once.
 STREAM_S = 30.0
+#: How long a process keeps what it read of a match after its last spectator's stream ended.
+FEED_LINGER_S = 10.0
 #: A comment line this often keeps proxies from closing a quiet stream (s).
 HEARTBEAT_S = 10.0
 #: What a browser waits before it reconnects (ms), the ``retry`` field of the stream.
@@ -251,6 +256,7 @@ class _Feed:
     def __init__(self, match_pk: int) -> None:
         self.match_pk = match_pk
         self.watchers = 0
+        self.idle_since = 0.0  # when the last watcher left
         self._changed = threading.Condition()
         self._version = 0  # goes up whenever what was read changes
         self._polling = False
@@ -337,8 +343,13 @@ _feeds_lock = threading.Lock()
 
 @contextlib.contextmanager
 def _watching(match_pk: int) -> Iterator[_Feed]:
-    """The process's feed of the match, for as long as a stream watches it."""
+    """The process's feed of the match, while a stream watches it and :data:`FEED_LINGER_S`
+    after (the browsers that reconnect find what was read)."""
     with _feeds_lock:
+        now = time.monotonic()
+        for idle in [f for f in _feeds.values() if not f.watchers]:
+            if now - idle.idle_since > FEED_LINGER_S:
+                del _feeds[idle.match_pk]
         feed = _feeds.get(match_pk)
         if feed is None:
             feed = _feeds[match_pk] = _Feed(match_pk)
@@ -348,8 +359,7 @@ def _watching(match_pk: int) -> Iterator[_Feed]:
     finally:
         with _feeds_lock:
             feed.watchers -= 1
-            if feed.watchers == 0:
-                del _feeds[match_pk]
+            feed.idle_since = time.monotonic()
 
 
 def events(
@@ -363,6 +373,7 @@ def events(
     if not connection.in_atomic_block:  # the view's; the feed reads on its own
         connection.close()
     started = last_sent = time.monotonic()
+    stream_s *= random.uniform(0.75, 1.0)
     attempt, seq = position.attempt, position.seq
     with _watching(match.pk) as feed:
         while True:
