@@ -176,6 +176,49 @@ def save_folder(folder: Path, prefix: str) -> list[str]:
     return written
 
 
+def delete_folder(name: str) -> int:
+    """Delete every file under the folder ``name`` (and its folders); the number deleted.
+    Nothing if there is no such folder."""
+    storage = arena_storage()
+    with _storage_errors(f"could not list {name}"):
+        try:
+            folders, files = storage.listdir(name)
+        except FileNotFoundError:
+            return 0
+    deleted = sum(delete_folder(f"{name}/{folder}") for folder in folders)
+    for file in files:
+        with _storage_errors(f"could not delete {name}/{file}"):
+            storage.delete(f"{name}/{file}")
+        deleted += 1
+    if isinstance(storage, FileSystemStorage):  # the object store has no empty folders
+        with suppress(OSError):
+            os.rmdir(storage.path(name))
+    return deleted
+
+
+def remove_other_attempts(parent: str, stem: str, keep: str) -> list[str]:
+    """Delete the folders ``parent/<stem><attempt>`` of every attempt at one piece of work but
+    the one named ``keep`` (``""``: no attempt is kept); the folders deleted.
+
+    Attempts name their folders ``<stem><claim token>`` (see :mod:`matches.results`), so an
+    attempt that wrote its files and then died, or lost its claim, leaves a folder only
+    this finds again."""
+    if not stem or "/" in stem or not safe_name(parent):
+        raise ValueError(f"not a folder and a stem: {parent!r}, {stem!r}")
+    with _storage_errors(f"could not list {parent}"):
+        try:
+            folders, _ = arena_storage().listdir(parent)
+        except FileNotFoundError:
+            return []
+    removed = []
+    for folder in sorted(folders):
+        name = f"{parent}/{folder}"
+        if folder.startswith(stem) and name != keep:
+            delete_folder(name)
+            removed.append(name)
+    return removed
+
+
 # ---------------------------------------------------------------------------- folders as archives
 
 

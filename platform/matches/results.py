@@ -4,26 +4,32 @@ The runner writes into a staging folder of its own attempt (``tmp/match-<uuid>-<
 :func:`store` writes its files to the arena's storage under the attempt's own name
 (``matches/<uuid>-<token>/``, never written twice) and keeps them only if the attempt's claim
 still holds the match: in one transaction it points the match at them, fills in the seats and
-marks the match finished. Any other attempt's files are deleted.
+marks the match finished. Any other attempt's files are deleted: by that attempt, or, if its
+worker died, by the sweeper (:func:`remove_orphaned_attempts`).
 
 Nothing here sends a task: each function says what happened (stored, to be tried again, failed)
 and the caller, :func:`matches.tasks.run_match`, enqueues what follows.
 """
 
+import logging
 import shutil
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
 from core import leases, metrics, storage
 from core.files import public_dir
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from submissions.models import Bot
 
 from matches import bridge
 from matches.models import Match, Seat
+
+log = logging.getLogger(__name__)
 
 
 def staging_dir(match: Match, claim: leases.Claim) -> Path:
@@ -92,6 +98,45 @@ def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) ->
         if not kept:
             storage.delete_all(written)  # a refused or failed attempt's files
         shutil.rmtree(out_dir, ignore_errors=True)
+
+
+#: How long after its end a match's folders are looked through for other attempts' files (the
+#: sweeper runs every few seconds; a day covers a sweeper that was down for a while).
+ORPHANS_WINDOW = timedelta(days=1)
+
+
+def remove_orphaned_attempts(
+    window: timedelta = ORPHANS_WINDOW, grace: timedelta | None = None
+) -> list[str]:
+    """Delete the files of attempts that never became their match's result: an attempt whose
+    worker died between writing its files and committing them (:func:`store` deletes a
+    refused attempt's own files; a dead one cannot). The folders deleted.
+
+    Only a match played more than once can have any, and only once it is over (finished or
+    failed, ended more than ``grace`` ago, at most ``window`` ago): then every attempt folder
+    of it but ``result_dir``, the winner's, is an orphan. Each match is looked at once
+    (remembered in the cache for ``window``); its winning attempt's files are never touched.
+    """
+    grace = timedelta(seconds=settings.REQUEUE_AFTER_SECONDS) if grace is None else grace
+    now = timezone.now()
+    ended = Match.objects.filter(
+        status__in=(Match.FINISHED, Match.FAILED),
+        attempts__gt=1,
+        finished_at__gte=now - window,
+        finished_at__lt=now - grace,
+    ).values_list("uuid", "result_dir")
+    removed: list[str] = []
+    for uuid, kept in ended:
+        if not cache.add(f"nimmt:orphans-swept:{uuid}", 1, timeout=window.total_seconds()):
+            continue
+        try:
+            removed += storage.remove_other_attempts(f"matches/{uuid.hex[:2]}", f"{uuid}-", kept)
+        except storage.StorageError as error:
+            cache.delete(f"nimmt:orphans-swept:{uuid}")  # looked at again next time
+            log.warning("could not remove other attempts' files of match %s: %s", uuid, error)
+    if removed:
+        log.info("removed the files of %d attempts that were not kept", len(removed))
+    return removed
 
 
 def cap_logs(folder: Path, names: list[str]) -> None:

@@ -185,7 +185,8 @@ def schedule_matches() -> None:
 def requeue_stale_work() -> None:
     """Send again every match whose message was lost or whose worker died (at most once every
     ``REQUEUE_AFTER_SECONDS``, :func:`core.celery.resend_stale`), and remove what killed workers
-    left in the staging folder, and the live frames of matches over for a while. (Versions
+    left in the staging folder and in the arena's storage, and the live frames of matches over
+    for a while. (Versions
     have their own sweeper in :mod:`submissions.tasks`.)
     """
     resend_stale(
@@ -206,6 +207,7 @@ def requeue_stale_work() -> None:
     )
     rate_unrated()
     remove_stale_staging()
+    results.remove_orphaned_attempts()
     live.remove_ended()
 
 

@@ -1,61 +1,82 @@
-"""What a version's build made, kept with the version, and the log its owner reads.
+"""What a version's build made, kept with the version in the arena's storage, and its log.
 
 A version whose manifest has a ``build`` is built once, in its validation
-(:func:`matches.bridge.check_bot`); :func:`keep_build` keeps the build's log and, if it
-built, the built folder beside the version's archive in the data folder. Matches run
-:func:`run_dir`: the built folder, or the version's own folder if it has no build (or its
-artefact is not on this machine: then the runner builds it again, once per content). These few
-functions are all the site knows of where builds are kept.
+(:func:`matches.bridge.check_bot`). :func:`keep_build` writes the build's log and, if it built,
+the built folder as one archive (:func:`core.storage.keep_folder`) into the arena's storage,
+under a folder of that validation attempt's own (``bots/<bot>/<version>.build-<token>``), so a
+retried attempt never writes over another's; the attempt whose verdict is stored records the
+folder and the archive's SHA-256 on the version (:func:`submissions.tasks.finish_validation`).
+Matches run :func:`run_dir`: the built folder, unpacked into the machine's cache by its hash
+like the version's own archive, so a worker on any machine runs what the validation built; or
+the version's own folder if it has no build kept (then the runner builds it, once per content).
+These few functions are all the site knows of where builds are kept.
 """
 
-import shutil
-import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.files import public_dir
-from django.conf import settings
+from core import leases, storage
 
 from arena.runner.build import Build
 from submissions.models import BotVersion
 
-
-def artefact_dir(version: BotVersion) -> Path:
-    """The folder of ``version``'s build: ``bot/`` (what it made) and ``build.log``."""
-    return Path(settings.DATA_DIR) / "bots" / str(version.bot.uuid) / f"{version.uuid}.build"
+LOG = "build.log"
+ARCHIVE = "bot.tar.gz"
 
 
-def keep_build(version: BotVersion, build: Build) -> None:
-    """Keep ``build``'s log and, if it built, its folder, as ``version``'s (replacing any)."""
-    final = artefact_dir(version)
-    staging = final.with_name(f".{final.name}.{uuid.uuid4().hex}")
-    public_dir(final.parent)
-    staging.mkdir(mode=0o755)
+@dataclass(frozen=True)
+class KeptBuild:
+    """A build written to the arena's storage by one validation attempt: its ``folder``, the
+    SHA-256 of its archive (``""`` if it did not build) and every name ``written``."""
+
+    folder: str
+    sha256: str
+    written: list[str] = field(default_factory=list)
+
+
+def build_folder(version: BotVersion, claim: leases.Claim) -> str:
+    """The folder of the attempt ``claim`` at building ``version`` in the arena's storage."""
+    return f"bots/{version.bot.uuid}/{attempt_stem(version)}{claim.token.hex[:12]}"
+
+
+def attempt_stem(version: BotVersion) -> str:
+    """What the names of all attempts at building ``version`` start with, in its bot's folder."""
+    return f"{version.uuid}.build-"
+
+
+def keep_build(version: BotVersion, build: Build, claim: leases.Claim) -> KeptBuild:
+    """Write ``build``'s log and, if it built, its folder for the attempt ``claim``; all or
+    nothing (:class:`~core.storage.StorageError` if the storage failed, or the build made
+    something other than plain files and folders)."""
+    folder = build_folder(version, claim)
+    written: list[str] = []
     try:
-        (staging / "build.log").write_text(build.log, encoding="utf-8")
+        storage.save_new(f"{folder}/{LOG}", build.log.encode("utf-8", errors="replace"))
+        written.append(f"{folder}/{LOG}")
+        sha256 = ""
         if build.program is not None:
-            shutil.copytree(build.program.directory, staging / "bot", symlinks=True)
-        shutil.rmtree(final, ignore_errors=True)
-        staging.rename(final)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+            sha256 = storage.keep_folder(build.program.directory, f"{folder}/{ARCHIVE}")
+            written.append(f"{folder}/{ARCHIVE}")
+    except BaseException:
+        storage.delete_all(written)
+        raise
+    return KeptBuild(folder, sha256, written)
 
 
 def build_log(version: BotVersion) -> str | None:
-    """The log of ``version``'s build (``None`` if it was never built)."""
+    """The log of ``version``'s build (``None`` if it was never built, or the storage cannot
+    give it now)."""
+    if not version.build_dir:
+        return None
     try:
-        return (artefact_dir(version) / "build.log").read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return storage.read_bytes(f"{version.build_dir}/{LOG}").decode("utf-8", errors="replace")
+    except (FileNotFoundError, storage.StorageError):
         return None
 
 
 def run_dir(version: BotVersion) -> Path:
-    """The folder a match runs ``version`` from: the built one if it has a build."""
-    built = artefact_dir(version) / "bot"
-    if version.manifest.get("build") and built.is_dir():
-        return built
+    """The folder a match runs ``version`` from on this machine: the built one if it has a
+    build kept (:class:`~core.storage.StorageError` if the storage cannot give it)."""
+    if version.manifest.get("build") and version.build_sha256:
+        return storage.local_tree(f"{version.build_dir}/{ARCHIVE}", version.build_sha256)
     return version.code_path()
-
-
-def forget_build(version: BotVersion) -> None:
-    """Remove what ``version``'s build made, keeping its log (a version that failed)."""
-    shutil.rmtree(artefact_dir(version) / "bot", ignore_errors=True)

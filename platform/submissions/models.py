@@ -118,6 +118,11 @@ class BotVersion(Claimable):
     )
     code_dir = models.CharField(max_length=300, blank=True)
     code_sha256 = models.CharField(max_length=64, blank=True)
+    # The folder in the arena's storage of the validation attempt whose build was kept (its
+    # log, and the built folder's archive whose SHA-256 is ``build_sha256``, see
+    # submissions.builds); empty if the version was never built, no hash if it did not build.
+    build_dir = models.CharField(max_length=300, blank=True)
+    build_sha256 = models.CharField(max_length=64, blank=True)
     manifest = models.JSONField(default=dict, blank=True)
     activate_when_passed = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)

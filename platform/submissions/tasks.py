@@ -9,12 +9,14 @@ again a version whose message was lost or whose worker died.
 
 import logging
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 from core import leases, metrics, storage
 from core.celery import house_task, look_again_when_lease_ends, resend_stale
 from core.files import public_dir
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from matches import bridge
@@ -49,6 +51,8 @@ def validate_version(*, version_pk: int) -> None:
     try:
         with leases.heartbeat(claim), tempfile.TemporaryDirectory(dir=scratch) as out:
             check = bridge.check_bot(version.code_path(), Path(out))
+            # Kept before the verdict: a passed version has its build.
+            kept = None if check.build is None else builds.keep_build(version, check.build, claim)
     except (bridge.ArenaError, storage.StorageError) as error:
         log.warning("could not validate %s: %s", version, error)
         if version.attempts >= MAX_ATTEMPTS:
@@ -62,17 +66,14 @@ def validate_version(*, version_pk: int) -> None:
                 status=BotVersion.PENDING, claim_token=None, lease_expires_at=None
             )
         return
-    if check.build is not None:  # kept before the verdict: a passed version has its build
-        builds.keep_build(version, check.build)
-        if not check.passed:
-            builds.forget_build(version)
-    finish_validation(claim, passed=check.passed, log_text=check.log)
+    finish_validation(claim, passed=check.passed, log_text=check.log, build=kept)
 
 
 @house_task(queue="maintenance")
 def requeue_stale_versions() -> None:
     """Send again every version whose message was lost or whose worker died (at most once every
-    ``REQUEUE_AFTER_SECONDS``, :func:`core.celery.resend_stale`)."""
+    ``REQUEUE_AFTER_SECONDS``, :func:`core.celery.resend_stale`), and remove the builds that
+    dead validation attempts left in the arena's storage."""
     resend_stale(
         BotVersion,
         validate_version,
@@ -81,10 +82,50 @@ def requeue_stale_versions() -> None:
         key="version_pk",
         after_seconds=settings.REQUEUE_AFTER_SECONDS,
     )
+    remove_orphaned_builds()
 
 
-def finish_validation(claim: leases.Claim, *, passed: bool, log_text: str) -> bool:
-    """Store the verdict if ``claim`` still holds the version; ``False`` if it was lost."""
+#: How long after its verdict a version's folder is looked through for other attempts' builds.
+ORPHANS_WINDOW = timedelta(days=1)
+
+
+def remove_orphaned_builds(
+    window: timedelta = ORPHANS_WINDOW, grace: timedelta | None = None
+) -> list[str]:
+    """Delete the builds of validation attempts whose verdict was never stored (their worker
+    died after writing them); the folders deleted. As for matches
+    (:func:`matches.results.remove_orphaned_attempts`): only a version validated more than
+    once, once it has its verdict (more than ``grace``, at most ``window`` ago), each version
+    once; the build its verdict kept (``build_dir``) is never touched."""
+    grace = timedelta(seconds=settings.REQUEUE_AFTER_SECONDS) if grace is None else grace
+    now = timezone.now()
+    judged = BotVersion.objects.filter(
+        status__in=(BotVersion.PASSED, BotVersion.FAILED),
+        attempts__gt=1,
+        validated_at__gte=now - window,
+        validated_at__lt=now - grace,
+    ).select_related("bot")
+    removed: list[str] = []
+    for version in judged:
+        key = f"nimmt:orphans-swept:{version.uuid}"
+        if not cache.add(key, 1, timeout=window.total_seconds()):
+            continue
+        parent = f"bots/{version.bot.uuid}"
+        try:
+            removed += storage.remove_other_attempts(
+                parent, builds.attempt_stem(version), version.build_dir
+            )
+        except storage.StorageError as error:
+            cache.delete(key)
+            log.warning("could not remove other attempts' builds of %s: %s", version, error)
+    return removed
+
+
+def finish_validation(
+    claim: leases.Claim, *, passed: bool, log_text: str, build: builds.KeptBuild | None = None
+) -> bool:
+    """Store the verdict if ``claim`` still holds the version; ``False`` if it was lost (the
+    attempt's ``build`` is then deleted). A failed version keeps its build's log only."""
     with transaction.atomic():
         version = (
             leases.holds(claim)
@@ -94,12 +135,29 @@ def finish_validation(claim: leases.Claim, *, passed: bool, log_text: str) -> bo
             .first()
         )
         if version is None:
+            if build is not None:
+                storage.delete_all(build.written)
             return False
         version.status = BotVersion.PASSED if passed else BotVersion.FAILED
         version.validation_log = log_text
         version.validated_at = timezone.now()
         version.claim_token = None
-        version.save(update_fields=["status", "validation_log", "validated_at", "claim_token"])
+        if build is not None:
+            version.build_dir = build.folder
+            version.build_sha256 = build.sha256 if passed else ""
+            if not passed and build.sha256:
+                unused = [n for n in build.written if not n.endswith(f"/{builds.LOG}")]
+                transaction.on_commit(lambda: storage.delete_all(unused))
+        version.save(
+            update_fields=[
+                "status",
+                "validation_log",
+                "validated_at",
+                "claim_token",
+                "build_dir",
+                "build_sha256",
+            ]
+        )
         metrics.validation_done(passed=passed)
         if passed and version.activate_when_passed:
             Bot.objects.filter(pk=version.bot_id, retired_at__isnull=True).update(

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from core import storage
 from django.test import Client
 from django.urls import reverse
 from matches.models import Match
@@ -73,7 +74,7 @@ def test_an_uploaded_go_starter_is_built_validated_and_plays(
     assert "ok   build: `sh build.sh` built in" in version.validation_log
     assert version.manifest["build"] == ["sh", "build.sh"]
     built = builds.run_dir(version)
-    assert built == builds.artefact_dir(version) / "bot"
+    assert built == storage.cache_root() / version.build_sha256  # the kept build, unpacked
     assert (built / "bot").is_file()
     assert "build" not in (built / "nimmt-bot.toml").read_text()
 
@@ -107,7 +108,7 @@ def test_a_broken_build_shows_its_owner_the_compilers_output(
     assert "undefined: noSuchFunction" in version.validation_log
     page = client.get(version.get_absolute_url()).content.decode()
     assert "Build log" in page and "./main.go:4:2: undefined: noSuchFunction" in page
-    assert not (builds.artefact_dir(version) / "bot").exists()
+    assert version.build_dir and not version.build_sha256  # its log kept, nothing built
 
 
 def test_a_build_that_reaches_for_the_network_says_it_has_none(

@@ -2,6 +2,7 @@
 store (moto's standalone server here, on 127.0.0.1); written once, bot versions unpacked once
 per content into each machine's cache and checked against their hash."""
 
+import contextlib
 import doctest
 import hashlib
 import io
@@ -13,6 +14,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +24,11 @@ from config import object_store as object_store_module
 from config.object_store import object_store
 from core import leases, storage
 from django.core.exceptions import ImproperlyConfigured
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from ladders.models import Ladder, Rating
 from matches import bridge, results, scheduler
 from matches.models import Match, entrant_names
@@ -33,12 +37,15 @@ from nimmt_site_testing import (
     TEST_BOTS,
     CeleryProcess,
     basic_ladder,
+    bot_files,
     make_token,
     make_user,
     program_bot,
     random_bot_upload,
     wait_for,
+    zip_upload,
 )
+from submissions import builds, tasks
 from submissions.models import Bot, BotVersion
 
 from arena.engine.replay import verify
@@ -278,6 +285,17 @@ def test_a_match_is_kept_once_under_the_name_of_the_attempt_that_holds_it(
     assert frames.status_code == 200 and json.loads(frames.content)["format"] == "nimmt-frames/1"
 
 
+def built_bot_upload(name: str) -> SimpleUploadedFile:
+    """The test bot ``quick`` whose ``bot.py`` only its build makes (from ``quick.py``)."""
+    files = bot_files(TEST_BOTS / "quick")
+    files["quick.py"] = files.pop("bot.py")
+    files["build.sh"] = b"echo making bot.py\ncp quick.py bot.py\n"
+    files["nimmt-bot.toml"] = (
+        f'name = "{name}"\ncommand = ["python3", "bot.py"]\nbuild = ["sh", "build.sh"]\n'
+    ).encode()
+    return zip_upload(files)
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_whole_pipeline_runs_on_the_object_store_alone(
@@ -288,22 +306,29 @@ def test_the_whole_pipeline_runs_on_the_object_store_alone(
     client: Client,
     data_dir: Path,
 ) -> None:
-    """Upload, validation, ladder matches, ratings and the replay page, with the workers on a
-    data folder of their own: the site and the workers share only the database, the broker
-    and the object store."""
+    """Upload, validation with a build, ladder matches, ratings and the replay page, with
+    the validating worker and the playing worker each on a data folder of its own: the site
+    and the workers share only the database, the broker and the object store, and the worker
+    that plays runs what the other's validation built, from the store (it builds nothing)."""
     ladder = basic_ladder(players=4)
     for name in ("house-a", "house-b", "house-c"):
         program_bot(name)
-    env = {**worker_env, **bucket.env, "NIMMT_DATA_DIR": str(worker_data)}
-    worker = CeleryProcess.worker(env, tmp_path / "worker.log")
-    beat = CeleryProcess.beat(env, tmp_path / "beat.log", tmp_path / "beat-schedule")
-    worker.start()
-    beat.start()
+    player_data = Path(tempfile.mkdtemp(prefix="player-data-", dir=data_dir.parent))
+    player_data.chmod(0o755)
+    validator_env = {**worker_env, **bucket.env, "NIMMT_DATA_DIR": str(worker_data)}
+    player_env = {**validator_env, "NIMMT_DATA_DIR": str(player_data)}
+    validator = CeleryProcess.worker(
+        validator_env, tmp_path / "validator.log", queues="validation,maintenance", concurrency=1
+    )
+    player = CeleryProcess.worker(player_env, tmp_path / "player.log", queues="matches")
+    beat = CeleryProcess.beat(validator_env, tmp_path / "beat.log", tmp_path / "beat-schedule")
     try:
+        for process in (validator, player, beat):
+            process.start()
         alice = make_user("alice")
         response = client.post(
             reverse("api-bots"),
-            {"name": "alice-bot", "file": random_bot_upload("x")},
+            {"name": "alice-bot", "file": built_bot_upload("x")},
             headers={"authorization": f"Bearer {make_token(alice)}"},
         )
         assert response.status_code == 201, response.content
@@ -321,22 +346,36 @@ def test_the_whole_pipeline_runs_on_the_object_store_alone(
         )
     finally:
         beat.kill()
-        worker.kill()
-    played = Match.objects.filter(status=Match.FINISHED, seats__bot=bot).first()
-    assert played is not None
-    keys = bucket.stored()
-    assert version.code_dir in keys
-    assert f"{played.result_dir}/game-00001.json" in keys
-    assert (worker_data / "cache" / "trees" / version.code_sha256 / "nimmt-bot.toml").is_file()
-    # Nothing kept in either data folder: the object store holds it all.
-    for folder in (data_dir, worker_data):
-        assert not (folder / "bots").exists() and not (folder / "matches").exists()
+        player.kill()
+        validator.kill()
+        player_logs = player.output()
+    try:
+        played = Match.objects.filter(status=Match.FINISHED, seats__bot=bot).first()
+        assert played is not None
+        keys = bucket.stored()
+        assert version.code_dir in keys
+        assert f"{version.build_dir}/{builds.ARCHIVE}" in keys
+        assert f"{version.build_dir}/{builds.LOG}" in keys
+        assert f"{played.result_dir}/game-00001.json" in keys
+        assert f"playing match {played.uuid}" in player_logs
+        # The player fetched the build by its hash and ran it; it built nothing itself.
+        built = player_data / "cache" / "trees" / version.build_sha256
+        assert (built / "bot.py").read_bytes() == (TEST_BOTS / "quick" / "bot.py").read_bytes()
+        assert "build" not in (built / "nimmt-bot.toml").read_text()
+        assert not (player_data / "cache" / "builds").exists()
+        # Nothing kept in any data folder: the object store holds it all.
+        for folder in (data_dir, worker_data, player_data):
+            assert not (folder / "bots").exists() and not (folder / "matches").exists()
+    finally:
+        shutil.rmtree(player_data, ignore_errors=True)
     replay = client.get(reverse("match-replay", args=[played.uuid, 1]))
     assert replay.status_code == 200
     assert verify(json.loads(b"".join(replay.streaming_content))) == []  # type: ignore[attr-defined]
     page = client.get(played.get_absolute_url())
     assert page.status_code == 200 and b"alice-bot" in page.content
     client.force_login(alice)
+    assert builds.build_log(version) == "making bot.py\n"
+    assert b"Build log" in client.get(version.get_absolute_url()).content
     seat = played.seats.get(bot=bot)
     log = client.get(reverse("match-log", args=[played.uuid, seat.seat]))
     assert log.status_code == 200
@@ -366,3 +405,110 @@ def test_the_migration_packs_the_folders_of_versions_kept_before_the_archives(
         TEST_BOTS / "quick" / "bot.py"
     ).read_bytes()
     assert BotVersion.objects.get(bot=gone).code_dir == "bots/old/v2"
+
+
+def _attempt_files(folder: str) -> list[str]:
+    """Write an attempt's files (a replay, a bot's log in ``logs/``) under ``folder``."""
+    staged = Path(tempfile.mkdtemp())
+    try:
+        (staged / "logs").mkdir()
+        (staged / "game-00001.json").write_text("{}")
+        (staged / "logs" / "a.log").write_text("a bot's output")
+        return storage.save_folder(staged, folder)
+    finally:
+        shutil.rmtree(staged)
+
+
+def _still_kept(names: list[str]) -> list[str]:
+    kept = []
+    for name in names:
+        with contextlib.suppress(FileNotFoundError):
+            storage.read_bytes(name)
+            kept.append(name)
+    return kept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweeper_deletes_dead_attempts_files_and_never_the_winners(kept_in: str) -> None:
+    ladder = basic_ladder(players=2)
+    bots = [program_bot(f"quick-{n}") for n in range(2)]
+    with transaction.atomic():
+        retried, failed, running, once = (scheduler.create_match(ladder, bots) for _ in range(4))
+
+    def folder(match: Match, token: str) -> str:
+        return f"matches/{match.uuid.hex[:2]}/{match.uuid}-{token * 12}"
+
+    winner = _attempt_files(folder(retried, "a"))
+    dead = _attempt_files(folder(retried, "b"))  # written, then its worker died
+    given_up = _attempt_files(folder(failed, "c"))
+    live = _attempt_files(folder(running, "d"))  # its attempt is writing it now
+    only = _attempt_files(folder(once, "e"))
+    ended = timezone.now() - timedelta(minutes=5)
+    finished = {"status": Match.FINISHED, "finished_at": ended, "replays": ["game-00001.json"]}
+    Match.objects.filter(pk=retried.pk).update(
+        **finished, attempts=2, result_dir=folder(retried, "a")
+    )
+    Match.objects.filter(pk=failed.pk).update(status=Match.FAILED, attempts=3, finished_at=ended)
+    Match.objects.filter(pk=running.pk).update(status=Match.RUNNING, attempts=2)
+    Match.objects.filter(pk=once.pk).update(**finished, attempts=1, result_dir=folder(once, "e"))
+
+    removed = results.remove_orphaned_attempts(grace=timedelta(minutes=1))
+
+    assert sorted(removed) == sorted([folder(retried, "b"), folder(failed, "c")])
+    assert _still_kept(winner + dead + given_up + live + only) == winner + live + only
+    assert results.remove_orphaned_attempts(grace=timedelta(minutes=1)) == []  # once a match
+    replay = Client().get(reverse("match-replay", args=[retried.uuid, 1]))
+    assert replay.status_code == 200 and b"".join(replay.streaming_content) == b"{}"  # type: ignore[attr-defined]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweeper_deletes_dead_validations_builds_and_keeps_the_verdicts(
+    bucket: Bucket,
+) -> None:
+    version = BotVersion.objects.get(bot=program_bot("built"))
+    parent = f"bots/{version.bot.uuid}"
+    stem = builds.attempt_stem(version)
+    code = f"{parent}/{version.uuid}.tar.gz"
+    storage.save_new(code, b"the version's own archive")
+    kept = _attempt_files(f"{parent}/{stem}aaaaaaaaaaaa")
+    dead = _attempt_files(f"{parent}/{stem}bbbbbbbbbbbb")
+    other = BotVersion.objects.create(bot=version.bot, number=2, status=BotVersion.VALIDATING)
+    others = _attempt_files(f"{parent}/{builds.attempt_stem(other)}cccccccccccc")
+    BotVersion.objects.filter(pk=version.pk).update(
+        attempts=2,
+        validated_at=timezone.now() - timedelta(minutes=5),
+        build_dir=f"{parent}/{stem}aaaaaaaaaaaa",
+    )
+
+    assert tasks.remove_orphaned_builds(grace=timedelta(minutes=1)) == [
+        f"{parent}/{stem}bbbbbbbbbbbb"
+    ]
+    assert _still_kept([code, *kept, *dead, *others]) == [code, *kept, *others]
+
+
+def test_the_migration_moves_the_builds_kept_in_the_data_folder_to_the_storage(
+    data_dir: Path, cache_dir: Path
+) -> None:
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("submissions.migrations.0005_botversion_build")
+    version = BotVersion.objects.get(bot=program_bot("old-build"))
+    failed = BotVersion.objects.create(bot=version.bot, number=2, status=BotVersion.FAILED)
+    for kept in (version, failed):
+        local = data_dir / "bots" / str(kept.bot.uuid) / f"{kept.uuid}.build"
+        shutil.copytree(TEST_BOTS / "quick", local / "bot")
+        (local / "build.log").write_text(f"built v{kept.number}\n")
+    migration.keep_builds(apps, None)
+    version.refresh_from_db()
+    failed.refresh_from_db()
+    assert version.build_dir == f"bots/{version.bot.uuid}/{version.uuid}.build-migrated"
+    assert builds.build_log(version) == "built v1\n" and builds.build_log(failed) == "built v2\n"
+    assert failed.build_sha256 == ""  # a failed version's build is not kept, only its log
+    BotVersion.objects.filter(pk=version.pk).update(manifest={"build": ["sh", "build.sh"]})
+    version.refresh_from_db()
+    built = builds.run_dir(version)
+    assert built == storage.cache_root() / version.build_sha256
+    assert (built / "bot.py").read_bytes() == (TEST_BOTS / "quick" / "bot.py").read_bytes()
+    assert not list((data_dir / "bots").rglob("*.build"))
