@@ -416,7 +416,10 @@ def test_a_real_test_finds_the_one_move_rule_better_than_random(
     worker.start()
     try:
         with transaction.atomic():
-            test = ask_for_test(v2, alice, board, SprtSettings(e0=0.0, e1=3.0, cap=60))
+            # H1: better by 10 points per game or more (the one-move rule is about 17 better
+            # than random at two players); loose error rates keep it to a few pairs.
+            loose = SprtSettings(e0=5.0, e1=10.0, alpha=0.1, beta=0.1, cap=60)
+            test = ask_for_test(v2, alice, board, loose)
         done = wait_for(
             "the version test's verdict",
             lambda: VersionTest.objects.filter(pk=test.pk, status=VersionTest.FINISHED).first(),
@@ -425,7 +428,7 @@ def test_a_real_test_finds_the_one_move_rule_better_than_random(
     finally:
         worker.kill()
     assert done.verdict == "h1", (done.deals, done.llr, done.history, worker.output())
-    assert done.llr >= done.settings.upper and done.evidence.mean > 3.0
+    assert done.llr >= done.settings.upper and done.evidence.mean > 5.0
     played = Match.objects.filter(version_test__test=done)
     assert played.count() % 2 == 0 and all(m.status == Match.FINISHED for m in played)
     assert not played.filter(rated=True).exists() and not Rating.objects.filter(bot=mine).exists()
