@@ -235,19 +235,28 @@ def arena(
 
 
 class RemoteBot:
-    """A bot program started on the test host with ``--remote``."""
+    """A bot program started on the test host with ``--remote``: a test bot of
+    ``tests/platform/bots`` (Python), or ``program``, another kit's command."""
 
-    def __init__(self, arena: Arena, folder: str, token: str, url: str, *args: str) -> None:
+    def __init__(
+        self,
+        arena: Arena,
+        folder: str,
+        token: str,
+        url: str,
+        *args: str,
+        program: list[str] | None = None,
+    ) -> None:
         self.log = arena.logs / f"bot-{uuid.uuid4().hex[:6]}.log"
         env = {
-            "PATH": "/usr/bin:/bin",
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
             "PYTHONPATH": str(REPO),
             "NIMMT_REMOTE_TOKEN": token,
         }
+        command = program or [sys.executable, str(TEST_BOTS / folder / "bot.py")]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [*arena.host.prefix, sys.executable, str(TEST_BOTS / folder / "bot.py"),
-                 "--remote", url, "--ca", str(arena.cert), *args],
+                [*arena.host.prefix, *command, "--remote", url, "--ca", str(arena.cert), *args],
                 env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
 
@@ -339,6 +348,22 @@ def test_a_bot_on_another_host_plays_a_ladder_match_through_the_gateway_over_tls
     assert connection.address == arena.host.address
     assert connection.matches == 1 and connection.ended == "the match is over"
     assert connection.rtt_ms is not None
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="needs Node.js")
+def test_the_javascript_kit_plays_through_the_gateway_too(
+    arena: Arena, started: list[RemoteBot]
+) -> None:
+    remote, token = _remote_bot("from-node")
+    kit = [str(shutil.which("node")), str(REPO / "bots" / "starter-javascript" / "bot.js")]
+    started.append(RemoteBot(arena, "", token, arena.url(), "--matches", "1", program=kit))
+    wait_for("from-node to be online", lambda: _online(remote), timeout=30)
+    match = _finished(_match_of(remote))
+    mine = _bot_report(_report(arena, match), "from-node")
+    assert sum(mine["faults"].values()) == 0 and mine["answers"] > 0
+    assert mine["network"]["kit"].startswith("nimmt-botkit-javascript/")
+    started[0].process.wait(timeout=20)
+    assert started[0].process.returncode == 0, started[0].output()
 
 
 def test_with_50_ms_each_way_the_match_finishes_without_a_timeout(

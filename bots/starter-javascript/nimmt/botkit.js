@@ -418,7 +418,13 @@ function number(value, method, what) {
 // ------------------------------------------------------------------------------ the match
 
 /** The arena refused the bot or ended the match early; the message says why. */
-class ArenaError extends Error {}
+class ArenaError extends Error {
+  /** `code`: the gRPC status the arena ended the stream with (undefined if never reached). */
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+}
 /** The bot's own code threw. */
 class BotCodeError extends Error {}
 
@@ -533,11 +539,14 @@ function loadArena() {
   return grpc.loadPackageDefinition(definition).nimmt.v1;
 }
 
-/** Connect `bot` to the arena at `address` and play until the match ends (a Promise). */
-function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT) {
+/** Connect `bot` to the arena at `address` and play until the match ends (a Promise);
+ * `credentials` for a remote gateway (see remoteTarget). */
+function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT, credentials = null) {
   const arena = loadArena();
-  const client = new arena.Arena(address, grpc.credentials.createInsecure(), {
+  const client = new arena.Arena(address, credentials ?? grpc.credentials.createInsecure(), {
     "grpc.enable_http_proxy": 0,
+    "grpc.keepalive_time_ms": 20000,
+    "grpc.keepalive_timeout_ms": 10000,
   });
   return new Promise((resolve, reject) => {
     client.waitForReady(Date.now() + connectTimeout * 1000, (error) => {
@@ -573,7 +582,9 @@ function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT) {
         else if (status.code === grpc.status.OK) resolve(session);
         else {
           const name = Object.keys(grpc.status).find((k) => grpc.status[k] === status.code) ?? status.code;
-          reject(new ArenaError(`the arena ended the connection: ${name}: ${status.details || "(no details)"}`));
+          reject(
+            new ArenaError(`the arena ended the connection: ${name}: ${status.details || "(no details)"}`, status.code),
+          );
         }
       });
       stream.write({
@@ -581,6 +592,59 @@ function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT) {
       });
     });
   });
+}
+
+/** The target and credentials of the arena's gateway at `url`: grpcs://HOST:PORT (or HOST:PORT)
+ * with TLS, trusting the system's CAs or the certificate in `caFile`; grpc://HOST:PORT in
+ * plaintext, only to a loopback address (docs/REMOTE.md). */
+function remoteTarget(url, caFile = null) {
+  const match = /^(?:(grpcs?):\/\/)?([^/]+)$/.exec(url);
+  if (!match) throw new ArenaError(`--remote '${url}': give grpcs://HOST:PORT (the bot page shows it)`);
+  const [, scheme, target] = match;
+  if (scheme === "grpc") {
+    const host = target.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
+    if (!["localhost", "127.0.0.1", "::1"].includes(host)) {
+      throw new ArenaError(`--remote '${url}': plaintext only to loopback; use grpcs://`);
+    }
+    return { target, credentials: grpc.credentials.createInsecure() };
+  }
+  let root = null;
+  if (caFile) {
+    try {
+      root = fs.readFileSync(caFile);
+    } catch (error) {
+      throw new ArenaError(`cannot read the CA file ${caFile}: ${error.message}`);
+    }
+  }
+  return { target, credentials: grpc.credentials.createSsl(root) };
+}
+
+/** Statuses after which a remote bot does not connect again: something must be fixed first. */
+const FINAL = ["UNAUTHENTICATED", "FAILED_PRECONDITION", "INVALID_ARGUMENT", "PERMISSION_DENIED"];
+
+/** Play match after match through the arena's gateway at `url` with the bot's remote token,
+ * connecting again after each one and after a dropped connection (with a growing pause, at
+ * most 10 s); `matches`: how many (0: until stopped). A Promise of the number played. */
+async function playRemote(bot, url, token, { caFile = null, matches = 0, connectTimeout = CONNECT_TIMEOUT } = {}) {
+  const { target, credentials } = remoteTarget(url, caFile);
+  const final = FINAL.map((name) => grpc.status[name]);
+  let played = 0;
+  let pause = 1;
+  while (!matches || played < matches) {
+    try {
+      const session = await play(bot, target, token, connectTimeout, credentials);
+      played += 1;
+      pause = 1;
+      log("INFO", `match ${played} over (${session.answers} answers); waiting for the next`);
+      continue;
+    } catch (error) {
+      if (!(error instanceof ArenaError) || final.includes(error.code)) throw error;
+      log("WARNING", `${error.message}; connecting again in ${pause} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause * 1000));
+    pause = Math.min(10, pause * 2);
+  }
+  return played;
 }
 
 /** The token: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN, else "". */
@@ -596,13 +660,18 @@ function tokenFromEnv() {
   return process.env.NIMMT_TOKEN ?? "";
 }
 
-const USAGE = "usage: bot.js [--connect ADDRESS] [--token TOKEN] [--connect-timeout SECONDS] [--quiet]";
+const USAGE =
+  "usage: bot.js [--connect ADDRESS] [--token TOKEN] [--connect-timeout SECONDS] " +
+  "[--remote URL [--ca FILE] [--matches N]] [--quiet]";
 
 /** Parse the command line and environment, play; a Promise of the exit code (see above). */
 async function main(bot, argv = process.argv.slice(2)) {
   let address = process.env.NIMMT_ENGINE ?? "";
   let token = null;
   let connectTimeout = CONNECT_TIMEOUT;
+  let remote = null;
+  let caFile = process.env.NIMMT_REMOTE_CA || null;
+  let matches = 0;
   const usageError = (text) => {
     process.stderr.write(`${USAGE}\nbot.js: error: ${text}\n`);
     return 2;
@@ -616,12 +685,23 @@ async function main(bot, argv = process.argv.slice(2)) {
           "  --connect ADDRESS          the arena's address, e.g. unix:///tmp/arena.sock (default: $NIMMT_ENGINE)\n" +
           "  --token TOKEN              the bot's token (default: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)\n" +
           `  --connect-timeout SECONDS  how long to wait for the arena to accept the connection (${CONNECT_TIMEOUT} s)\n` +
+          "  --remote URL               play from this machine through the arena's gateway, e.g.\n" +
+          "                             grpcs://arena.example.org:7443, with the remote token in $NIMMT_REMOTE_TOKEN\n" +
+          "  --ca FILE                  with --remote: trust the gateway certificate in FILE ($NIMMT_REMOTE_CA)\n" +
+          "  --matches N                with --remote: stop after N matches (default: until stopped)\n" +
           "  --quiet                    log only warnings and errors\n",
       );
       return 0;
     } else if (flag === "--quiet") log.quiet = true;
     else if (flag === "--connect") address = value() ?? "";
     else if (flag === "--token") token = value() ?? "";
+    else if (flag === "--remote") remote = value() ?? "";
+    else if (flag === "--ca") caFile = value() ?? null;
+    else if (flag === "--matches") {
+      const text = value();
+      matches = Number(text);
+      if (!Number.isInteger(matches) || matches < 0) return usageError(`argument --matches: invalid count: '${text}'`);
+    }
     else if (flag === "--connect-timeout") {
       const text = value();
       connectTimeout = Number(text);
@@ -629,6 +709,24 @@ async function main(bot, argv = process.argv.slice(2)) {
         return usageError(`argument --connect-timeout: invalid number: '${text}'`);
       }
     } else return usageError(`unrecognized arguments: ${argv[i]}`);
+  }
+  if (remote !== null) {
+    const remoteToken = (process.env.NIMMT_REMOTE_TOKEN ?? "").trim();
+    if (!remoteToken) {
+      log("ERROR", "set NIMMT_REMOTE_TOKEN to the bot's remote token (shown on the bot's page)");
+      return 2;
+    }
+    try {
+      await playRemote(bot, remote, remoteToken, { caFile, matches, connectTimeout });
+    } catch (error) {
+      if (error instanceof BotCodeError) {
+        log("CRITICAL", `${error.message}; the bot stops here (a crash)\n${error.cause?.stack ?? ""}`);
+        return 3;
+      }
+      log("ERROR", error instanceof ArenaError ? error.message : `the bot kit failed: ${error.stack ?? error}`);
+      return 1;
+    }
+    return 0;
   }
   if (!address) {
     return usageError(
@@ -676,6 +774,8 @@ module.exports = {
   placeLuck,
   play,
   playAction,
+  playRemote,
+  remoteTarget,
   playTile,
   run,
   takeRow,
