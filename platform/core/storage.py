@@ -176,6 +176,17 @@ def save_folder(folder: Path, prefix: str) -> list[str]:
     return written
 
 
+def files_in(name: str) -> list[tuple[str, int]]:
+    """The files directly in the folder ``name``, with their sizes (none if no such folder)."""
+    storage = arena_storage()
+    with _storage_errors(f"could not list {name}"):
+        try:
+            _, files = storage.listdir(name)
+        except FileNotFoundError:
+            return []
+        return [(file, storage.size(f"{name}/{file}")) for file in sorted(files)]
+
+
 def delete_folder(name: str) -> int:
     """Delete every file under the folder ``name`` (and its folders); the number deleted.
     Nothing if there is no such folder."""

@@ -512,3 +512,24 @@ def test_the_migration_moves_the_builds_kept_in_the_data_folder_to_the_storage(
     assert built == storage.cache_root() / version.build_sha256
     assert (built / "bot.py").read_bytes() == (TEST_BOTS / "quick" / "bot.py").read_bytes()
     assert not list((data_dir / "bots").rglob("*.build"))
+
+
+def test_an_upload_kept_while_its_owner_fixes_the_form_is_in_the_storage(
+    kept_in: str, client: Client, data_dir: Path
+) -> None:
+    """Any web machine finds the kept file: it is in the arena's storage, not a local folder."""
+    program_bot("taken")
+    bob = make_user("bob")
+    client.force_login(bob)
+    refused = client.post(reverse("new-bot"), {"name": "taken", "file": random_bot_upload("x")})
+    assert refused.status_code == 400
+    token = refused.context["form"].held_upload.token
+    assert storage.files_in(f"held/{bob.uuid.hex}/{token}") == [
+        ("bot.zip", refused.context["form"].held_upload.size)
+    ]
+    if kept_in == "object store":
+        assert not (data_dir / "held").exists()
+    again = client.post(reverse("new-bot"), {"name": "bobs-bot", "held": token})
+    assert again.status_code == 302
+    assert Bot.objects.get(name="bobs-bot").versions.get().status == BotVersion.PENDING
+    assert storage.files_in(f"held/{bob.uuid.hex}/{token}") == []  # used once
