@@ -53,7 +53,8 @@ class Match(Claimable):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True, help_text="Why the arena could not play the match.")
-    # Relative to DATA_DIR: the folder with the runner's replays, logs and match.json.
+    # The folder in the arena's storage (core.storage) of the attempt that was kept: the
+    # runner's replays, logs and match.json.
     result_dir = models.CharField(max_length=200, blank=True)
     replays = models.JSONField(default=list, blank=True)  # file names in result_dir
     rated = models.BooleanField(default=False)
@@ -95,6 +96,8 @@ class Match(Claimable):
 
     @property
     def result_path(self) -> Path | None:
+        """``result_dir`` in the data folder: where its files are when no object store is set
+        (the site reads them through :mod:`core.storage` only)."""
         return Path(settings.DATA_DIR) / self.result_dir if self.result_dir else None
 
 
