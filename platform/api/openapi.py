@@ -338,7 +338,13 @@ def document() -> dict[str, Any]:
         },
         "/matches/{match_id}/": {"get": _get("One match", _wrapped(match=_ref("Match")), _MATCH)},
         "/matches/{match_id}/replays/{game}/": {
-            "get": _get("A game's replay (nimmt-replay/1)", _ANY_JSON, _MATCH, _GAME)
+            "get": _get(
+                "A game's replay (nimmt-replay/1); for the owner of a seat's bot also `notes`, "
+                "that bot's notes on its decisions (nimmt-notes/1)",
+                _ANY_JSON,
+                _MATCH,
+                _GAME,
+            )
         },
         "/matches/{match_id}/replays/{game}/frames/": {
             "get": _get(
