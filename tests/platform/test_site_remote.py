@@ -350,18 +350,32 @@ def test_a_bot_on_another_host_plays_a_ladder_match_through_the_gateway_over_tls
     assert connection.rtt_ms is not None
 
 
-@pytest.mark.skipif(not shutil.which("node"), reason="needs Node.js")
-def test_the_javascript_kit_plays_through_the_gateway_too(
-    arena: Arena, started: list[RemoteBot]
+def _kit_command(language: str, folder: Path) -> list[str]:
+    """How the starter of ``language`` runs on the test host (built in ``folder`` if need be)."""
+    starter = REPO / "bots" / f"starter-{language}"
+    if language == "javascript":
+        return [str(shutil.which("node")), str(starter / "bot.js")]
+    shutil.copytree(starter, folder / starter.name)
+    subprocess.run(["sh", "build.sh"], cwd=folder / starter.name, check=True, timeout=300)
+    return [str(folder / starter.name / "bot")]
+
+
+@pytest.mark.parametrize(
+    ("language", "tool"), [("javascript", "node"), ("go", "go")], ids=["javascript", "go"]
+)
+def test_the_other_kits_play_through_the_gateway_too(
+    arena: Arena, started: list[RemoteBot], language: str, tool: str, tmp_path: Path
 ) -> None:
-    remote, token = _remote_bot("from-node")
-    kit = [str(shutil.which("node")), str(REPO / "bots" / "starter-javascript" / "bot.js")]
+    if not shutil.which(tool):
+        pytest.skip(f"needs {tool}")
+    remote, token = _remote_bot(f"from-{language}")
+    kit = _kit_command(language, tmp_path)
     started.append(RemoteBot(arena, "", token, arena.url(), "--matches", "1", program=kit))
-    wait_for("from-node to be online", lambda: _online(remote), timeout=30)
+    wait_for(f"the {language} bot to be online", lambda: _online(remote), timeout=30)
     match = _finished(_match_of(remote))
-    mine = _bot_report(_report(arena, match), "from-node")
+    mine = _bot_report(_report(arena, match), f"from-{language}")
     assert sum(mine["faults"].values()) == 0 and mine["answers"] > 0
-    assert mine["network"]["kit"].startswith("nimmt-botkit-javascript/")
+    assert mine["network"]["kit"].startswith(f"nimmt-botkit-{language}/")
     started[0].process.wait(timeout=20)
     assert started[0].process.returncode == 0, started[0].output()
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	nimmtv1 "nimmt-arena/bot/nimmt/v1"
@@ -44,7 +45,10 @@ func TimeLeft() time.Duration {
 }
 
 // ArenaError is the arena refusing the bot or ending the match early; the message says why.
-type ArenaError struct{ Message string }
+type ArenaError struct {
+	Message string
+	Code    codes.Code // the status the arena ended the stream with (OK if it was never reached)
+}
 
 func (e *ArenaError) Error() string { return e.Message }
 
@@ -73,7 +77,7 @@ func TokenFromEnv() (string, error) {
 	if path := os.Getenv("NIMMT_TOKEN_FILE"); path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return "", &ArenaError{fmt.Sprintf("cannot read the token file $NIMMT_TOKEN_FILE=%s: %v", path, err)}
+			return "", &ArenaError{Message: fmt.Sprintf("cannot read the token file $NIMMT_TOKEN_FILE=%s: %v", path, err)}
 		}
 		return strings.TrimSpace(string(data)), nil
 	}
@@ -95,11 +99,16 @@ func call(hook string, run func()) (err error) {
 // until the match ends. It returns an *ArenaError if the arena refuses the bot or ends the match
 // early, and a *BotCodeError if the bot's own code panics.
 func Play(bot Bot, address, token string, connectTimeout time.Duration) (*Summary, error) {
+	return play(bot, address, token, connectTimeout, grpc.WithInsecure())
+}
+
+// play is Play over a connection dialled with transport (plaintext, or TLS to a gateway).
+func play(bot Bot, address, token string, connectTimeout time.Duration, transport grpc.DialOption) (*Summary, error) {
 	dial, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	conn, err := grpc.DialContext(dial, address, grpc.WithInsecure(), grpc.WithBlock())
+	conn, err := grpc.DialContext(dial, address, transport, grpc.WithBlock())
 	if err != nil {
-		return nil, &ArenaError{fmt.Sprintf("cannot reach the arena at %s within %s: is the match running, and is the address right?", address, connectTimeout)}
+		return nil, &ArenaError{Message: fmt.Sprintf("cannot reach the arena at %s within %s: is the match running, and is the address right?", address, connectTimeout)}
 	}
 	defer conn.Close()
 	stream, err := nimmtv1.NewArenaClient(conn).Play(context.Background())
@@ -137,9 +146,9 @@ func arenaError(err error) error {
 		if details == "" {
 			details = "(no details)"
 		}
-		return &ArenaError{fmt.Sprintf("the arena ended the connection: %s: %s", strings.ToUpper(codeName(s.Code().String())), details)}
+		return &ArenaError{Message: fmt.Sprintf("the arena ended the connection: %s: %s", strings.ToUpper(codeName(s.Code().String())), details), Code: s.Code()}
 	}
-	return &ArenaError{fmt.Sprintf("the arena ended the connection: %v", err)}
+	return &ArenaError{Message: fmt.Sprintf("the arena ended the connection: %v", err)}
 }
 
 // codeName turns grpc-go's "FailedPrecondition" into "FAILED_PRECONDITION", as gRPC names codes.
@@ -163,7 +172,7 @@ func handle(bot Bot, summary *Summary, message *nimmtv1.EngineMessage, received 
 		defer deadline.Store(0)
 		view, err := viewFromProto(request.GetView())
 		if err != nil {
-			return nil, &ArenaError{fmt.Sprintf("request %d: the view cannot be read: %v", request.GetRequestId(), err)}
+			return nil, &ArenaError{Message: fmt.Sprintf("request %d: the view cannot be read: %v", request.GetRequestId(), err)}
 		}
 		var decision Decision
 		if err := call("decision hook", func() { decision = decide(bot, view) }); err != nil {
@@ -203,7 +212,7 @@ func handle(bot Bot, summary *Summary, message *nimmtv1.EngineMessage, received 
 		end := body.GameEnd
 		view, err := viewFromProto(end.GetView())
 		if err != nil {
-			return nil, &ArenaError{fmt.Sprintf("the final view cannot be read: %v", err)}
+			return nil, &ArenaError{Message: fmt.Sprintf("the final view cannot be read: %v", err)}
 		}
 		scores, ranks := ints(end.GetScores()), ints(end.GetRanks())
 		if err := call("EndGame", func() { bot.EndGame(view, scores, ranks) }); err != nil {
@@ -253,6 +262,9 @@ func Main(bot Bot, args []string) int {
 	token := flags.String("token", "", "the bot's token for this match (default: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)")
 	timeout := flags.Float64("connect-timeout", ConnectTimeout.Seconds(), "how long to wait for the arena to accept the connection, in seconds")
 	quiet := flags.Bool("quiet", false, "log only warnings and errors")
+	remote := flags.String("remote", "", "play from this machine through the arena's gateway, e.g. grpcs://arena.example.org:7443, with the remote token in $NIMMT_REMOTE_TOKEN")
+	ca := flags.String("ca", os.Getenv("NIMMT_REMOTE_CA"), "with --remote: trust the gateway certificate in this file (default: $NIMMT_REMOTE_CA)")
+	matches := flags.Int("matches", 0, "with --remote: stop after this many matches (default: play until stopped)")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
@@ -261,6 +273,9 @@ func Main(bot Bot, args []string) int {
 	log.SetPrefix("nimmt.botkit ")
 	if *quiet {
 		log.SetOutput(warningsOnly{os.Stderr})
+	}
+	if *remote != "" {
+		return mainRemote(bot, *remote, *ca, *matches, time.Duration(*timeout*float64(time.Second)))
 	}
 	if *connect == "" {
 		fmt.Fprintln(os.Stderr, "no arena address: the arena sets NIMMT_ENGINE; to connect by hand pass --connect unix:///path/to/engine.sock")
