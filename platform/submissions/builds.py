@@ -24,6 +24,11 @@ LOG = "build.log"
 ARCHIVE = "bot.tar.gz"
 
 
+class UnkeepableBuild(Exception):
+    """The build made something the arena does not keep (a link, a device): the bot's fault,
+    said to its owner."""
+
+
 @dataclass(frozen=True)
 class KeptBuild:
     """A build written to the arena's storage by one validation attempt: its ``folder``, the
@@ -46,9 +51,17 @@ def attempt_stem(version: BotVersion) -> str:
 
 def keep_build(version: BotVersion, build: Build, claim: leases.Claim) -> KeptBuild:
     """Write ``build``'s log and, if it built, its folder for the attempt ``claim``; all or
-    nothing (:class:`~core.storage.StorageError` if the storage failed, or the build made
-    something other than plain files and folders)."""
+    nothing (:class:`~core.storage.StorageError` if the storage failed, :class:`UnkeepableBuild`
+    before anything is written if the build made something but plain files and folders)."""
     folder = build_folder(version, claim)
+    if build.program is not None:
+        built = build.program.directory
+        for path in sorted(built.rglob("*")):
+            if path.is_symlink() or not (path.is_file() or path.is_dir()):
+                raise UnkeepableBuild(
+                    f"the build made {path.relative_to(built).as_posix()}, which is not a plain"
+                    " file or folder: the arena keeps only those (copy it instead of linking)"
+                )
     written: list[str] = []
     try:
         storage.save_new(f"{folder}/{LOG}", build.log.encode("utf-8", errors="replace"))

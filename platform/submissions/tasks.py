@@ -9,6 +9,7 @@ again a version whose message was lost or whose worker died.
 
 import logging
 import tempfile
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -51,8 +52,9 @@ def validate_version(*, version_pk: int) -> None:
     try:
         with leases.heartbeat(claim), tempfile.TemporaryDirectory(dir=scratch) as out:
             check = bridge.check_bot(version.code_path(), Path(out))
-            # Kept before the verdict: a passed version has its build.
-            kept = None if check.build is None else builds.keep_build(version, check.build, claim)
+            kept = None  # kept before the verdict: a passed version has its build
+            if check.build is not None:
+                check, kept = keep_checked_build(version, check, claim)
     except (bridge.ArenaError, storage.StorageError) as error:
         log.warning("could not validate %s: %s", version, error)
         if version.attempts >= MAX_ATTEMPTS:
@@ -67,6 +69,19 @@ def validate_version(*, version_pk: int) -> None:
             )
         return
     finish_validation(claim, passed=check.passed, log_text=check.log, build=kept)
+
+
+def keep_checked_build(
+    version: BotVersion, check: bridge.BotCheck, claim: leases.Claim
+) -> tuple[bridge.BotCheck, builds.KeptBuild]:
+    """Keep ``check``'s build for the attempt ``claim``. A build the arena cannot keep fails
+    the check, its log saying why, and keeps only the build's log."""
+    assert check.build is not None
+    try:
+        return check, builds.keep_build(version, check.build, claim)
+    except builds.UnkeepableBuild as problem:
+        failed = replace(check, passed=False, log=f"{check.log.rstrip()}\nFAIL {problem}\n")
+        return failed, builds.keep_build(version, replace(check.build, program=None), claim)
 
 
 @house_task(queue="maintenance")

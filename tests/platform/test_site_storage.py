@@ -14,6 +14,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,8 @@ from submissions import builds, tasks
 from submissions.models import Bot, BotVersion
 
 from arena.engine.replay import verify
+from arena.runner.build import Build
+from arena.runner.manifest import load as load_program
 
 pytestmark = pytest.mark.django_db
 
@@ -533,3 +536,35 @@ def test_an_upload_kept_while_its_owner_fixes_the_form_is_in_the_storage(
     assert again.status_code == 302
     assert Bot.objects.get(name="bobs-bot").versions.get().status == BotVersion.PENDING
     assert storage.files_in(f"held/{bob.uuid.hex}/{token}") == []  # used once
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_build_that_made_a_link_fails_its_check_and_keeps_only_its_log(
+    bucket: Bucket, tmp_path: Path
+) -> None:
+    """A hostile build links to a host file: nothing of it is kept or run, its owner is told."""
+    version = BotVersion.objects.get(bot=program_bot("linker"))
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.PENDING)
+    claim = leases.claim(
+        BotVersion,
+        version.pk,
+        waiting=BotVersion.PENDING,
+        working=BotVersion.VALIDATING,
+        lease_seconds=30,
+    )
+    assert claim is not None
+    built = shutil.copytree(TEST_BOTS / "quick", tmp_path / "built")
+    (built / "secrets").symlink_to("/etc/passwd")
+    program = load_program(built)
+    build = Build(source=replace(program, build=("sh", "build.sh")), program=program, log="ok\n")
+    check = bridge.BotCheck(passed=True, log="ok   build: `sh build.sh` built", build=build)
+
+    verdict, kept = tasks.keep_checked_build(version, check, claim)
+
+    assert not verdict.passed and not kept.sha256
+    assert "FAIL the build made secrets, which is not a plain file or folder" in verdict.log
+    assert bucket.stored() == [f"{kept.folder}/{builds.LOG}"]
+    assert tasks.finish_validation(claim, passed=verdict.passed, log_text=verdict.log, build=kept)
+    version.refresh_from_db()
+    assert version.status == BotVersion.FAILED and builds.build_log(version) == "ok\n"
+    assert builds.run_dir(version) == version.code_path()  # never the build
