@@ -10,9 +10,11 @@ import math
 
 from arena.bots.mcs import MonteCarloBot
 from arena.bots.random import RandomBot
+from arena.cli.local_viewer import LocalViewer, read_notes
 from arena.engine.decisions import PlayTile
 from arena.engine.frames import frames
 from arena.engine.game import Game
+from arena.engine.replay import read
 from arena.runner.defaults import default_decision
 from arena.runner.match import Entrant, MatchConfig, run_match
 from arena.runner.notes import MAX_VALUES, NOTE_BYTES, DecisionNote, Note, cut_utf8
@@ -158,3 +160,19 @@ def test_every_note_names_a_step_where_the_frames_ask_for_its_decision(tmp_path)
             ]
             assert note.index < len(asked), note
     assert kinds == {"tile", "luck", "action"}
+
+
+def test_the_local_viewer_gives_the_notes_beside_a_replay_to_its_notes_panel(tmp_path):
+    config = MatchConfig(variant="basic", games=1, seed=2, out=tmp_path / "noted")
+    run_match(config, [Entrant(n, in_process=NotesEverything) for n in "ab"])
+    path = tmp_path / "noted" / "game-00001.json"
+    notes = read_notes(path)
+    assert notes is not None and notes["notes"][0]["text"] == "tile"
+    page = LocalViewer(read(path), path.name, notes).page.decode()
+    assert '<script id="viewer-notes" type="application/json">' in page
+    assert '<script src="/static/matches/notes.js" defer>' in page
+    bare = tmp_path / "bare.json"
+    bare.write_bytes(path.read_bytes())  # no notes file beside it
+    assert read_notes(bare) is None
+    page = LocalViewer(read(bare), bare.name, None).page.decode()
+    assert "viewer-notes" not in page and "notes.js" not in page

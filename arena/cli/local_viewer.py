@@ -6,7 +6,10 @@ engine on its own, no settings or database), its script (``matches/viewer.js``) 
 stylesheet, straight from the project's ``platform/`` folder, so the viewer is the site's and
 never a copy; and the engine's frames of the replay (:func:`arena.engine.frames.frames`), the
 public ones at ``/frames.json`` and seat S's view at ``/frames.json?seat=S``, as the site's
-frames URL serves them. Nothing else is served; it listens on 127.0.0.1 only, and answers only
+frames URL serves them. The bots' notes on their decisions, when a notes file lies beside the
+replay (``game-00001.notes.json``, :mod:`arena.runner.notes`), are given to the viewer's notes
+panel (``matches/notes.js``) as the site gives an owner theirs: whoever runs the match sees
+every seat's. Nothing else is served; it listens on 127.0.0.1 only, and answers only
 requests addressed to it by that name (or ``localhost``), so that a web page elsewhere cannot
 read the replay by pointing a name of its own at 127.0.0.1 (DNS rebinding).
 
@@ -24,6 +27,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from arena.engine.frames import frames
+from arena.runner.notes import NOTES_FORMAT, notes_name
 
 #: The project's site folder, beside the ``arena`` package in a checkout.
 PLATFORM = Path(__file__).resolve().parents[2] / "platform"
@@ -31,6 +35,10 @@ TEMPLATES = PLATFORM / "matches" / "templates"
 STATIC = {
     "/static/matches/viewer.js": (
         PLATFORM / "matches" / "static" / "matches" / "viewer.js",
+        "text/javascript; charset=utf-8",
+    ),
+    "/static/matches/notes.js": (
+        PLATFORM / "matches" / "static" / "matches" / "notes.js",
         "text/javascript; charset=utf-8",
     ),
     "/static/core/site.css": (
@@ -58,8 +66,9 @@ PAGE = """<!doctype html>
 <p class="meta"><span>{variant}</span><span>{players} players</span>
 <span><a href="/replay.json">replay JSON</a></span></p>
 {viewer}
+{notes}
 </main>
-<script src="/static/matches/viewer.js" defer></script>
+<script src="/static/matches/viewer.js" defer></script>{notes_script}
 </body>
 </html>
 """
@@ -94,6 +103,7 @@ class LocalViewer:
 
     replay: dict[str, Any]
     title: str
+    notes: dict[str, Any] | None = None  # the game's nimmt-notes/1 file, if there is one
     page: bytes = b""
     _frames: dict[int | None, bytes] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -105,6 +115,10 @@ class LocalViewer:
             variant=_escape(variant),
             players=len(self.replay["players"]),
             viewer=viewer_markup(variant),
+            notes=notes_markup(self.notes),
+            notes_script=(
+                '\n<script src="/static/matches/notes.js" defer></script>' if self.notes else ""
+            ),
         ).encode("utf-8")
         self.frames(None)  # an unverifiable replay fails here, before the server starts
 
@@ -119,6 +133,29 @@ class LocalViewer:
                 film = frames(self.replay, seat=seat).to_json()
                 self._frames[seat] = json.dumps(film, separators=(",", ":")).encode("utf-8")
             return self._frames[seat]
+
+
+def notes_markup(notes: dict[str, Any] | None) -> str:
+    """The notes for the viewer's notes panel, as the site's game page embeds them ("" for
+    none)."""
+    if not notes:
+        return ""
+    from django.utils.html import json_script
+
+    return str(json_script(notes, "viewer-notes"))
+
+
+def read_notes(replay_path: Path) -> dict[str, Any] | None:
+    """The notes file beside a replay file (``game-00001.notes.json``), or ``None`` if there is
+    none or it is not a ``nimmt-notes/1`` file with notes."""
+    path = replay_path.with_name(notes_name(replay_path.name.removesuffix(".gz")))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != NOTES_FORMAT or not data.get("notes"):
+        return None
+    return data
 
 
 def _escape(text: str) -> str:

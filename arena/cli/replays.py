@@ -18,7 +18,7 @@ from arena.engine.readings import of_replay
 
 from . import decisions
 from .common import Failure, Subcommands, UsageError, at_least
-from .local_viewer import LocalViewer, ViewerServer, ViewerUnavailable
+from .local_viewer import LocalViewer, ViewerServer, ViewerUnavailable, read_notes
 
 
 def add(commands: Subcommands) -> None:
@@ -147,7 +147,7 @@ def run_view(args: argparse.Namespace) -> int:
         raise UsageError(f"{path} is a folder; view takes one replay file")
     try:
         data = replays.read(path)
-        viewer = LocalViewer(data, path.name)
+        viewer = LocalViewer(data, path.name, read_notes(path))
     except ReplayError as exc:
         raise Failure(_strip_path(str(exc), path)) from None
     except ViewerUnavailable as exc:
