@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
 from django.db.models import Q
@@ -118,12 +119,14 @@ def create_table(
         raise TableRefused(f"these bots do not play people: {', '.join(refused)}")
     if person.pk is None:
         raise TableRefused("log in (or play as a guest) to take a seat")
-    if open_table_of(person) is not None:
-        # A seat holds a worker for the whole game: one table at a time per person.
-        raise TableRefused("you are at a table already: finish that game first")
     rng = random.Random(seed)
     entry = rng.randrange(players)  # the person's place in the lineup
     with transaction.atomic():
+        # The person's row, locked: two tables asked for at once are set up one after the other.
+        get_user_model().objects.select_for_update().filter(pk=person.pk).first()
+        if open_table_of(person) is not None:
+            # A seat holds a worker for the whole game: one table at a time per person.
+            raise TableRefused("you are at a table already: finish that game first")
         match = Match.objects.create(
             variant=variant, players=players, games=1, seed=rng.randrange(2**31)
         )

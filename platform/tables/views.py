@@ -34,6 +34,8 @@ GUEST_OPPONENTS = ("heuristic", "random")
 GUEST_TIME = "relaxed"
 #: Guest accounts one address may make (each is a user row).
 GUEST_RATE = "30/h"
+#: The longest answer body taken: ``{"request": N, "decision": "..."}`` is a few dozen bytes.
+MAX_ANSWER_BYTES = 1024
 
 
 class PlayForm(forms.Form):
@@ -135,14 +137,19 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
     if len(house) < GUEST_BOTS:
         raise Http404("There are no house bots to play yet.")
     clock = _clock(GUEST_TIME)
-    table = services.create_table(
-        user,
-        GUEST_VARIANT,
-        house,
-        decision_ms=clock.decision_ms,
-        bank_ms=clock.bank_ms,
-        guest=hasattr(user, "guest"),
-    )
+    try:
+        table = services.create_table(
+            user,
+            GUEST_VARIANT,
+            house,
+            decision_ms=clock.decision_ms,
+            bank_ms=clock.bank_ms,
+            guest=hasattr(user, "guest"),
+        )
+    except services.TableRefused:
+        if (playing := services.open_table_of(user)) is None:
+            raise
+        return redirect(playing)  # a second click set its table up first
     start_table(table)
     return redirect(table)
 
@@ -178,9 +185,11 @@ def table_state(request: HttpRequest, table_uuid: str) -> JsonResponse:
 def table_answer(request: HttpRequest, table_uuid: str) -> JsonResponse:
     """The person's decision: ``{"request": N, "decision": "tile 42"}``."""
     table = _own_table(request, table_uuid)
+    if len(request.body) > MAX_ANSWER_BYTES:
+        return JsonResponse({"error": f"an answer is at most {MAX_ANSWER_BYTES} bytes"}, status=413)
     try:
         body = json.loads(request.body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         return JsonResponse({"error": "the body must be JSON"}, status=400)
     if not isinstance(body, dict):
         return JsonResponse({"error": "the body must be a JSON object"}, status=400)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.db import connections
+from django.db import connections, transaction
 from django.test import Client
 from django.urls import reverse
 from matches.models import Match
@@ -260,3 +260,87 @@ def test_a_table_sent_to_the_bots_pipeline_after_its_worker_died_fails_instead(
     assert table.match.status == Match.FAILED
     assert "worker stopped during the game" in table.match.error
     assert not table.match.replays
+
+
+@pytest.mark.django_db
+def test_it_refuses_an_answer_too_large_or_nested_too_deep_without_taking_it(
+    house: list[Bot],
+) -> None:
+    alice = make_user("alice")
+    table = services.create_table(alice, "basic", house, decision_ms=1000, bank_ms=0)
+    client = _client(alice)
+    url = reverse("table-answer", args=[table.uuid])
+    nested = client.post(url, "[" * 100_000, content_type="application/json")
+    assert nested.status_code == 413 and "at most" in nested.json()["error"]
+    deep = client.post(url, "[" * 1000, content_type="application/json")
+    assert deep.status_code == 400 and deep.json()["error"] == "the body must be JSON"
+    padded = json.dumps({"request": 1, "decision": "tile 4", "pad": "x" * 2000})
+    assert client.post(url, padded, content_type="application/json").status_code == 413
+    huge = _answer(client, table, 10**30, "tile 4")
+    assert huge.status_code == 404 and "never asked" in huge.json()["error"]
+    assert not Ask.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_answer_without_the_sites_csrf_token_is_refused(house: list[Bot]) -> None:
+    alice = make_user("alice")
+    table = services.create_table(alice, "basic", house, decision_ms=1000, bank_ms=0)
+    forged = Client(enforce_csrf_checks=True)
+    forged.force_login(alice)
+    body = json.dumps({"request": 1, "decision": "tile 4"})
+    response = forged.post(
+        reverse("table-answer", args=[table.uuid]), body, content_type="application/json"
+    )
+    assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_guest_plays_but_cannot_upload_make_tokens_or_ask_for_analyses(
+    house: list[Bot],
+) -> None:
+    guest = Client()
+    assert guest.post(reverse("play-guest")).status_code == 302
+    table = Table.objects.select_related("match").get()
+    refused = [
+        guest.post(reverse("new-bot"), {"name": "guests-bot"}),
+        guest.post(reverse("tokens"), {"name": "a token"}),
+        guest.post(reverse("match-analysis-request", args=[table.match.uuid, 1]), {"seat": "0"}),
+    ]
+    assert [r.status_code for r in refused] == [403, 403, 403]
+    assert b"Guests can only play" in refused[0].content
+    assert not Bot.objects.filter(name="guests-bot").exists()
+    assert not table.person.api_tokens.exists()
+    # The table's own pages stay open to the guest, and so does logging out.
+    answer = _answer(guest, table, 1, "tile 4")
+    assert answer.status_code == 404 and "never asked" in answer.json()["error"]
+    assert guest.post(reverse("logout")).status_code == 302
+    # A user with an account is not a guest.
+    alice = _client(make_user("alice"))
+    assert alice.post(reverse("tokens"), {"name": "a token"}).status_code != 403
+
+
+@PLAYED
+def test_two_tables_asked_for_at_once_by_one_person_make_one(house: list[Bot]) -> None:
+    alice = make_user("alice")
+    first_made = threading.Event()
+    outcomes: list[str] = []
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                services.create_table(alice, "basic", house, decision_ms=1000, bank_ms=0)
+                first_made.set()
+                time.sleep(0.5)  # the second request comes before this one commits
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=first, daemon=True)
+    thread.start()
+    assert first_made.wait(timeout=10)
+    try:
+        services.create_table(alice, "basic", house, decision_ms=1000, bank_ms=0)
+    except services.TableRefused as refused:
+        outcomes.append(str(refused))
+    thread.join(timeout=10)
+    assert outcomes == ["you are at a table already: finish that game first"]
+    assert Table.objects.filter(person=alice).count() == 1

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "nimmt/v1/arena.grpc.pb.h"
 
@@ -45,7 +46,8 @@ void log(const char* level, const std::string& text) {
 
 // The arena ended the connection, refused the bot, or cannot be reached.
 struct ArenaError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit ArenaError(const std::string& what, int code = -1) : std::runtime_error(what), code(code) {}
+  int code;  // the gRPC status the arena ended the stream with; -1 if it was never reached
 };
 // The bot's own code threw.
 struct BotCodeError : std::runtime_error {
@@ -320,10 +322,13 @@ class Session {
   int answers_ = 0;
 };
 
-void play(KitBot& bot, const std::string& address, const std::string& token, double connect_timeout) {
+void play(KitBot& bot, const std::string& address, const std::string& token, double connect_timeout,
+          std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials()) {
   grpc::ChannelArguments arguments;
   arguments.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
-  auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments);
+  arguments.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 20000);
+  arguments.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+  auto channel = grpc::CreateCustomChannel(address, credentials, arguments);
   auto until = std::chrono::system_clock::now() +
                std::chrono::milliseconds(static_cast<int64_t>(connect_timeout * 1000));
   if (!channel->WaitForConnected(until)) {
@@ -358,7 +363,71 @@ void play(KitBot& bot, const std::string& address, const std::string& token, dou
   if (!status.ok()) {
     std::string details = status.error_message().empty() ? "(no details)" : status.error_message();
     throw ArenaError(std::string("the arena ended the connection: ") + status_name(status.error_code()) +
-                     ": " + details);
+                         ": " + details,
+                     status.error_code());
+  }
+}
+
+// The address and credentials of the arena's gateway at `url` (docs/REMOTE.md): grpcs://HOST:PORT
+// (or HOST:PORT) with TLS, trusting the system's CAs or the certificate in `ca_file`;
+// grpc://HOST:PORT in plaintext, only to a loopback address.
+std::pair<std::string, std::shared_ptr<grpc::ChannelCredentials>> remote_target(const std::string& url,
+                                                                               const std::string& ca_file) {
+  std::string scheme, target = url;
+  if (auto at = url.find("://"); at != std::string::npos) {
+    scheme = url.substr(0, at);
+    target = url.substr(at + 3);
+  }
+  if ((scheme != "" && scheme != "grpc" && scheme != "grpcs") || target.empty() ||
+      target.find('/') != std::string::npos) {
+    throw ArenaError("--remote '" + url + "': give grpcs://HOST:PORT (the bot page shows it)");
+  }
+  if (scheme == "grpc") {
+    std::string host = target.substr(0, target.rfind(':'));
+    if (host.size() >= 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+    if (host != "localhost" && host != "127.0.0.1" && host != "::1") {
+      throw ArenaError("--remote '" + url + "': plaintext only to loopback; use grpcs://");
+    }
+    return {target, grpc::InsecureChannelCredentials()};
+  }
+  grpc::SslCredentialsOptions options;
+  if (!ca_file.empty()) {
+    std::ifstream file(ca_file);
+    if (!file) throw ArenaError("cannot read the CA file " + ca_file + ": " + std::strerror(errno));
+    std::stringstream content;
+    content << file.rdbuf();
+    options.pem_root_certs = content.str();
+  }
+  return {target, grpc::SslCredentials(options)};
+}
+
+// Match after match through the gateway at `url` with the bot's remote token, connecting again
+// after each one and after a dropped connection (a growing pause, at most 10 s); `matches`: how
+// many (0: until stopped). Throws ArenaError when the gateway refuses the token or the protocol.
+void play_remote(KitBot& bot, const std::string& url, const std::string& token, const std::string& ca_file,
+                 int matches, double connect_timeout) {
+  auto [target, credentials] = remote_target(url, ca_file);
+  int played = 0;
+  double pause = 1;
+  while (matches == 0 || played < matches) {
+    try {
+      play(bot, target, token, connect_timeout, credentials);
+      ++played;
+      pause = 1;
+      log("INFO", "match " + std::to_string(played) + " over; waiting for the next");
+      continue;
+    } catch (const ArenaError& exc) {
+      int code = exc.code;
+      if (code == grpc::StatusCode::UNAUTHENTICATED || code == grpc::StatusCode::FAILED_PRECONDITION ||
+          code == grpc::StatusCode::INVALID_ARGUMENT || code == grpc::StatusCode::PERMISSION_DENIED) {
+        throw;
+      }
+      std::ostringstream text;
+      text << exc.what() << "; connecting again in " << pause << " s";
+      log("WARNING", text.str());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<int64_t>(pause * 1000)));
+    pause = std::min(10.0, pause * 2);
   }
 }
 
@@ -579,6 +648,10 @@ int run(KitBot& bot, int argc, char** argv) {
   std::string address = engine ? engine : "";
   std::optional<std::string> token;
   double connect_timeout = kConnectTimeout;
+  std::optional<std::string> remote;
+  const char* ca_env = std::getenv("NIMMT_REMOTE_CA");
+  std::string ca_file = ca_env ? ca_env : "";
+  int matches = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const std::string& flag) -> std::optional<std::string> {
@@ -596,6 +669,11 @@ int run(KitBot& bot, int argc, char** argv) {
                    "$NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)\n"
                 << "  --connect-timeout SECONDS  how long to wait for the arena to accept the "
                    "connection (10 s)\n"
+                << "  --remote URL        play from this machine through the arena's gateway, e.g. "
+                   "grpcs://arena.example.org:7443, with the remote token in $NIMMT_REMOTE_TOKEN\n"
+                << "  --ca FILE           with --remote: trust the gateway certificate in FILE "
+                   "(default: $NIMMT_REMOTE_CA)\n"
+                << "  --matches N         with --remote: stop after N matches (default: until stopped)\n"
                 << "  --quiet             log only warnings and errors\n";
       return 0;
     }
@@ -605,6 +683,17 @@ int run(KitBot& bot, int argc, char** argv) {
       address = *v;
     } else if (auto v = value("--token")) {
       token = *v;
+    } else if (auto v = value("--remote")) {
+      remote = *v;
+    } else if (auto v = value("--ca")) {
+      ca_file = *v;
+    } else if (auto v = value("--matches")) {
+      char* end = nullptr;
+      long count = std::strtol(v->c_str(), &end, 10);
+      if (end == v->c_str() || *end != '\0' || count < 0) {
+        return usage_error(program, "argument --matches: invalid count: '" + *v + "'");
+      }
+      matches = static_cast<int>(count);
     } else if (auto v = value("--connect-timeout")) {
       char* end = nullptr;
       connect_timeout = std::strtod(v->c_str(), &end);
@@ -614,6 +703,27 @@ int run(KitBot& bot, int argc, char** argv) {
     } else {
       return usage_error(program, "unrecognized arguments: " + arg);
     }
+  }
+  if (remote) {
+    const char* remote_token = std::getenv("NIMMT_REMOTE_TOKEN");
+    std::string secret = trimmed(remote_token ? remote_token : "");
+    if (secret.empty()) {
+      log("ERROR", "set NIMMT_REMOTE_TOKEN to the bot's remote token (shown on the bot's page)");
+      return 2;
+    }
+    try {
+      play_remote(bot, *remote, secret, ca_file, matches, connect_timeout);
+    } catch (const ArenaError& exc) {
+      log("ERROR", exc.what());
+      return 1;
+    } catch (const BotCodeError& exc) {
+      log("CRITICAL", std::string(exc.what()) + "; the bot stops here (a crash)");
+      return 3;
+    } catch (const std::exception& exc) {
+      log("CRITICAL", std::string("the bot kit failed: ") + exc.what());
+      return 1;
+    }
+    return 0;
   }
   if (address.empty()) {
     return usage_error(program,
