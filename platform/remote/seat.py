@@ -34,6 +34,7 @@ from arena.protocol import convert
 from arena.protocol.convert import ProtocolError, decision_from_proto
 from arena.runner.connected import SharedViews
 from arena.runner.lineup import Join
+from arena.runner.notes import Note
 from arena.runner.quote import quote
 from arena.runner.seat import GameEnd, GameStart, Notice, Problem, Reply, Request, Seat, SeatLost
 from remote import handover
@@ -258,11 +259,12 @@ class RemoteSeat(Seat):
             return Reply(None, handed, quote(error))  # a fault for what happened, not for time
         # The bot's time: as the gateway measured it, less the network allowance.
         received = handed + max(0.0, spent - self.allowance())
+        note = Note.bounded(answer.note, answer.option_values, len(request.view.legal))
         try:
             decision = decision_from_proto(answer.decision)
         except ProtocolError as exc:
-            return Reply(None, received, quote(str(exc)))
-        return Reply(decision, received)
+            return Reply(None, received, quote(str(exc)), note=note)
+        return Reply(decision, received, note=note)
 
     def expire(self, request_id: int) -> bool:
         self._open.pop(request_id, None)
