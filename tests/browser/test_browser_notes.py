@@ -20,6 +20,10 @@ from playwright.sync_api import Page, Response, expect
 
 from arena.bots.mcs import MonteCarloBot
 from arena.bots.random import RandomBot
+from arena.engine.decisions import Decision
+from arena.engine.frames import frames
+from arena.engine.observation import Observation
+from arena.runner.notes import Note
 
 from .test_browser_site import log_in
 
@@ -100,3 +104,40 @@ def test_nobody_else_sees_a_note_or_is_sent_one(
             response = client.get(reverse(url, args=[match.uuid, 1]))
             body = response.getvalue()
             assert "notes" not in json.loads(body) and b"playouts" not in body
+
+
+class SaysWhatItDoes(RandomBot):
+    """Random play, with a note on every decision: its kind and the decision."""
+
+    def decide(self, view: Observation) -> Decision:
+        decision = super().decide(view)
+        self._said = f"{decision} ({view.pending.kind.value if view.pending else ''})"
+        return decision
+
+    def note(self) -> Note | None:
+        return Note(self._said)
+
+
+def test_the_owner_sees_a_luck_or_action_note_at_the_step_that_asks_for_it(
+    page: Page, live_server: Any
+) -> None:
+    alice = make_user("alice")
+    bots = [program_bot("alice-bot", owner=alice), program_bot("random-1"), program_bot("r-2")]
+    match = runner_match(bots, [SaysWhatItDoes, RandomBot, RandomBot], variant="pro+luck", seed=4)
+    assert match.result_path is not None
+    replay = json.loads((match.result_path / "game-00001.json").read_text())
+    notes = json.loads((match.result_path / "game-00001.notes.json").read_text())["notes"]
+    shown = frames(replay).to_json()
+    ends, steps = shown["turn_ends"], shown["frames"]
+    others = [n for n in notes if n["kind"] != "tile"]
+    assert {n["kind"] for n in others} >= {"luck"}
+    log_in(page, live_server.url, "alice")
+    open_game(page, live_server.url, match)
+    for note in others[:4]:
+        asked = [  # the frames of the note's turn that ask the seat for this kind of decision
+            i
+            for i in range(ends[note["turn"]] + 1, ends[note["turn"] + 1] + 1)
+            if steps[i]["asks"] == {"kind": note["kind"], "seat": note["seat"]}
+        ]
+        page.evaluate(f"window.nimmtViewer.goToStep({asked[note['index']]})")
+        expect(page.locator(".viewer-note-text").filter(has_text=note["text"])).to_have_count(1)
