@@ -25,6 +25,7 @@ from typing import Any
 
 from core import leases, storage
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -83,27 +84,34 @@ def request(
     existing = find(match, game, seat)
     if existing is not None:
         return Requested(existing, created=False)
-    since = timezone.now() - timedelta(hours=1)
-    recent = SeatAnalysis.objects.filter(requested_by_id=user.pk, created_at__gt=since).count()
-    if recent >= settings.ANALYSIS_PER_HOUR:
-        raise RateLimited(
-            f"You asked for {recent} analyses in the last hour; the limit is "
-            f"{settings.ANALYSIS_PER_HOUR}. Try again later."
-        )
-    waiting = SeatAnalysis.objects.filter(
-        status__in=(SeatAnalysis.QUEUED, SeatAnalysis.RUNNING)
-    ).count()
-    if waiting >= settings.ANALYSIS_WAITING:
-        raise RateLimited("Too many analyses are waiting for a worker; try again in a while.")
-    try:
-        with transaction.atomic():
-            created = SeatAnalysis.objects.create(
-                match=match, game=game, seat=seat, version=analysis.VERSION, requested_by_id=user.pk
+    with transaction.atomic():
+        # The user's row, locked: requests sent at once are counted one after the other.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        since = timezone.now() - timedelta(hours=1)
+        recent = SeatAnalysis.objects.filter(requested_by_id=user.pk, created_at__gt=since).count()
+        if recent >= settings.ANALYSIS_PER_HOUR:
+            raise RateLimited(
+                f"You asked for {recent} analyses in the last hour; the limit is "
+                f"{settings.ANALYSIS_PER_HOUR}. Try again later."
             )
-    except IntegrityError:  # asked for at the same moment by someone else
-        found = find(match, game, seat)
-        assert found is not None
-        return Requested(found, created=False)
+        waiting = SeatAnalysis.objects.filter(
+            status__in=(SeatAnalysis.QUEUED, SeatAnalysis.RUNNING)
+        ).count()
+        if waiting >= settings.ANALYSIS_WAITING:
+            raise RateLimited("Too many analyses are waiting for a worker; try again in a while.")
+        try:
+            with transaction.atomic():
+                created = SeatAnalysis.objects.create(
+                    match=match,
+                    game=game,
+                    seat=seat,
+                    version=analysis.VERSION,
+                    requested_by_id=user.pk,
+                )
+        except IntegrityError:  # asked for at the same moment by someone else
+            found = find(match, game, seat)
+            assert found is not None
+            return Requested(found, created=False)
     return Requested(created, created=True)
 
 

@@ -32,7 +32,8 @@ def request_analysis(request: HttpRequest, match_uuid: str, game: int) -> JsonRe
     if not request.user.is_authenticated:
         return JsonResponse({"error": "Sign in to ask for an analysis."}, status=403)
     text = request.POST.get("seat", "")
-    if not text.isdigit() or len(text) > 3:
+    # isascii: "²" is a digit to isdigit, not to int.
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:
         return JsonResponse({"error": "Choose a seat (a number) to analyse."}, status=400)
     try:
         requested = tasks.request_analysis(match, game, int(text), request.user)

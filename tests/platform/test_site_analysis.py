@@ -1,12 +1,15 @@
 """Decision analyses on the site: asked for by a signed-in user, computed once by a real
 worker, kept and served to everyone; who may ask, the rate limit, a redelivered message."""
 
+import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connections, transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -152,3 +155,38 @@ def test_an_analysis_whose_worker_died_is_taken_over_and_given_up_after_three_at
     assert analyses.compute(row.pk) == "failed"
     failed = SeatAnalysis.objects.get()
     assert "gave up after 3 attempts" in failed.error and failed.result is None
+
+
+@pytest.mark.django_db
+def test_a_seat_written_in_other_digits_is_refused_as_not_a_number() -> None:
+    match = finished_match()
+    alice = signed_in("alice")
+    for text in ("²", "١", "0x1", "-1", " 1"):
+        refused = ask(alice, match, text)
+        assert refused.status_code == 400 and "a number" in refused.json()["error"], text
+    assert SeatAnalysis.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_sent_at_once_by_one_user_keep_to_the_hourly_limit(settings: Any) -> None:
+    settings.ANALYSIS_PER_HOUR = 1
+    match = finished_match()
+    alice = make_user("alice")
+    first_made = threading.Event()
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                assert analyses.request(match, 1, 0, alice).created
+                first_made.set()
+                time.sleep(0.5)  # the second request comes before this one commits
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=first, daemon=True)
+    thread.start()
+    assert first_made.wait(timeout=10)
+    with pytest.raises(analyses.RateLimited, match="limit is 1"):
+        analyses.request(match, 1, 1, alice)
+    thread.join(timeout=10)
+    assert SeatAnalysis.objects.count() == 1
