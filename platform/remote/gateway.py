@@ -368,7 +368,7 @@ class _Connection:
                     if message.WhichOneof("body") == "answer":
                         sent = self._sent.pop(message.answer.request_id, None)
                         if sent is not None:
-                            spent = now - sent
+                            spent = max(0.0, now - sent)
                             self.rtt = spent if self.rtt is None else min(self.rtt, spent)
                 await self._up(Up("message", raw=raw, spent=spent))
         except asyncio.CancelledError:
@@ -391,6 +391,8 @@ class _Connection:
     async def _write(self, data: bytes, request_id: int = 0) -> None:
         """Write ``data`` to the bot; end the connection if the bot does not take it in time
         (only this connection's task waits for a slow reader)."""
+        if request_id:  # timed from the hand-over to gRPC: the write's completion may be
+            self._sent[request_id] = time.monotonic()  # reported after the answer is read
         try:
             await asyncio.wait_for(self.context.write(data), WRITE_TIMEOUT)
         except TimeoutError:
@@ -404,8 +406,6 @@ class _Connection:
         except Exception as exc:
             self._lost(f"the stream closed while the gateway wrote to it ({type(exc).__name__})")
             return
-        if request_id:
-            self._sent[request_id] = time.monotonic()
 
     async def _relay(self) -> None:
         """Wait for a seat, then pass the worker's messages to the bot until the match ends."""
