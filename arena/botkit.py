@@ -33,7 +33,7 @@ legal option (a list in the order of ``view.legal``, or a dict by option or by t
 e.g. the bot's own estimate of each tile. A plain :class:`Bot` returns an
 :class:`~arena.runner.notes.Note` from its ``note()`` method. The arena keeps the note with the
 game, shows it in the site's viewer to the bot's owner only, and writes it locally to
-``game-00001.notes.json``; a note longer than 1000 bytes is cut (here, before it is sent),
+``notes/game-00001.json``; a note longer than 1000 bytes is cut (here, before it is sent),
 values that are not finite count as none. Notes never cause a fault.
 
 To play from the owner's machine through the arena's gateway (docs/REMOTE.md): ``--remote

@@ -114,7 +114,7 @@ def test_a_match_writes_every_seats_notes_beside_a_replay_that_has_none(tmp_path
             Entrant("random", in_process=RandomBot),
         ],
     )
-    assert result.notes_files == ["game-00001.notes.json", "game-00002.notes.json"]
+    assert result.notes_files == ["notes/game-00001.json", "notes/game-00002.json"]
     assert json.loads((tmp_path / "match.json").read_text())["notes"] == result.notes_files
     for index, name in enumerate(result.notes_files):
         assert name is not None

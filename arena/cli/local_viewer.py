@@ -7,7 +7,7 @@ stylesheet, straight from the project's ``platform/`` folder, so the viewer is t
 never a copy; and the engine's frames of the replay (:func:`arena.engine.frames.frames`), the
 public ones at ``/frames.json`` and seat S's view at ``/frames.json?seat=S``, as the site's
 frames URL serves them. The bots' notes on their decisions, when a notes file lies beside the
-replay (``game-00001.notes.json``, :mod:`arena.runner.notes`), are given to the viewer's notes
+replay (``notes/game-00001.json``, :mod:`arena.runner.notes`), are given to the viewer's notes
 panel (``matches/notes.js``) as the site gives an owner theirs: whoever runs the match sees
 every seat's. Nothing else is served; it listens on 127.0.0.1 only, and answers only
 requests addressed to it by that name (or ``localhost``), so that a web page elsewhere cannot
@@ -146,9 +146,9 @@ def notes_markup(notes: dict[str, Any] | None) -> str:
 
 
 def read_notes(replay_path: Path) -> dict[str, Any] | None:
-    """The notes file beside a replay file (``game-00001.notes.json``), or ``None`` if there is
+    """The notes file beside a replay file (``notes/game-00001.json``), or ``None`` if there is
     none or it is not a ``nimmt-notes/1`` file with notes."""
-    path = replay_path.with_name(notes_name(replay_path.name.removesuffix(".gz")))
+    path = replay_path.parent / notes_name(replay_path.name.removesuffix(".gz"))
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -219,7 +219,7 @@ def match_command(args: argparse.Namespace) -> int:
     progress.close()
     print(report(result))
     noted = sum(1 for name in result.notes_files if name is not None)
-    notes = f", the bots' notes on {noted} of them (game-*.notes.json)" if noted else ""
+    notes = f", the bots' notes on {noted} of them (notes/game-*.json)" if noted else ""
     print(f"replays{notes}, logs/ and match.json in {out}")
     return 0
 

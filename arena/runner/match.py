@@ -12,7 +12,7 @@ bots gives the same replays sandboxed and in process. A duplicate match
 the whole match.
 
 Output (``config.out``): ``game-00001.json``... (``nimmt-replay/1``), beside a game in which a
-bot annotated its decisions ``game-00001.notes.json`` (``nimmt-notes/1``, every seat's notes:
+bot annotated its decisions ``notes/game-00001.json`` (``nimmt-notes/1``, every seat's notes:
 whoever runs the match sees them all; the site keeps each for its bot's owner), ``logs/<bot>.log``
 (each program's stdout and stderr, head and tail kept) and ``match.json``
 (:meth:`MatchResult.write`).
@@ -37,12 +37,12 @@ from arena.protocol.convert import PROTOCOL_VERSION
 from arena.stats import SeatedGame, summarize_series
 
 from .lineup import Entrant, Lineup, MatchError
-from .notes import DecisionNote, notes_file, notes_name
+from .notes import NOTES_FOLDER, DecisionNote, notes_file, notes_name
 from .referee import Player, Referee, TableRules
 from .results import BotReport, MatchResult, MatchSettings, match_ranks, replay_file
 from .rules import BANK_MS, DECISION_MS, EXTERNAL_WAIT_MS, MAX_FAULTS, START_MS, MatchConfig
 
-_REPLAY_NAME = re.compile(r"game-\d{5,}(\.notes)?\.json")
+_REPLAY_NAME = re.compile(r"game-\d{5,}\.json")
 
 #: ``watch(number, game, names)``: game ``number`` (1-based) of the match is dealt (see
 #: :func:`run_match`).
@@ -61,7 +61,8 @@ async def _play(
     out = config.out
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        for stale in out.glob("game-*.json"):  # an earlier, longer run's
+        for stale in [*out.glob("game-*.json"), *out.glob(f"{NOTES_FOLDER}/game-*.json")]:
+            # an earlier, longer run's
             if _REPLAY_NAME.fullmatch(stale.name):
                 stale.unlink()
     loop = asyncio.get_running_loop()
@@ -87,6 +88,7 @@ async def _play(
                     writes.append(loop.run_in_executor(writer, write, path, replay))
                     if game_notes:
                         path = out / notes_name(replay_file(index))
+                        path.parent.mkdir(exist_ok=True)
                         content = notes_file(game_notes)
                         writes.append(loop.run_in_executor(writer, write, path, content))
                 if progress is not None:

@@ -34,6 +34,8 @@ NOTES_FORMAT = "nimmt-notes/1"
 NOTE_BYTES = 1000
 #: The most per-option values kept.
 MAX_VALUES = 128
+#: The folder of the notes files, beside the replays.
+NOTES_FOLDER = "notes"
 
 
 def cut_utf8(text: str, limit: int = NOTE_BYTES) -> str:
@@ -119,9 +121,10 @@ def notes_file(notes: Sequence[DecisionNote], seats: Iterable[int] | None = None
 
 
 def notes_name(replay_name: str) -> str:
-    """The notes file's name beside a replay's (``game-00001.json`` → ``game-00001.notes.json``).
+    """The notes file of a replay, relative to the replay's folder: in a folder ``notes/`` of
+    its own, so that what reads ``game-*.json`` as replays never meets a notes file.
 
     >>> notes_name("game-00001.json")
-    'game-00001.notes.json'
+    'notes/game-00001.json'
     """
-    return replay_name.removesuffix(".json") + ".notes.json"
+    return f"{NOTES_FOLDER}/{replay_name}"

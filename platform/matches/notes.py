@@ -1,6 +1,6 @@
 """A bot's notes on its decisions in a game, for the bot's owner only.
 
-The runner writes every seat's notes beside the game's replay (``game-00001.notes.json``,
+The runner writes every seat's notes beside the game's replay (``notes/game-00001.json``,
 ``nimmt-notes/1``, see docs/REPLAY.md); the site keeps that file with the match's other files
 and never serves it as it is. :func:`owned_notes` is the one way out: the notes of the seats
 whose bot the requester owns, nothing of anyone else's. The game page gives them to the viewer

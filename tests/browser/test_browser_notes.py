@@ -39,7 +39,7 @@ def noted() -> tuple[Match, dict[str, Any]]:
         bots, [lambda: MonteCarloBot("playouts=10"), RandomBot], variant="basic", seed=5
     )
     assert match.result_path is not None
-    notes = json.loads((match.result_path / "game-00001.notes.json").read_text())
+    notes = json.loads((match.result_path / "notes" / "game-00001.json").read_text())
     return match, notes
 
 
@@ -126,7 +126,7 @@ def test_the_owner_sees_a_luck_or_action_note_at_the_step_that_asks_for_it(
     match = runner_match(bots, [SaysWhatItDoes, RandomBot, RandomBot], variant="pro+luck", seed=4)
     assert match.result_path is not None
     replay = json.loads((match.result_path / "game-00001.json").read_text())
-    notes = json.loads((match.result_path / "game-00001.notes.json").read_text())["notes"]
+    notes = json.loads((match.result_path / "notes" / "game-00001.json").read_text())["notes"]
     shown = frames(replay).to_json()
     ends, steps = shown["turn_ends"], shown["frames"]
     others = [n for n in notes if n["kind"] != "tile"]

@@ -26,7 +26,7 @@
 //
 // Notes: in a method, annotate("text", values) says what the bot was thinking about the
 // decision, for its owner's eyes only (the site's viewer shows it to the owner at that step;
-// `nimmt match` writes it to game-00001.notes.json). `values` are numbers per legal option, in
+// `nimmt match` writes it to notes/game-00001.json). `values` are numbers per legal option, in
 // the order of view.legal (tile_values makes them from numbers per tile; NaN for none). The kit
 // cuts the text to 1000 bytes of UTF-8 (between characters) and the values to 128 and to the
 // number of options; a value that is not finite counts as none. Notes never cause a fault.

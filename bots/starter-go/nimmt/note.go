@@ -14,7 +14,7 @@ const (
 // Note is what a bot says it was thinking about one decision, for its owner's eyes only: a
 // text, and one number per legal option in the order of View.Legal (math.NaN() for none). The
 // site's viewer shows it to the bot's owner at that decision; `nimmt match` writes it to
-// game-00001.notes.json. A note never causes a fault: the kit cuts the text to NoteBytes
+// notes/game-00001.json. A note never causes a fault: the kit cuts the text to NoteBytes
 // (between characters) and the values to MaxValues and to the number of options, and a value
 // that is not finite counts as none.
 type Note struct {

@@ -30,7 +30,7 @@
  *
  * Notes: in a method, this.annotate("text", values) says what the bot was thinking about the
  * decision, for its owner's eyes only (the site's viewer shows it to the owner at that step;
- * `nimmt match` writes it to game-00001.notes.json). `values` are numbers per legal option: an
+ * `nimmt match` writes it to notes/game-00001.json). `values` are numbers per legal option: an
  * array in the order of view.legal, or an object keyed by tile number. A note is cut to 1000
  * bytes of UTF-8 (between characters), values to 128 and to the number of options; a value
  * that is not finite counts as none. Notes never cause a fault.

@@ -13,7 +13,7 @@ import java.util.Map;
  * What a bot says it was thinking about one decision, for its owner's eyes only: a text, and one
  * number per legal option in the order of {@code view.legal()} ({@code Double.NaN} for none).
  * The site's viewer shows it to the bot's owner at that decision; {@code nimmt match} writes it
- * to game-00001.notes.json. A note never causes a fault: the kit cuts the text to {@link
+ * to notes/game-00001.json. A note never causes a fault: the kit cuts the text to {@link
  * #NOTE_BYTES} bytes of UTF-8 (between characters) and the values to {@link #MAX_VALUES} and to
  * the number of options; a value that is not finite counts as none. Make one with {@link
  * KitBot#annotate}.
