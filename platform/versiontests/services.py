@@ -165,7 +165,17 @@ def advance(test_pk: int) -> Step:
         in_flight = test.matches.filter(counted=False).exists()
         if in_flight:
             return Step()
+        if retired := _retired_in_lineup(test):
+            return _stop(test, f"{retired} was retired during the test.")
         return Step(matches=_create_pair(test))
+
+
+def _retired_in_lineup(test: VersionTest) -> str:
+    """The name of a retired bot among the test's (its own or an opponent): a retired bot
+    plays no more matches (:func:`submissions.services.retire`); "" when there is none."""
+    versions = [test.candidate_id, *test.opponents]
+    retired = Bot.objects.filter(versions__pk__in=versions, retired_at__isnull=False)
+    return retired.values_list("name", flat=True).first() or ""
 
 
 def _start(test: VersionTest) -> Step:
@@ -179,6 +189,8 @@ def _start(test: VersionTest) -> Step:
     if running >= settings.VERSION_TESTS_AT_ONCE:
         return Step()  # waits for a slot
     bot = Bot.objects.get(pk=candidate.bot_id)
+    if bot.is_retired:
+        return _stop(test, f"{bot.name} was retired before the test started.")
     try:
         opponents = typical_opponents(test.ladder, bot)
     except TestRefused as refused:

@@ -24,6 +24,7 @@ from nimmt_site_testing import (
     random_bot_upload,
     wait_for,
 )
+from submissions import services as submission_services
 from submissions.models import Bot, BotVersion
 from versiontests import services
 from versiontests.models import PairedMatch, VersionTest
@@ -376,6 +377,31 @@ def test_only_the_owner_sees_and_starts_a_test(alice: User, alice_client: Client
     low, high = test.evidence.mean - test.evidence.ci95, test.evidence.mean + test.evidence.ci95
     assert f"95% interval {low:.2f} to {high:.2f}" in done
     assert "Test against the active version</button>" in done  # over: it may be asked again
+
+
+def test_a_bot_retired_during_the_test_plays_no_more_of_its_matches(alice: User) -> None:
+    board, mine, v2 = setup(alice)
+    test = services.request_test(v2, alice, board)
+    services.advance(test.pk)
+    rng = random.Random(3)
+    candidate, baseline = pair(test)
+    rival = Bot.objects.get(name="rival-1")
+    submission_services.retire(rival)  # its owner stops it for good
+    finish(candidate, [50], rng)
+    finish(baseline, [40], rng)
+    assert services.advance(test.pk) == services.Step(ended=True)
+    test.refresh_from_db()
+    assert (
+        test.status == VersionTest.STOPPED and test.error == "rival-1 was retired during the test."
+    )
+    assert test.deals == 1 and test.matches.count() == 2  # the pair played counts, no new one
+    # Retired while its test waited for a slot: the test stops before it plays.
+    waiting = services.request_test(add_version(mine, "one_move_rule"), alice, board)
+    submission_services.retire(mine)
+    assert services.advance(waiting.pk) == services.Step(ended=True)
+    waiting.refresh_from_db()
+    assert waiting.status == VersionTest.STOPPED and "mine was retired" in waiting.error
+    assert not waiting.matches.exists()
 
 
 def test_it_refuses_unusable_settings_with_a_message(alice: User, alice_client: Client) -> None:
