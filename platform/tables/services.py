@@ -59,13 +59,10 @@ class TableRefused(ValueError):
 
 def playable_bots() -> list[Bot]:
     """The bots a person may choose: the house bots, and every ladder bot whose owner lets
-    people play it (``Bot.plays_people``), with a passed active version, not retired."""
+    people play it (``Bot.plays_people``), among those that play (``Bot.objects.playing``:
+    a passed active version, neither retired nor paused, the owner's account active)."""
     return list(
-        Bot.objects.filter(
-            retired_at__isnull=True,
-            active_version__isnull=False,
-            active_version__status="passed",
-        )
+        Bot.objects.playing()
         .filter(Q(is_house=True) | Q(plays_people=True))
         .select_related("active_version")
         .order_by("-is_house", "name")

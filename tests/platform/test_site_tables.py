@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from accounts.models import User
 from django.core.management import call_command
 from django.db import connections, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from matches.models import Match
 from matches.tasks import run_match
 from nimmt_site_testing import REPO, make_user, program_bot, wait_for
@@ -185,6 +187,22 @@ def test_it_refuses_a_table_the_variant_or_the_owners_do_not_allow(house: list[B
     table = services.create_table(alice, "pro+luck", [closed, *house], decision_ms=1000, bank_ms=0)
     assert table.match.players == 4 and table.match.seats.count() == 3
     assert Match.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_paused_bot_or_one_whose_owner_was_shut_out_cannot_be_chosen(house: list[Bot]) -> None:
+    alice, carol = make_user("alice"), make_user("carol")
+    paused = program_bot("paused-bot", owner=carol)
+    shut_out = program_bot("shut-out-bot", owner=make_user("dave"))
+    Bot.objects.filter(pk__in=[paused.pk, shut_out.pk]).update(plays_people=True)
+    Bot.objects.filter(pk=paused.pk).update(paused_at=timezone.now())
+    User.objects.filter(username="dave").update(is_active=False)
+    assert {b.name for b in services.playable_bots()} == {"quick-a", "quick-b"}
+    for bot in (paused, shut_out):
+        with pytest.raises(services.TableRefused, match=f"do not play people: {bot.name}"):
+            services.create_table(alice, "basic", [bot, house[0]], decision_ms=1000, bank_ms=0)
+    page = _client(alice).get(reverse("play")).content.decode()
+    assert "paused-bot" not in page and "shut-out-bot" not in page
 
 
 @pytest.mark.django_db
