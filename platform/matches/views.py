@@ -115,13 +115,16 @@ class MatchFilter(forms.Form):
 
 
 def open_match(request: HttpRequest, found: QuerySet[Match], **lookup: Any) -> Match:
-    """The match of ``found`` that ``lookup`` names, if ``request``'s user may open it (else 404):
-    the matches of a version test are its owner's alone (:mod:`versiontests`). The user (and so
-    the session) is read for those only, so that every other match's answer stays public."""
+    """The match of ``found`` that ``lookup`` names, if ``request``'s user (the API's: the
+    token's) may open it (else 404): the matches of a version test are its owner's alone
+    (:mod:`versiontests`). The user (and so the session) is read for those only, so that every
+    other match's answer stays public."""
     match = get_object_or_404(found.select_related("version_test__test__candidate__bot"), **lookup)
     paired = match.version_test if hasattr(match, "version_test") else None
-    if paired is not None and paired.test.candidate.bot.owner_id != request.user.pk:
-        raise Http404("No such match.")
+    if paired is not None:
+        viewer = getattr(request, "api_user", None) or request.user  # the API's token first
+        if paired.test.candidate.bot.owner_id != viewer.pk:
+            raise Http404("No such match.")
     return match
 
 

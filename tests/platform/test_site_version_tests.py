@@ -19,6 +19,7 @@ from matches.models import Match
 from nimmt_site_testing import (
     CeleryProcess,
     database_url,
+    make_token,
     make_user,
     program_bot,
     random_bot_upload,
@@ -262,13 +263,29 @@ def test_its_matches_are_listed_nowhere_and_open_for_the_owner_only(
         reverse("match-frames", args=[candidate.uuid, 1]),
         reverse("match-log", args=[candidate.uuid, 1]),
         reverse("match-live", args=[candidate.uuid]),
+        reverse("match-live-events", args=[candidate.uuid]),
+        reverse("match-analysis", args=[candidate.uuid, 1, 0]),
         reverse("api-match", args=[candidate.uuid]),
+        reverse("api-match-replay", args=[candidate.uuid, 1]),
+        reverse("api-match-frames", args=[candidate.uuid, 1]),
     ]
     for address in addresses:
         for viewer in (Client(), bob):
             assert viewer.get(address).status_code == 404, address
+    ask = reverse("match-analysis-request", args=[candidate.uuid, 1])
+    assert bob.post(ask, {"seat": "0"}).status_code == 404
+    bobs_token = {"Authorization": f"Bearer {make_token(User.objects.get(username='bob'))}"}
+    assert (
+        Client().get(reverse("api-match", args=[candidate.uuid]), headers=bobs_token).status_code
+        == 404
+    )
     assert owner.get(reverse("match", args=[candidate.uuid])).status_code == 200
     assert owner.get(reverse("api-match", args=[candidate.uuid])).status_code == 200
+    # The owner's API token opens them as the owner's session does.
+    token = {"Authorization": f"Bearer {make_token(alice)}"}
+    assert (
+        Client().get(reverse("api-match", args=[candidate.uuid]), headers=token).status_code == 200
+    )
 
 
 def test_it_waits_for_a_candidate_that_passes_and_for_a_free_slot(
