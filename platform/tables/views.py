@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import get_usage
+from redis.exceptions import RedisError
 from submissions.models import Bot
 
 from arena.engine.variants import VARIANT_NAMES
@@ -112,7 +113,18 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
     this browser session (a logged-in user keeps their account)."""
     user = request.user
     if not user.is_authenticated:
-        usage = get_usage(request, group="guests", key="ip", rate=GUEST_RATE, increment=True)
+        try:
+            usage = get_usage(request, group="guests", key="ip", rate=GUEST_RATE, increment=True)
+        except RedisError:  # the counters cannot be read: refuse rather than count nothing
+            return render(
+                request,
+                "error.html",
+                {
+                    "title": "Try again in a minute",
+                    "message": "Guest games are unavailable for a moment; try again in a minute.",
+                },
+                status=503,
+            )
         if usage is not None and usage["should_limit"]:
             return render(
                 request,

@@ -27,7 +27,7 @@ from nimmt_site_testing import REPO, make_user, program_bot, wait_for
 from submissions.models import Bot
 from tables import services
 from tables.ladder import rate_table
-from tables.models import Ask, PeopleRating, Table
+from tables.models import Ask, Guest, PeopleRating, Table
 from tables.tasks import play_table
 
 #: The tests that play a match in a thread need their rows committed (the others need not).
@@ -231,6 +231,22 @@ def test_it_seats_a_visitor_as_a_guest_in_one_click_whose_game_is_never_rated(
     table.refresh_from_db()
     rate_table(table, [])
     assert not PeopleRating.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_guest_is_refused_with_words_when_the_guest_counter_cannot_be_read(
+    house: list[Bot], settings: Any
+) -> None:
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+        }
+    }
+    response = Client().post(reverse("play-guest"))
+    assert response.status_code == 503
+    assert b"Guest games are unavailable for a moment" in response.content
+    assert not Table.objects.exists() and not Guest.objects.exists()
 
 
 @pytest.mark.django_db
