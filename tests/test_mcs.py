@@ -7,12 +7,22 @@ import statistics
 import pytest
 
 from arena.bots.base import GameInfo
-from arena.bots.mcs import MonteCarloBot, Settings, playouts_for, shortlist
+from arena.bots.mcs import (
+    COMPILED_COSTS,
+    MAX_PLAYOUTS,
+    MIN_PLAYOUTS,
+    PYTHON_COSTS,
+    MonteCarloBot,
+    Settings,
+    playouts_for,
+    shortlist,
+)
 from arena.bots.random import RandomBot
 from arena.bots.registry import make_bot
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.observation import observe
+from arena.engine.playout import BACKEND
 
 
 def play(
@@ -69,7 +79,17 @@ def test_the_default_budget_is_reproducible_too() -> None:
         bot.start_game(GameInfo("basic", 4, 2, 77))
         choices.append(bot.decide(view))
     assert choices[0] == choices[1]
-    assert 40 <= playouts_for(view, Settings().budget, 4) <= 6000
+    assert MIN_PLAYOUTS <= playouts_for(view, Settings().budget, 4) <= MAX_PLAYOUTS
+
+
+def test_the_budget_is_costed_for_the_backend_that_plays() -> None:
+    """The compiled core's playouts are far cheaper, so the same budget buys more of them."""
+    view = observe(Game.new("pro", 4, 3), 0)
+    python = playouts_for(view, 30.0, costs=PYTHON_COSTS[1])
+    compiled = playouts_for(view, 30.0, costs=COMPILED_COSTS[1])
+    assert compiled > 10 * python
+    expected = COMPILED_COSTS if BACKEND == "compiled" else PYTHON_COSTS
+    assert playouts_for(view, 30.0) == playouts_for(view, 30.0, costs=expected[1])
 
 
 @pytest.mark.parametrize("variant", ["basic", "classic"])

@@ -20,9 +20,12 @@ two are level, and the halving below then makes the difference.
 ``ceil(log2 options)`` rounds, every surviving option gets the same share of a round, and the
 worse half is dropped after each round. By default the budget is ``budget=N`` milliseconds of
 *estimated* work: the number of playouts is worked out from the position with a fixed cost model
-of a playout on the reference machine (:data:`FAST_COST`, :data:`GENERAL_COST`), so it does not
-depend on the clock. ``playouts=N`` fixes the number instead. Both make a game reproducible from
-:attr:`GameInfo.seed <arena.bots.base.GameInfo.seed>`. ``ms=N`` stops on the clock instead and is
+of a playout on the reference machine, so it does not depend on the clock. The model is that of
+the backend that plays (:data:`arena.engine.playout.BACKEND`, :data:`COMPILED_COSTS`,
+:data:`PYTHON_COSTS`): on the compiled core the same budget buys ten to twenty-five times as
+many playouts, and a game is reproducible on the same backend. ``playouts=N`` fixes the number
+instead. Both make a game reproducible from :attr:`GameInfo.seed
+<arena.bots.base.GameInfo.seed>`. ``ms=N`` stops on the clock instead and is
 therefore not reproducible; ``clock=cpu`` makes that the processor time of this process rather
 than the wall clock (:mod:`arena.bots.timing`), for fair comparisons on a busy machine.
 
@@ -53,6 +56,7 @@ from typing import Any
 
 from arena.engine.decisions import Decision, DecisionKind, PlaceLuck, PlayAction
 from arena.engine.observation import Observation
+from arena.engine.playout import BACKEND
 from arena.engine.sampling import Sampler
 from arena.engine.variants import variant
 from arena.runner.notes import Note
@@ -65,14 +69,17 @@ OBJECTIVES = ("margin", "score", "rank")
 #: takes well under 100 ms on the reference machine (benchmarks/engine.py prints the figures).
 DEFAULT_BUDGET_MS = 30.0
 #: Estimated cost in microseconds of (a sample, a playout, a placement), measured on the
-#: reference machine (2 cores, Python 3.11): the fast loops of basic and the card game, and
-#: the general simulator of the luck and professional variants.
-FAST_COST = (42.0, 3.0, 0.55)
-GENERAL_COST = (60.0, 8.0, 2.9)
+#: reference machine (2 cores, Python 3.11), per backend: the fast loops of basic and the card
+#: game, then the general simulator of the luck and professional variants. The compiled
+#: figures are whole decisions at a fixed count (processor time per playout, sampling and
+#: bookkeeping included, fitted against the placements left).
+PYTHON_COSTS = ((42.0, 3.0, 0.55), (60.0, 8.0, 2.9))
+COMPILED_COSTS = ((15.0, 0.15, 0.02), (16.0, 0.3, 0.075))
+FAST_COST, GENERAL_COST = COMPILED_COSTS if BACKEND == "compiled" else PYTHON_COSTS
 #: Every sample is played out at least this many times (all options, repeated if few).
 PER_SAMPLE = 8
 #: Bounds on the number of playouts per decision.
-MIN_PLAYOUTS, MAX_PLAYOUTS = 40, 6_000
+MIN_PLAYOUTS, MAX_PLAYOUTS = 40, 60_000
 #: Default horizon per variant, in turns; 0 plays to the end (see the module docstring).
 DEFAULT_TURNS = {"basic": 0, "classic": 0, "basic+luck": 0, "pro": 0, "pro+luck": 0}
 #: At most this many options are searched; luck spaces and action targets beyond it are cut.
@@ -249,13 +256,21 @@ def search_note(
     return Note.bounded(text, values, len(view.legal))
 
 
-def playouts_for(view: Observation, budget_ms: float, turns: int = 0) -> int:
+def playouts_for(
+    view: Observation,
+    budget_ms: float,
+    turns: int = 0,
+    costs: tuple[float, float, float] | None = None,
+) -> int:
     """The playouts that ``budget_ms`` of estimated work buys in this position (playouts cut
-    after ``turns`` turns if ``turns``)."""
+    after ``turns`` turns if ``turns``), at ``costs`` (a sample, a playout, a placement, in
+    microseconds; default: the active backend's for this variant)."""
     left = remaining_placements(view)
     if turns:
         left = min(left, turns * view.players + len(view.to_place) + 1)
-    sample, fixed, placement = FAST_COST if view.variant in ("basic", "classic") else GENERAL_COST
+    if costs is None:
+        costs = FAST_COST if view.variant in ("basic", "classic") else GENERAL_COST
+    sample, fixed, placement = costs
     playouts = int(budget_ms * 1000 / (sample / PER_SAMPLE + fixed + placement * left))
     return max(MIN_PLAYOUTS, min(MAX_PLAYOUTS, playouts))
 
