@@ -211,6 +211,9 @@ PAIR_DAILY_CAP = env_int("NIMMT_PAIR_DAILY_CAP", 40, minimum=1)
 RATING_NEIGHBOURS = env_int("NIMMT_RATING_NEIGHBOURS", 6, minimum=1)
 # Version tests (versiontests.services) running at once on the whole site; later ones wait.
 VERSION_TESTS_AT_ONCE = env_int("NIMMT_VERSION_TESTS_AT_ONCE", 2, minimum=1)
+# People's tables queued or playing at once on the whole site: each holds a match worker for its
+# game, and a guest's takes one click (tables.services.create_table).
+TABLES_AT_ONCE = env_int("NIMMT_TABLES_AT_ONCE", 4, minimum=1)
 FAULT_PAUSE_MATCHES = env_int("NIMMT_FAULT_PAUSE_MATCHES", 3, minimum=1)
 LOG_CAP_BYTES = env_int("NIMMT_LOG_CAP_BYTES", 64 * 1024, minimum=1024)
 # Validation is the arena's bot check (arena.runner.check) plus the formats of the ladders.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
@@ -83,6 +84,17 @@ def open_table_of(person: User | AbstractBaseUser | AnonymousUser) -> Table | No
     )
 
 
+def check_room() -> None:
+    """Raise :class:`TableRefused` while ``TABLES_AT_ONCE`` tables are queued or playing: each
+    holds a match worker for its game, and the bots' matches must keep theirs."""
+    open_tables = Table.objects.filter(match__status__in=(Match.QUEUED, Match.RUNNING))
+    if open_tables.count() >= settings.TABLES_AT_ONCE:
+        raise TableRefused(
+            f"every table is taken (at most {settings.TABLES_AT_ONCE} games with people at "
+            "once): try again in a few minutes"
+        )
+
+
 def create_table(
     person: User | AbstractBaseUser | AnonymousUser,
     variant: str,
@@ -124,6 +136,7 @@ def create_table(
         if open_table_of(person) is not None:
             # A seat holds a worker for the whole game: one table at a time per person.
             raise TableRefused("you are at a table already: finish that game first")
+        check_room()  # ... and only so many on the whole site
         match = Match.objects.create(
             variant=variant, players=players, games=1, seed=rng.randrange(2**31)
         )

@@ -102,6 +102,15 @@ def play(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _no_table(request: HttpRequest, refused: services.TableRefused) -> HttpResponse:
+    return render(
+        request,
+        "error.html",
+        {"title": "No table free", "message": f"Sorry: {refused}."},
+        status=503,
+    )
+
+
 def _guest_order(bot: Bot) -> int:
     names = GUEST_OPPONENTS
     return names.index(bot.name) if bot.name in names else len(names)
@@ -113,6 +122,10 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
     this browser session (a logged-in user keeps their account)."""
     user = request.user
     if not user.is_authenticated:
+        try:
+            services.check_room()  # before a guest is made for nothing
+        except services.TableRefused as refused:
+            return _no_table(request, refused)
         try:
             usage = get_usage(request, group="guests", key="ip", rate=GUEST_RATE, increment=True)
         except RedisError:  # the counters cannot be read: refuse rather than count nothing
@@ -158,10 +171,10 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
             bank_ms=clock.bank_ms,
             guest=hasattr(user, "guest"),
         )
-    except services.TableRefused:
-        if (playing := services.open_table_of(user)) is None:
-            raise
-        return redirect(playing)  # a second click set its table up first
+    except services.TableRefused as refused:
+        if (playing := services.open_table_of(user)) is not None:
+            return redirect(playing)  # a second click set its table up first
+        return _no_table(request, refused)
     start_table(table)
     return redirect(table)
 

@@ -250,6 +250,23 @@ def test_a_guest_is_refused_with_words_when_the_guest_counter_cannot_be_read(
 
 
 @pytest.mark.django_db
+def test_only_so_many_tables_play_at_once_on_the_site(house: list[Bot], settings: Any) -> None:
+    settings.TABLES_AT_ONCE = 2
+    first = services.create_table(make_user("alice"), "basic", house, decision_ms=1000, bank_ms=0)
+    services.create_table(make_user("bob"), "basic", house, decision_ms=1000, bank_ms=0)
+    with pytest.raises(services.TableRefused, match="every table is taken"):
+        services.create_table(make_user("carol"), "basic", house, decision_ms=1000, bank_ms=0)
+    # A visitor's click is refused with words, and makes no guest.
+    refused = Client().post(reverse("play-guest"))
+    assert refused.status_code == 503 and b"every table is taken" in refused.content
+    assert not Guest.objects.exists() and Table.objects.count() == 2
+    # A table over frees its place.
+    Match.objects.filter(pk=first.match.pk).update(status=Match.FINISHED)
+    assert Client().post(reverse("play-guest")).status_code == 302
+    assert Table.objects.count() == 3
+
+
+@pytest.mark.django_db
 def test_it_shows_a_bots_record_against_people_and_lets_only_its_owner_open_it() -> None:
     carol, dave = make_user("carol"), make_user("dave")
     bot = program_bot("carols-bot", owner=carol)
