@@ -52,6 +52,8 @@ from test_site_hosts import Host
 
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION
+from arena.runner.build import ready
+from arena.runner.manifest import load
 
 pytestmark = [
     pytest.mark.slow,
@@ -246,6 +248,7 @@ class RemoteBot:
         url: str,
         *args: str,
         program: list[str] | None = None,
+        cwd: Path | None = None,
     ) -> None:
         self.log = arena.logs / f"bot-{uuid.uuid4().hex[:6]}.log"
         env = {
@@ -257,7 +260,7 @@ class RemoteBot:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [*arena.host.prefix, *command, "--remote", url, "--ca", str(arena.cert), *args],
-                env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=cwd,
             )  # fmt: skip
 
     def output(self) -> str:
@@ -350,21 +353,25 @@ def test_a_bot_on_another_host_plays_a_ladder_match_through_the_gateway_over_tls
     assert connection.rtt_ms is not None
 
 
-def _kit_command(language: str, folder: Path) -> list[str]:
-    """How the starter of ``language`` runs on the test host (built in ``folder`` if need be)."""
+def _kit_command(language: str, folder: Path) -> tuple[list[str], Path | None]:
+    """How the starter of ``language`` runs on the test host (built in ``folder`` if need be),
+    and the folder it runs in."""
     starter = REPO / "bots" / f"starter-{language}"
     if language == "javascript":
-        return [str(shutil.which("node")), str(starter / "bot.js")]
+        return [str(shutil.which("node")), str(starter / "bot.js")], None
+    if language == "java":  # built as the arena builds it, cached by content across runs
+        program = ready(load(starter))
+        return list(program.command), program.directory
     shutil.copytree(starter, folder / starter.name)
     subprocess.run(["sh", "build.sh"], cwd=folder / starter.name, check=True, timeout=300)
-    return [str(folder / starter.name / "bot")]
+    return [str(folder / starter.name / "bot")], None
 
 
 @pytest.mark.parametrize(
     # The C++ kit plays the same way (its build alone takes half a minute here).
     ("language", "tool"),
-    [("javascript", "node"), ("go", "go")],
-    ids=["javascript", "go"],
+    [("javascript", "node"), ("go", "go"), ("java", "javac")],
+    ids=["javascript", "go", "java"],
 )
 def test_the_other_kits_play_through_the_gateway_too(
     arena: Arena, started: list[RemoteBot], language: str, tool: str, tmp_path: Path
@@ -372,8 +379,8 @@ def test_the_other_kits_play_through_the_gateway_too(
     if not shutil.which(tool):
         pytest.skip(f"needs {tool}")
     remote, token = _remote_bot(f"from-{language}")
-    kit = _kit_command(language, tmp_path)
-    started.append(RemoteBot(arena, "", token, arena.url(), "--matches", "1", program=kit))
+    kit, cwd = _kit_command(language, tmp_path)
+    started.append(RemoteBot(arena, "", token, arena.url(), "--matches", "1", program=kit, cwd=cwd))
     wait_for(f"the {language} bot to be online", lambda: _online(remote), timeout=30)
     match = _finished(_match_of(remote))
     mine = _bot_report(_report(arena, match), f"from-{language}")
@@ -381,6 +388,20 @@ def test_the_other_kits_play_through_the_gateway_too(
     assert mine["network"]["kit"].startswith(f"nimmt-botkit-{language}/")
     started[0].process.wait(timeout=20)
     assert started[0].process.returncode == 0, started[0].output()
+
+
+def test_the_java_kit_stops_at_a_gateway_certificate_it_does_not_trust(arena: Arena) -> None:
+    if not shutil.which("javac"):
+        pytest.skip("needs javac")
+    kit, cwd = _kit_command("java", arena.logs)
+    untrusted = subprocess.run(
+        [*arena.host.prefix, *kit, "--remote", arena.url()],  # no --ca: the JDK's trust store
+        cwd=cwd, env={"PATH": "/usr/bin:/bin", "NIMMT_REMOTE_TOKEN": "nrb_x"},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert untrusted.returncode == 1, untrusted.stderr
+    assert "TLS with the gateway" in untrusted.stderr and "--ca FILE" in untrusted.stderr
+    assert "connecting again" not in untrusted.stderr
 
 
 def test_with_50_ms_each_way_the_match_finishes_without_a_timeout(

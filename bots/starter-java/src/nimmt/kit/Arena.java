@@ -61,10 +61,20 @@ final class Arena {
     System.err.flush();
   }
 
-  /** The arena refused the bot, ended the match early, or cannot be reached. */
+  /**
+   * The arena refused the bot, ended the match early, or cannot be reached; {@code code} is the
+   * gRPC status it ended the stream with (UNAVAILABLE when it could not be reached), or null.
+   */
   static final class ArenaError extends Exception {
+    final Status.Code code;
+
     ArenaError(String message) {
+      this(message, null);
+    }
+
+    ArenaError(String message, Status.Code code) {
       super(message);
+      this.code = code;
     }
   }
 
@@ -78,12 +88,16 @@ final class Arena {
   // ------------------------------------------------------------------------- the command line
 
   static final String USAGE =
-      "usage: bot [--connect ADDRESS] [--token TOKEN] [--connect-timeout SECONDS] [--quiet]";
+      "usage: bot [--connect ADDRESS] [--token TOKEN] [--connect-timeout SECONDS] [--quiet]\n"
+          + "           [--remote URL] [--ca FILE] [--matches N]";
 
   static int main(KitBot bot, String[] args) {
     String address = System.getenv().getOrDefault("NIMMT_ENGINE", "");
     String token = null;
     double connectTimeout = CONNECT_TIMEOUT;
+    String remote = null;
+    String ca = System.getenv().getOrDefault("NIMMT_REMOTE_CA", "");
+    int matches = 0;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       String flag = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -102,16 +116,33 @@ final class Arena {
                   + " $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)\n"
                   + "  --connect-timeout SECONDS  how long to wait for the arena to accept the"
                   + " connection (10 s)\n"
-                  + "  --quiet                    log only warnings and errors");
+                  + "  --quiet                    log only warnings and errors\n"
+                  + "  --remote URL               play from this machine through the arena's"
+                  + " gateway, e.g.\n"
+                  + "                             grpcs://arena.example.org:7443, with the remote"
+                  + " token in $NIMMT_REMOTE_TOKEN\n"
+                  + "  --ca FILE                  with --remote: trust the gateway certificate in"
+                  + " this file (default: $NIMMT_REMOTE_CA)\n"
+                  + "  --matches N                with --remote: stop after N matches (default:"
+                  + " play until stopped)");
           return 0;
         }
         case "--quiet" -> quiet = true;
-        case "--connect", "--token", "--connect-timeout" -> {
+        case "--connect", "--token", "--connect-timeout", "--remote", "--ca", "--matches" -> {
           if (!hasValue) return usageError("argument " + flag + ": expected one argument");
           String value = inline != null ? inline : args[++i];
           if (flag.equals("--connect")) address = value;
           else if (flag.equals("--token")) token = value;
-          else {
+          else if (flag.equals("--remote")) remote = value;
+          else if (flag.equals("--ca")) ca = value;
+          else if (flag.equals("--matches")) {
+            try {
+              matches = Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+              matches = -1;
+            }
+            if (matches < 0) return usageError("argument --matches: invalid count: '" + value + "'");
+          } else {
             try {
               connectTimeout = Double.parseDouble(value);
             } catch (NumberFormatException e) {
@@ -127,6 +158,7 @@ final class Arena {
         }
       }
     }
+    if (remote != null) return Remote.main(bot, remote, ca, matches, connectTimeout);
     if (address.isEmpty()) {
       return usageError(
           "no arena address: the arena sets NIMMT_ENGINE; to connect by hand pass --connect"
@@ -151,7 +183,7 @@ final class Arena {
     return 0;
   }
 
-  private static int usageError(String text) {
+  static int usageError(String text) {
     System.err.println(USAGE + "\nbot: error: " + text);
     return 2;
   }
@@ -177,17 +209,20 @@ final class Arena {
 
   static void play(KitBot bot, String address, String token, double connectTimeout)
       throws ArenaError, BotCodeError {
-    // netty looks for a hardware address to name itself; the sandbox has none (only loopback)
-    System.setProperty("io.netty.machineId", "02:00:00:00:00:01");
-    Bridge bridge = null;
-    NettyChannelBuilder builder;
     if (address.startsWith("unix:")) {
       String path = address.startsWith("unix://") ? address.substring(7) : address.substring(5);
-      bridge = Bridge.open(path, address, connectTimeout);
-      builder = NettyChannelBuilder.forAddress(bridge.address());
+      Bridge bridge = Bridge.open(path, address, connectTimeout);
+      play(bot, NettyChannelBuilder.forAddress(bridge.address()), bridge, token);
     } else {
-      builder = NettyChannelBuilder.forTarget(address);
+      play(bot, NettyChannelBuilder.forTarget(address), null, token);
     }
+  }
+
+  /** Plays one match over the channel {@code builder} makes (through {@code bridge} if any). */
+  static void play(KitBot bot, NettyChannelBuilder builder, Bridge bridge, String token)
+      throws ArenaError, BotCodeError {
+    // netty looks for a hardware address to name itself; the sandbox has none (only loopback)
+    System.setProperty("io.netty.machineId", "02:00:00:00:00:01");
     NioEventLoopGroup loop = new NioEventLoopGroup(1);
     ManagedChannel channel =
         builder
@@ -253,7 +288,8 @@ final class Arena {
             "the arena ended the connection: "
                 + status.getCode()
                 + ": "
-                + (details == null || details.isEmpty() ? "(no details)" : details));
+                + (details == null || details.isEmpty() ? "(no details)" : details),
+            status.getCode());
       }
       BotMessage reply;
       try {
@@ -266,15 +302,74 @@ final class Arena {
     }
   }
 
+  /** One end of a byte stream the {@link Bridge} forwards: a socket channel, or a TLS socket. */
+  interface End {
+    int read(ByteBuffer buffer) throws IOException;
+
+    void write(ByteBuffer buffer) throws IOException;
+
+    void shutdownOutput() throws IOException;
+
+    void close() throws IOException;
+
+    static End of(SocketChannel channel) {
+      return new End() {
+        public int read(ByteBuffer buffer) throws IOException {
+          return channel.read(buffer);
+        }
+
+        public void write(ByteBuffer buffer) throws IOException {
+          while (buffer.hasRemaining()) channel.write(buffer);
+        }
+
+        public void shutdownOutput() throws IOException {
+          channel.shutdownOutput();
+        }
+
+        public void close() throws IOException {
+          channel.close();
+        }
+      };
+    }
+
+    /** A connected socket's streams (for a TLS socket: plaintext in, records out). */
+    static End of(java.net.Socket socket) throws IOException {
+      java.io.InputStream in = socket.getInputStream();
+      java.io.OutputStream out = socket.getOutputStream();
+      return new End() {
+        public int read(ByteBuffer buffer) throws IOException {
+          int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+          if (n > 0) buffer.position(buffer.position() + n);
+          return n;
+        }
+
+        public void write(ByteBuffer buffer) throws IOException {
+          out.write(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+          out.flush();
+          buffer.position(buffer.limit());
+        }
+
+        public void shutdownOutput() throws IOException {
+          socket.shutdownOutput();
+        }
+
+        public void close() throws IOException {
+          socket.close();
+        }
+      };
+    }
+  }
+
   /**
-   * A loopback TCP port that forwards one connection, byte for byte both ways, to the arena's
-   * Unix socket (connected before gRPC starts, so that an unreachable arena is said at once).
+   * A loopback TCP port that forwards one connection, byte for byte both ways, to the far end:
+   * the arena's Unix socket, or a TLS connection to the gateway ({@link Remote}); the far end is
+   * connected before gRPC starts, so that an unreachable arena is said at once.
    */
   static final class Bridge {
     private final ServerSocketChannel server;
-    private final SocketChannel arena;
+    private final End arena;
 
-    private Bridge(ServerSocketChannel server, SocketChannel arena) {
+    private Bridge(ServerSocketChannel server, End arena) {
       this.server = server;
       this.arena = arena;
     }
@@ -305,15 +400,25 @@ final class Arena {
           }
         }
       }
+      return to(End.of(arena));
+    }
+
+    /** A bridge to {@code far}, an end already connected. */
+    static Bridge to(End far) throws ArenaError {
       try {
         ServerSocketChannel server = ServerSocketChannel.open();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
-        Bridge bridge = new Bridge(server, arena);
+        Bridge bridge = new Bridge(server, far);
         Thread accept = new Thread(bridge::serve, "nimmt-bridge");
         accept.setDaemon(true);
         accept.start();
         return bridge;
       } catch (IOException e) {
+        try {
+          far.close();
+        } catch (IOException ignored) {
+          // closing anyway
+        }
         throw new ArenaError("cannot open the loopback port for gRPC: " + e.getMessage());
       }
     }
@@ -330,10 +435,11 @@ final class Arena {
       try (SocketChannel grpc = server.accept()) {
         server.close(); // one connection only
         grpc.socket().setTcpNoDelay(true);
-        Thread up = new Thread(() -> pump(grpc, arena), "nimmt-bridge-up");
+        End near = End.of(grpc);
+        Thread up = new Thread(() -> pump(near, arena), "nimmt-bridge-up");
         up.setDaemon(true);
         up.start();
-        pump(arena, grpc);
+        pump(arena, near);
         up.join();
       } catch (IOException | InterruptedException e) {
         // the connection is over: gRPC sees its end
@@ -342,16 +448,16 @@ final class Arena {
       }
     }
 
-    private static void pump(SocketChannel from, SocketChannel to) {
-      ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
+    private static void pump(End from, End to) {
+      ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
       try {
         while (from.read(buffer) >= 0) {
           buffer.flip();
-          while (buffer.hasRemaining()) to.write(buffer);
+          to.write(buffer);
           buffer.clear();
         }
         to.shutdownOutput();
-      } catch (IOException e) {
+      } catch (IOException | UnsupportedOperationException e) {
         try {
           to.close();
           from.close();
