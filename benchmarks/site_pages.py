@@ -275,12 +275,12 @@ class Fill:
             "submissions_botversion",
             "id, attempts, queued_at, uuid, number, status, validation_log, upload_name, "
             "upload_size, upload_sha256, code_root, code_dir, code_sha256, manifest, "
-            "activate_when_passed, created_at, validated_at, bot_id",
+            "activate_when_passed, created_at, validated_at, bot_id, build_dir, build_sha256",
         ) as write:
             for n in range(1, self.bots + 1):
                 write(
                     f"{n}\t1\t{now}\t{uuid.uuid4()}\t1\tpassed\tPASSED\tbot.zip\t1000\t\t"
-                    f"data\tbots/{n}\t{n:064x}\t{{}}\tt\t{now}\t{now}\t{n}\n"
+                    f"data\tbots/{n}\t{n:064x}\t{{}}\tt\t{now}\t{now}\t{n}\t\t\n"
                 )
         cursor.execute("UPDATE submissions_bot SET active_version_id = id")
 

@@ -629,27 +629,26 @@ def rating_histories(
     followed = FOLLOWED[rating]
     value = followed.value
     sigma = followed.sigma or value  # Elo's ± is computed from the games below
-    steps = [chart_step(r.games) for r in ratings]
+    wanted = {r.pk: chart_games(r.games) for r in ratings}
     table = RatingChange._meta.db_table
     columns = [f"{value}_before", f"{value}_after", f"{sigma}_before", f"{sigma}_after"]
+    # The (rating, games) pairs spelt out, so that PostgreSQL looks each one up in the index
+    # instead of reading every row of the rating and keeping some.
     sql = f"""
         SELECT c.rating_id, {", ".join(f"c.{name}" for name in columns)}, c.games_after
-        FROM unnest(%s::bigint[], %s::int[], %s::int[]) AS v(id, step, games)
-        CROSS JOIN LATERAL (
-            SELECT g FROM generate_series(v.step, v.games, v.step) AS s(g)
-            UNION SELECT 1 UNION SELECT v.games
-        ) AS w
-        JOIN {table} c ON c.rating_id = v.id AND c.games_after = w.g
+        FROM unnest(%s::bigint[], %s::int[]) AS w(id, games)
+        JOIN {table} c ON c.rating_id = w.id AND c.games_after = w.games
         ORDER BY c.rating_id, c.id
     """
-    params = [[r.pk for r in ratings], steps, [r.games for r in ratings]]
+    params = [
+        [pk for pk, games in wanted.items() for _ in games],
+        [g for games in wanted.values() for g in games],
+    ]
     if connection.vendor != "postgresql":  # the demo's SQLite: no arrays, a query per rating
         rows: list[tuple[int, float, float, float, float, int]] = []
         for rating_ in ratings:
             rows += list(
-                RatingChange.objects.filter(
-                    rating=rating_, games_after__in=chart_games(rating_.games)
-                )
+                RatingChange.objects.filter(rating=rating_, games_after__in=wanted[rating_.pk])
                 .order_by("id")
                 .values_list("rating_id", *columns, "games_after")
             )

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import resolve
@@ -19,6 +20,7 @@ from matches.models import Seat
 from matches.views import with_lineups
 from remote import views as remote_views
 from versiontests import services as version_tests
+from versiontests.models import PairedMatch
 from versiontests.tasks import ask_for_test
 
 from submissions import services
@@ -121,8 +123,12 @@ def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
     ]
     # Only the columns the tables show: a match row carries its replay list and error text,
     # which this page does not need to read and decode 30 times.
+    # Version tests' matches are unlisted. NOT EXISTS, not a LEFT JOIN: PostgreSQL then walks
+    # the index seat_bot_recent newest first and stops at the page's rows; with the join it
+    # read every seat of the bot and sorted them.
+    unlisted = Exists(PairedMatch.objects.filter(match_id=OuterRef("match_id")))
     seats = list(
-        Seat.objects.filter(bot=bot, match__version_test__isnull=True)  # tests: unlisted
+        Seat.objects.filter(~unlisted, bot=bot)
         .select_related("match")
         .only("seat", "score", "rank", "faults", "log_file", *_MATCH_COLUMNS)
         .order_by("-match_id")[:RECENT_GAMES]
@@ -130,7 +136,7 @@ def bot(request: HttpRequest, bot_uuid: str) -> HttpResponse:
     ladders = ladder_map()
     with_lineups([seat.match for seat in seats], ladders)
     faults = list(
-        Seat.objects.filter(bot=bot, match__version_test__isnull=True)
+        Seat.objects.filter(~unlisted, bot=bot)
         .exclude(faults=[])  # the partial index seat_bot_faulted
         .select_related("match", "version")
         .only("seat", "faults", "match__uuid", "match__created_at", "version__number")
