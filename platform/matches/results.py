@@ -199,7 +199,9 @@ def _fail(match: Match, error: str) -> None:
 
 
 def pause_faulty_bots(bot_ids: list[int]) -> list[int]:
-    """Pause each bot whose last ``FAULT_PAUSE_MATCHES`` finished matches all had its faults.
+    """Pause each bot whose last ``FAULT_PAUSE_MATCHES`` finished ladder matches all had its
+    faults (a version test's candidate, a tournament's fixed version or a table's game are
+    not the ladder's to judge).
 
     The reason, shown to the owner on the bot's page, quotes the faults. Returns the paused ids.
     """
@@ -207,7 +209,9 @@ def pause_faulty_bots(bot_ids: list[int]) -> list[int]:
     needed = settings.FAULT_PAUSE_MATCHES
     for bot_id in bot_ids:
         last = list(
-            Seat.objects.filter(bot_id=bot_id, match__status=Match.FINISHED)
+            Seat.objects.filter(
+                bot_id=bot_id, match__status=Match.FINISHED, match__ladder__isnull=False
+            )
             .select_related("match")
             .order_by("-match__finished_at", "-match_id")[:needed]
         )

@@ -13,9 +13,11 @@ from accounts.models import User
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from ladders.models import Ladder, Rating
 from ladders.services import rate_ladder
-from matches.models import Match
+from matches.models import Match, Seat
+from matches.results import pause_faulty_bots
 from nimmt_site_testing import (
     CeleryProcess,
     database_url,
@@ -225,6 +227,33 @@ def test_its_matches_are_never_rated(alice: User, settings: Any) -> None:
     rate_ladder(board.pk)
     assert not Rating.objects.filter(bot=mine).exists()
     assert not Match.objects.filter(pk__in=[candidate.pk, baseline.pk], rated=True).exists()
+
+
+def test_a_candidates_faults_in_its_test_do_not_pause_the_bot_on_the_ladder(
+    alice: User, settings: Any
+) -> None:
+    settings.FAULT_PAUSE_MATCHES = 3
+    board, mine, v2 = setup(alice)
+    test = services.request_test(v2, alice, board)
+    services.advance(test.pk)
+    rng = random.Random(4)
+    for match in pair(test):
+        finish(match, [30], rng)
+    Match.objects.filter(version_test__isnull=False).update(finished_at=timezone.now())
+    fault = [{"kind": "timeout", "detail": "too slow", "game": 1, "turn": 0}]
+    Seat.objects.filter(match__version_test__isnull=False, bot=mine).update(faults=fault)
+    # The active version faults in one ladder match: one of three in a row is no pause.
+    ladder_match = Match.objects.create(
+        ladder=board, variant="basic", players=3, seed=1, status=Match.FINISHED
+    )
+    assert mine.active_version is not None
+    Seat.objects.create(
+        match=ladder_match, seat=0, bot=mine, version=mine.active_version, faults=fault
+    )
+    Match.objects.filter(pk=ladder_match.pk).update(finished_at=timezone.now())
+    assert pause_faulty_bots([mine.pk]) == []
+    mine.refresh_from_db()
+    assert mine.paused_at is None
 
 
 def test_its_matches_are_listed_nowhere_and_open_for_the_owner_only(
