@@ -3,8 +3,9 @@
 A guest (:class:`~tables.models.Guest`) is a user made by one click, without the sign-up's
 limit per address or its email confirmation, so it must not do what those guard: upload a
 bot, make an API token, ask for an analysis, enter a tournament. :class:`GuestsOnlyPlay`
-refuses a guest's every unsafe request (POST, ...) outside the tables' pages and the log-out,
-whichever view would take it; reading pages is left alone.
+refuses a guest's every unsafe request (POST, ...) outside the tables' pages and the log-in and
+log-out (a guest may leave, or log in to an account), whichever view would take it; reading
+pages is left alone.
 """
 
 from collections.abc import Callable
@@ -32,4 +33,4 @@ class GuestsOnlyPlay:
 
     @staticmethod
     def _open_to_guests(path: str) -> bool:
-        return path.startswith(reverse("play")) or path == reverse("logout")
+        return path.startswith(reverse("play")) or path in (reverse("login"), reverse("logout"))

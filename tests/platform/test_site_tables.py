@@ -365,6 +365,12 @@ def test_a_guest_plays_but_cannot_upload_make_tokens_or_ask_for_analyses(
     answer = _answer(guest, table, 1, "tile 4")
     assert answer.status_code == 404 and "never asked" in answer.json()["error"]
     assert guest.post(reverse("logout")).status_code == 302
+    # A guest with an account logs in to it.
+    erin = make_user("erin")
+    again = Client()
+    again.post(reverse("play-guest"))
+    login = again.post(reverse("login"), {"username": "erin", "password": "a-long-test-password"})
+    assert login.status_code == 302 and again.session["_auth_user_id"] == str(erin.pk)
     # A user with an account is not a guest.
     alice = _client(make_user("alice"))
     assert alice.post(reverse("tokens"), {"name": "a token"}).status_code != 403
