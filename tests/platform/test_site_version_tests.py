@@ -458,6 +458,9 @@ def test_it_refuses_unusable_settings_with_a_message(alice: User, alice_client: 
     assert "e1 must be greater than e0" in response.content.decode()
     response = alice_client.post(start, {**form, "e0": 0, "alpha": 0.9}, follow=True)
     assert "The test was not started" in response.content.decode()
+    for absurd in ({"e0": "nan"}, {"e1": "inf"}, {"alpha": 1}, {"beta": 0}, {"cap": 10**9}):
+        response = alice_client.post(start, {**form, "e0": 0, **absurd}, follow=True)
+        assert "The test was not started" in response.content.decode(), absurd
     assert not VersionTest.objects.exists()
 
 
