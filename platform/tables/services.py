@@ -240,7 +240,8 @@ def open_ask_of(table: Table) -> Ask | None:
 def answer(table: Table, request_id: Any, text: Any) -> str:
     """Take the person's answer ``text`` to request ``request_id``; the decision taken, in its
     text form. Raises :class:`AnswerRefused` (nothing is stored) for an answer to no open
-    request (409: answered already, or out of time), or one that is not a legal decision."""
+    request (409: answered already, out of time, or the game is over), or one that is not a
+    legal decision."""
     if not isinstance(request_id, int) or isinstance(request_id, bool):
         raise AnswerRefused("'request' must be the number of the decision asked")
     if not isinstance(text, str) or len(text) > 80:
@@ -255,6 +256,8 @@ def answer(table: Table, request_id: Any, text: Any) -> str:
         raise AnswerRefused(
             f"decision {request_id} is out of time: the arena played the default for you", 409
         )
+    if table.match.status != Match.RUNNING:  # the worker died, say: nobody reads answers
+        raise AnswerRefused(f"the game is over ({table.match.status})", 409)
     try:
         decision = str(parse_decision(text))
     except IllegalDecisionError as error:

@@ -10,6 +10,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -330,6 +331,29 @@ def test_it_refuses_an_answer_too_large_or_nested_too_deep_without_taking_it(
     huge = _answer(client, table, 10**30, "tile 4")
     assert huge.status_code == 404 and "never asked" in huge.json()["error"]
     assert not Ask.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_answer_after_the_game_failed_is_refused_and_not_taken(house: list[Bot]) -> None:
+    alice = make_user("alice")
+    table = services.create_table(alice, "basic", house, decision_ms=1000, bank_ms=0)
+    now = timezone.now()
+    view = {"legal": ["tile 4"]}
+    Ask.objects.create(
+        table=table,
+        request_id=1,
+        game=1,
+        kind="tile",
+        view=view,
+        asked_at=now,
+        deadline_at=now + timedelta(seconds=30),
+        allowance_ms=1000,
+        bank_ms=0,
+    )
+    Match.objects.filter(pk=table.match.pk).update(status=Match.FAILED, error="worker died")
+    refused = _answer(_client(alice), table, 1, "tile 4")
+    assert refused.status_code == 409 and "the game is over" in refused.json()["error"]
+    assert Ask.objects.get().answer == ""
 
 
 @pytest.mark.django_db
