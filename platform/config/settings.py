@@ -355,8 +355,15 @@ _GATEWAY_CERT = env_str("NIMMT_GATEWAY_TLS_CERT", "")
 _GATEWAY_KEY = env_str("NIMMT_GATEWAY_TLS_KEY", "")
 GATEWAY_TLS_CERT = Path(_GATEWAY_CERT) if _GATEWAY_CERT else None
 GATEWAY_TLS_KEY = Path(_GATEWAY_KEY) if _GATEWAY_KEY else None
-GATEWAY_IDLE_SECONDS = env_float("NIMMT_GATEWAY_IDLE_SECONDS", 600.0, minimum=5.0)
+GATEWAY_IDLE_SECONDS = env_float("NIMMT_GATEWAY_IDLE_SECONDS", 600.0, minimum=1.0)
 GATEWAY_MESSAGES_PER_SECOND = env_float("NIMMT_GATEWAY_MESSAGES_PER_SECOND", 50.0, minimum=1.0)
+# HTTP/2 keepalive: a half-open connection (a peer gone without a FIN) ends within the sum
+GATEWAY_KEEPALIVE_SECONDS = env_float("NIMMT_GATEWAY_KEEPALIVE_SECONDS", 10.0, minimum=1.0)
+GATEWAY_KEEPALIVE_TIMEOUT_SECONDS = env_float(
+    "NIMMT_GATEWAY_KEEPALIVE_TIMEOUT_SECONDS", 5.0, minimum=1.0
+)
+# streams one address may open a minute (a kit opens one per match, more after failures)
+GATEWAY_CONNECTS_PER_MINUTE = env_int("NIMMT_GATEWAY_CONNECTS_PER_MINUTE", 60, minimum=1)
 REMOTE_GRACE_SECONDS = env_float("NIMMT_REMOTE_GRACE_SECONDS", 30.0, minimum=1.0)
 REMOTE_NETWORK_MS = env_int("NIMMT_REMOTE_NETWORK_MS", 250, minimum=0, maximum=5000)
 REMOTE_REDIS_URL = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""

@@ -18,8 +18,10 @@ Limits, so that one client cannot hurt the others: messages from a bot are cappe
 is ended (``UNAVAILABLE``; the kit reconnects), and so is one in a match whose worker has
 said nothing for that long; a write the bot does not read within :data:`WRITE_TIMEOUT` ends
 its connection (a slow reader only ever blocks its own task); HTTP/2 keepalive pings end a
-half-open connection within ``keepalive_time + keepalive_timeout``; the TLS handshake must be
-done within :data:`HANDSHAKE_MS`. TLS is required unless the gateway listens on loopback only.
+half-open connection within ``keepalive_seconds + keepalive_timeout_seconds``; the TLS handshake
+must be done within :data:`HANDSHAKE_MS`; an address opens at most
+``GATEWAY_CONNECTS_PER_MINUTE`` streams a minute (more are refused with ``RESOURCE_EXHAUSTED``
+before anything is read). TLS is required unless the gateway listens on loopback only.
 
 A bot learns nothing through the gateway but its own match: it is sent only its seat's
 messages, and its token names its bot only.
@@ -33,6 +35,7 @@ import os
 import secrets
 import socket
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,10 +63,9 @@ WRITE_TIMEOUT = 5.0
 HELLO_TIMEOUT = 10.0
 #: TLS and HTTP/2 handshake bound (ms).
 HANDSHAKE_MS = 5000
-#: HTTP/2 keepalive: a ping every ``KEEPALIVE_MS``, the connection dropped if unanswered
-#: within ``KEEPALIVE_TIMEOUT_MS``.
-KEEPALIVE_MS = 10_000
-KEEPALIVE_TIMEOUT_MS = 5_000
+#: How many addresses the per-address connection counter remembers before it forgets the
+#: quiet ones (its memory stays bounded whatever a crowd of addresses does).
+ADDRESSES_KEPT = 4096
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,10 @@ class GatewayConfig:
     grace_seconds: float = 30.0  # online after a disconnect; how long a match waits for a reconnect
     idle_seconds: float = 600.0
     messages_per_second: float = 50.0
+    # HTTP/2 keepalive: a ping this often; the connection is dropped if unanswered in time
+    keepalive_seconds: float = 10.0
+    keepalive_timeout_seconds: float = 5.0
+    connects_per_minute: int = 60  # streams opened per address and minute
     name: str = ""  # this gateway's name in the connection records
 
 
@@ -117,16 +123,20 @@ class Gateway:
         self._server: Any = None
         self.port = 0
         self.connections: set[_Connection] = set()
+        self._opened: dict[
+            str, deque[float]
+        ] = {}  # address -> when its streams of the last minute began
 
     async def start(self) -> int:
         """Listen; the port (useful when the address asks for port 0)."""
+        config = self.config
         server = grpc.aio.server(
             options=[
                 ("grpc.max_receive_message_length", MAX_MESSAGE),
                 ("grpc.max_concurrent_streams", 2),
                 ("grpc.server_handshake_timeout_ms", HANDSHAKE_MS),
-                ("grpc.keepalive_time_ms", KEEPALIVE_MS),
-                ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+                ("grpc.keepalive_time_ms", round(config.keepalive_seconds * 1000)),
+                ("grpc.keepalive_timeout_ms", round(config.keepalive_timeout_seconds * 1000)),
                 ("grpc.keepalive_permit_without_calls", 1),
                 ("grpc.http2.max_pings_without_data", 0),
                 ("grpc.http2.min_ping_interval_without_data_ms", 5000),
@@ -161,7 +171,32 @@ class Gateway:
         if self._server is not None:
             await self._server.wait_for_termination()
 
+    def admit(self, address: str, now: float | None = None) -> bool:
+        """Whether ``address`` may open one more stream now (and count it if so): at most
+        ``connects_per_minute`` in any minute. Refused attempts are not counted, so the memory
+        per address stays at most the cap."""
+        now = time.monotonic() if now is None else now
+        opened = self._opened.get(address)
+        if opened is None:
+            if len(self._opened) >= ADDRESSES_KEPT:
+                self._opened = {a: d for a, d in self._opened.items() if d and d[-1] > now - 60}
+            opened = self._opened[address] = deque()
+        while opened and opened[0] <= now - 60:
+            opened.popleft()
+        if len(opened) >= self.config.connects_per_minute:
+            return False
+        opened.append(now)
+        return True
+
     async def _play(self, requests: Any, context: Any) -> None:
+        address = _address(context.peer())
+        if not self.admit(address):
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"more than {self.config.connects_per_minute} connections a minute from "
+                f"{address}; wait a minute (the kit connects again by itself)",
+            )
+            return
         connection = _Connection(self, context)
         self.connections.add(connection)
         try:

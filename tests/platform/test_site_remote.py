@@ -27,6 +27,7 @@ from typing import Any
 
 import grpc
 import pytest
+import redis
 from django.conf import settings
 from django.test import Client
 from ladders.models import Ladder
@@ -44,7 +45,7 @@ from nimmt_site_testing import (
     program_bot,
     wait_for,
 )
-from remote import services
+from remote import handover, services
 from remote.models import RemoteConnection
 from remote.tls import self_signed
 from submissions.models import Bot
@@ -65,6 +66,13 @@ pytestmark = [
 ]
 
 GRACE_SECONDS = 4  # how long a match waits for a dropped bot here (the site's default: 30)
+#: The strict gateway's limits (the site's defaults: 10 s + 5 s keepalive, 600 s idle, 60).
+STRICT = {
+    "NIMMT_GATEWAY_KEEPALIVE_SECONDS": "1",
+    "NIMMT_GATEWAY_KEEPALIVE_TIMEOUT_SECONDS": "1",
+    "NIMMT_GATEWAY_IDLE_SECONDS": "5",
+    "NIMMT_GATEWAY_CONNECTS_PER_MINUTE": "8",
+}
 
 
 class DelayingProxy:
@@ -157,6 +165,7 @@ class Arena:
     gateway_log: Path
     logs: Path
     data: Path  # the worker's data folder
+    env: dict[str, str]  # the site's processes' environment
 
     def url(self, proxy: DelayingProxy | None = None) -> str:
         """The gateway's URL, through ``proxy`` if given."""
@@ -169,6 +178,28 @@ def _free_port(address: str) -> int:
         sock.bind((address, 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def _start_gateway(
+    env: dict[str, str], address: str, name: str, log: Path
+) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        gateway = subprocess.Popen(
+            [sys.executable, "manage.py", "run_gateway", "--address", address, "--name", name],
+            cwd=PLATFORM, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    wait_for(
+        f"the gateway {name} to listen",
+        lambda: "gateway listening" in log.read_text(errors="replace"),
+        timeout=60,
+    )
+    return gateway
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, 9)
+    process.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")
@@ -199,18 +230,7 @@ def arena(
         }
         port = _free_port(host.site_address)
         gateway_log = logs / "gateway.log"
-        with gateway_log.open("ab") as out:
-            gateway = subprocess.Popen(
-                [sys.executable, "manage.py", "run_gateway", "--address",
-                 f"{host.site_address}:{port}", "--name", "test-gateway"],
-                cwd=PLATFORM, env=env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        wait_for(
-            "the gateway to listen",
-            lambda: "gateway listening" in gateway_log.read_text(errors="replace"),
-            timeout=60,
-        )
+        gateway = _start_gateway(env, f"{host.site_address}:{port}", "test-gateway", gateway_log)
         for delay in (0.0, 0.05):
             proxy = DelayingProxy(
                 (host.site_address, _free_port(host.site_address)),
@@ -221,14 +241,12 @@ def arena(
             proxies.append(proxy)
         worker = CeleryProcess.worker(env, logs / "worker.log", queues="matches", concurrency=2)
         worker.start()
-        yield Arena(host, cert, port, proxies[0], proxies[1], worker, gateway_log, logs, data)
+        yield Arena(host, cert, port, proxies[0], proxies[1], worker, gateway_log, logs, data, env)
     finally:
         if worker is not None:
             worker.kill()
         if gateway is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(gateway.pid, 9)
-            gateway.wait(timeout=30)
+            _stop(gateway)
         for proxy in proxies:
             proxy.stop()
         host.remove()
@@ -249,6 +267,7 @@ class RemoteBot:
         *args: str,
         program: list[str] | None = None,
         cwd: Path | None = None,
+        on_host: bool = True,
     ) -> None:
         self.log = arena.logs / f"bot-{uuid.uuid4().hex[:6]}.log"
         env = {
@@ -259,7 +278,8 @@ class RemoteBot:
         command = program or [sys.executable, str(TEST_BOTS / folder / "bot.py")]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [*arena.host.prefix, *command, "--remote", url, "--ca", str(arena.cert), *args],
+                [*(arena.host.prefix if on_host else []), *command, "--remote", url, "--ca",
+                 str(arena.cert), *args],
                 env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=cwd,
             )  # fmt: skip
 
@@ -458,10 +478,12 @@ def test_a_bot_that_reconnects_within_the_grace_period_plays_on(
     assert RemoteConnection.objects.filter(bot=remote).count() == 2
 
 
-def _hello(arena: Arena, token: str) -> tuple[grpc.aio.StreamStreamCall, grpc.aio.Channel]:
+def _hello(
+    arena: Arena, token: str, port: int = 0
+) -> tuple[grpc.aio.StreamStreamCall, grpc.aio.Channel]:
     credentials = grpc.ssl_channel_credentials(arena.cert.read_bytes())
     channel = grpc.aio.secure_channel(
-        f"{arena.host.site_address}:{arena.gateway_port}", credentials
+        f"{arena.host.site_address}:{port or arena.gateway_port}", credentials
     )
     play = channel.stream_stream(
         "/nimmt.v1.Arena/Play",
@@ -538,3 +560,101 @@ def test_a_client_that_stops_reading_or_floods_does_not_stall_the_others(
         quiet.cancel()
     finally:
         loop.close()
+
+
+@pytest.fixture(scope="module")
+def strict(arena: Arena) -> Iterator[int]:
+    """A second gateway of the module's site, with short limits (:data:`STRICT`); its port."""
+    port = _free_port(arena.host.site_address)
+    env = arena.env | STRICT
+    address = f"{arena.host.site_address}:{port}"
+    gateway = _start_gateway(env, address, "strict-gateway", arena.logs / "strict.log")
+    yield port
+    _stop(gateway)
+
+
+def _live(bot: Bot) -> bool:
+    """Whether a gateway holds the bot's one live connection."""
+    return bool(redis.Redis.from_url(settings.REMOTE_REDIS_URL).exists(handover.live_key(bot.pk)))
+
+
+async def _say_hello(arena: Arena, token: str, port: int) -> tuple[grpc.StatusCode, str]:
+    """Connect, say Hello with ``token``, wait for the end: its status and details."""
+    call, channel = _hello(arena, token, port)
+    with contextlib.suppress(grpc.aio.AioRpcError):  # refused before Hello: the write fails
+        await call.write(
+            pb.BotMessage(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, token=token))
+        )
+        await call.read()
+    code: grpc.StatusCode = await call.code()
+    details: str = await call.details()
+    await channel.close()
+    return code, details
+
+
+def test_a_connection_that_waits_past_the_idle_time_is_ended_and_lets_go_of_its_bot(
+    arena: Arena, strict: int
+) -> None:
+    remote, token = _remote_bot("waits-long")
+    began = time.monotonic()
+    code, details = asyncio.run(_say_hello(arena, token, strict))
+    waited = time.monotonic() - began
+    assert code == grpc.StatusCode.UNAVAILABLE and "no match for 5 s" in details
+    assert 5 <= waited < 8
+    assert not _live(remote)
+    assert RemoteConnection.objects.get(bot=remote).ended.startswith("UNAVAILABLE: no match")
+
+
+def test_keepalive_ends_a_half_open_connection_while_another_bot_plays(
+    arena: Arena, strict: int, started: list[RemoteBot]
+) -> None:
+    url = f"grpcs://{arena.host.site_address}:{strict}"
+    gone, token = _remote_bot("half-open")
+    started.append(RemoteBot(arena, "quick", token, url))
+    wait_for("half-open to be live", lambda: _live(gone), timeout=30)
+    link = ["ip", "-n", arena.host.namespace, "link", "set", "eth0"]
+    subprocess.run([*link, "down"], check=True, timeout=10)  # no FIN, no RST: packets vanish
+    try:
+        cut = time.monotonic()
+        other, other_token = _remote_bot("plays-on")
+        started.append(RemoteBot(arena, "quick", other_token, url, "--matches", "1", on_host=False))
+        wait_for("plays-on to be live", lambda: _live(other), timeout=30)
+        match = _match_of(other)
+        wait_for("half-open to be let go", lambda: not _live(gone), timeout=10)
+        freed = time.monotonic() - cut
+        done = _finished(match)
+    finally:
+        subprocess.run([*link, "up"], check=True, timeout=10)
+    assert freed < 5  # a ping a second, a second to answer it; the idle time (5 s) is not it
+    ended = RemoteConnection.objects.get(bot=gone).ended
+    # the stream's end as gRPC reports a transport that went, not the idle time's "no match"
+    assert ended == "the bot closed its stream", ended
+    assert all(seat.faults == [] for seat in done.seats.all())
+    assert _bot_report(_report(arena, done), "plays-on")["network"]["address"] == (
+        arena.host.site_address
+    )
+
+
+def test_an_address_that_opens_too_many_streams_a_minute_is_refused_and_others_are_not(
+    arena: Arena, strict: int
+) -> None:
+    async def attempts() -> list[tuple[grpc.StatusCode, str]]:
+        seen: list[tuple[grpc.StatusCode, str]] = []
+        for _ in range(int(STRICT["NIMMT_GATEWAY_CONNECTS_PER_MINUTE"]) + 1):
+            seen.append(await _say_hello(arena, "nrb_unknown", strict))
+            if seen[-1][0] != grpc.StatusCode.UNAUTHENTICATED:
+                break
+        return seen
+
+    seen = asyncio.run(attempts())  # from the site's end of the link (other tests' too)
+    code, details = seen[-1]
+    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED, seen
+    assert "more than 8 connections a minute" in details and arena.host.site_address in details
+    assert seen[0][0] == grpc.StatusCode.UNAUTHENTICATED  # admitted, then its token refused
+    elsewhere = subprocess.run(  # the test host's address is counted on its own
+        [*arena.host.prefix, sys.executable, str(TEST_BOTS / "quick" / "bot.py"), "--remote",
+         f"grpcs://{arena.host.site_address}:{strict}", "--ca", str(arena.cert)],
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "NIMMT_REMOTE_TOKEN": "nrb_x"},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert elsewhere.returncode == 1 and "UNAUTHENTICATED" in elsewhere.stderr, elsewhere.stderr

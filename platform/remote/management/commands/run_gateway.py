@@ -44,6 +44,9 @@ class Command(BaseCommand):
             grace_seconds=settings.REMOTE_GRACE_SECONDS,
             idle_seconds=settings.GATEWAY_IDLE_SECONDS,
             messages_per_second=settings.GATEWAY_MESSAGES_PER_SECOND,
+            keepalive_seconds=settings.GATEWAY_KEEPALIVE_SECONDS,
+            keepalive_timeout_seconds=settings.GATEWAY_KEEPALIVE_TIMEOUT_SECONDS,
+            connects_per_minute=settings.GATEWAY_CONNECTS_PER_MINUTE,
             name=options["name"],
         )
         try:
