@@ -14,6 +14,12 @@ size's p95 over the smallest size's::
     python -m benchmarks.site_pages --bots 500 --matches 20000 --requests 100   # a quick look
     python -m benchmarks.site_pages --matches 50000,500000 --rounds 3
 
+Measured 2026-12-01 on this 2-core machine under heavy other work (load average about 10; one
+round's p95 of one page varies by up to 2x between rounds), 2 rounds, p95 over 50,000 matches'
+p95: home 1.07 at 500,000 and 1.52 at 2,000,000; ladder page 1 1.45 and 1.99; bot 0.99 and
+1.96; in-process and one request at a time, home and ladder pages cost the same at every size
+and the bot page grows with its charts until they reach ``CHART_POINTS`` points.
+
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
 to its name). The goals: p95 < 100 ms, and p95 within 1.15x of the smallest size's.
