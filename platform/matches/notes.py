@@ -23,14 +23,21 @@ def replay_owners(
     replay: dict[str, Any], seats: Sequence[Seat], owns: Callable[[Seat], bool]
 ) -> list[bool]:
     """Per seat of the game's replay: does the requester own its bot? (The replay's players
-    name their entry in the match's lineup, which is the match's seat number.)"""
+    name their entry in the match's lineup, which is the match's seat number: looked up by
+    that number, never by position in ``seats``, since a seat without a bot — a person at a
+    table — has no row; a replay without entries is matched by name.)"""
+    by_number = {seat.seat: seat for seat in seats}
     by_name = dict(zip(entrant_names(list(seats)), seats, strict=True))
     owners = []
     for player in replay.get("players", []):
-        entry = player.get("entry") if isinstance(player, dict) else None
-        seat = seats[entry] if isinstance(entry, int) and 0 <= entry < len(seats) else None
-        if seat is None and isinstance(player, dict):
+        if not isinstance(player, dict):
+            owners.append(False)
+            continue
+        entry = player.get("entry")
+        if entry is None:
             seat = by_name.get(str(player.get("name")))
+        else:
+            seat = by_number.get(entry) if isinstance(entry, int) else None
         owners.append(seat is not None and owns(seat))
     return owners
 

@@ -137,3 +137,37 @@ def test_a_match_without_notes_shows_none_even_to_the_owner(noted: dict[str, Any
     assert embedded_notes(html) is None
     body, _ = download(client_of(alice), match)
     assert "notes" not in json.loads(body)
+
+
+def test_a_seat_without_a_bot_row_does_not_shift_whose_notes_an_owner_gets() -> None:
+    """A person's table has no seat row for the person: the bots' rows are seats 1 and 2 of a
+    3-seat game, and the owner of the bot in seat 2 owns seat 2 only (not seat 1's notes)."""
+    from matches.models import Seat
+    from matches.notes import replay_owners
+
+    alice, bob = make_user("alice"), make_user("bob")
+    first, second = program_bot("alice-bot", owner=alice), program_bot("bob-bot", owner=bob)
+    match = Match.objects.create(variant="basic", players=3, games=1, seed=1)
+    for number, bot in ((1, first), (2, second)):
+        assert bot.active_version is not None
+        Seat.objects.create(match=match, seat=number, bot=bot, version=bot.active_version)
+    seats = list(match.seats.select_related("bot", "version").order_by("seat"))
+    replay = {
+        "players": [
+            {"name": "a person", "entry": 0},
+            {"name": "alice-bot", "entry": 1},
+            {"name": "bob-bot", "entry": 2},
+        ]
+    }
+
+    def bobs(seat: Seat) -> bool:
+        return bool(seat.bot.owner_id == bob.pk)
+
+    def alices(seat: Seat) -> bool:
+        return bool(seat.bot.owner_id == alice.pk)
+
+    assert replay_owners(replay, seats, bobs) == [False, False, True]
+    assert replay_owners(replay, seats, alices) == [False, True, False]
+    # A person named like a bot is not taken for it: the entry decides.
+    replay["players"][0]["name"] = "bob-bot"
+    assert replay_owners(replay, seats, bobs) == [False, False, True]
