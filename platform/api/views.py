@@ -185,7 +185,8 @@ def _int_param(request: HttpRequest, name: str, default: int, maximum: int) -> i
     value = request.GET.get(name)
     if value is None:
         return default
-    if not value.isdigit() or not 0 <= int(value) <= maximum:
+    # isascii: "²" is a digit to isdigit, not to int; the length keeps int() cheap
+    if not (value.isascii() and value.isdigit() and len(value) <= 18) or int(value) > maximum:
         raise BadParameter(f"'{name}' must be a whole number from 0 to {maximum}.")
     return int(value)
 

@@ -220,11 +220,18 @@ class Position:
 
         >>> Position.parse("1a2b3c4d:17")
         Position(attempt='1a2b3c4d', seq=17)
-        >>> Position.parse("junk") == Position.parse(None) == Position()
+        >>> Position.parse("junk") == Position.parse(None) == Position.parse("ab:²") == Position()
         True
         """
         attempt, _, seq = (text or "").partition(":")
-        if len(attempt) <= 16 and attempt.isalnum() and seq.isdigit() and len(seq) <= 9:
+        # isascii: "²" and "ａ" pass isdigit and isalnum, and int("²") fails
+        if (
+            len(attempt) <= 16
+            and (attempt + seq).isascii()
+            and attempt.isalnum()
+            and seq.isdigit()
+            and len(seq) <= 9
+        ):
             return cls(attempt, int(seq))
         return cls()
 

@@ -133,6 +133,11 @@ def test_api_refusals_are_json_with_the_views_words(client: Client, alice: User)
     bad_query = client.get(reverse("api-matches"), {"bot": "nope"})
     assert bad_query.status_code == 400
     assert bad_query.json() == {"error": "'bot' must be a UUID, not 'nope'."}
+    # Digits int() does not read ("²"), and a number too long to be worth reading.
+    for limit in ("²", "٣", "9" * 5000, "-1"):
+        odd = client.get(reverse("api-matches"), {"limit": limit})
+        assert odd.status_code == 400, limit
+        assert "'limit' must be a whole number" in odd.json()["error"]
     other = make_user("bob")
     bot = alices_bot(alice)
     refused = client.post(

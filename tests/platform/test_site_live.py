@@ -234,6 +234,10 @@ def test_the_live_page_and_its_events_over_http(client: Client) -> None:
     assert f'data-live-url="{events_url}"' in page.content.decode()
     _chunk(match, "c3", 1)
     Match.objects.filter(pk=match.pk).update(status=Match.FINISHED)
+    # An event id int() cannot read ("²" is a digit to isdigit) starts from the beginning.
+    odd = client.get(events_url, HTTP_LAST_EVENT_ID="ab:²")
+    assert odd.status_code == 200
+    b"".join(odd.streaming_content)  # type: ignore[attr-defined]
     response = client.get(events_url, HTTP_LAST_EVENT_ID="junk")
     assert response["Content-Type"] == "text/event-stream"
     assert response["Cache-Control"] == "no-cache"
