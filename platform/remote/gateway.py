@@ -138,6 +138,9 @@ class Gateway:
                 ("grpc.keepalive_time_ms", round(config.keepalive_seconds * 1000)),
                 ("grpc.keepalive_timeout_ms", round(config.keepalive_timeout_seconds * 1000)),
                 ("grpc.keepalive_permit_without_calls", 1),
+                # no bandwidth-probe pings: an unanswered one in flight when a link goes
+                # holds back the keepalive ping (and its timeout) behind it; messages are small
+                ("grpc.http2.bdp_probe", 0),
                 ("grpc.http2.max_pings_without_data", 0),
                 ("grpc.http2.min_ping_interval_without_data_ms", 5000),
                 ("grpc.so_reuseport", 0),

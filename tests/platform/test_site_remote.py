@@ -268,6 +268,7 @@ class RemoteBot:
         program: list[str] | None = None,
         cwd: Path | None = None,
         on_host: bool = True,
+        nap: float | None = None,
     ) -> None:
         self.log = arena.logs / f"bot-{uuid.uuid4().hex[:6]}.log"
         env = {
@@ -275,6 +276,8 @@ class RemoteBot:
             "PYTHONPATH": str(REPO),
             "NIMMT_REMOTE_TOKEN": token,
         }
+        if nap is not None:  # the sleepy bot's pause per decision
+            env["SLEEPY_NAP_SECONDS"] = str(nap)
         command = program or [sys.executable, str(TEST_BOTS / folder / "bot.py")]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
@@ -461,7 +464,10 @@ def test_a_bot_that_reconnects_within_the_grace_period_plays_on(
     arena: Arena, started: list[RemoteBot]
 ) -> None:
     remote, token = _remote_bot("comes-back")
-    started.append(RemoteBot(arena, "sleepy", token, arena.url(arena.direct), "--matches", "1"))
+    # a short nap: the match still runs for seconds after the link comes back
+    started.append(
+        RemoteBot(arena, "sleepy", token, arena.url(arena.direct), "--matches", "1", nap=0.1)
+    )
     wait_for("comes-back to be online", lambda: _online(remote), timeout=30)
     match = _match_of(remote)
     wait_for("the match to run", lambda: Match.objects.filter(
