@@ -63,8 +63,9 @@ WRITE_TIMEOUT = 5.0
 HELLO_TIMEOUT = 10.0
 #: TLS and HTTP/2 handshake bound (ms).
 HANDSHAKE_MS = 5000
-#: How many addresses the per-address connection counter remembers before it forgets the
-#: quiet ones (its memory stays bounded whatever a crowd of addresses does).
+#: How many addresses the per-address connection counter remembers: then it forgets the quiet
+#: ones and the oldest, down to half (its memory and time stay bounded whatever a crowd of
+#: addresses does; such a crowd is a firewall's to stop).
 ADDRESSES_KEPT = 4096
 
 
@@ -182,7 +183,9 @@ class Gateway:
         opened = self._opened.get(address)
         if opened is None:
             if len(self._opened) >= ADDRESSES_KEPT:
-                self._opened = {a: d for a, d in self._opened.items() if d and d[-1] > now - 60}
+                # forget the quiet addresses, then the first seen, down to half the room
+                kept = [(a, d) for a, d in self._opened.items() if d and d[-1] > now - 60]
+                self._opened = dict(kept[-(ADDRESSES_KEPT // 2) :])
             opened = self._opened[address] = deque()
         while opened and opened[0] <= now - 60:
             opened.popleft()

@@ -15,7 +15,7 @@ from matches import scheduler
 from matches.models import Match
 from nimmt_site_testing import basic_ladder, flush_broker, make_token, make_user, program_bot
 from remote import handover, services
-from remote.gateway import Gateway, GatewayConfig
+from remote.gateway import ADDRESSES_KEPT, Gateway, GatewayConfig
 from remote.models import RemoteConnection, RemoteToken, token_hash
 from submissions.models import Bot
 
@@ -125,3 +125,22 @@ def test_the_gateway_refuses_plaintext_off_loopback() -> None:
     with pytest.raises(ValueError, match="without TLS"):
         Gateway(GatewayConfig(address="0.0.0.0:7443", **config))
     Gateway(GatewayConfig(address="127.0.0.1:0", **config))  # loopback: plaintext is fine
+
+
+def test_the_gateway_counts_streams_per_address_in_a_sliding_minute_with_bounded_memory() -> None:
+    gateway = Gateway(
+        GatewayConfig(
+            address="127.0.0.1:0", redis_url=settings.CELERY_BROKER_URL, connects_per_minute=3
+        )
+    )
+    assert [gateway.admit("10.0.0.7", now=t) for t in (0.0, 1.0, 2.0, 3.0)] == [
+        True, True, True, False,
+    ]  # fmt: skip
+    assert gateway.admit("10.0.0.8", now=3.0)  # another address has its own count
+    assert not gateway.admit("10.0.0.7", now=59.9)  # a refused attempt is not counted ...
+    assert gateway.admit("10.0.0.7", now=60.1)  # ... and the first one has left the minute
+    assert not gateway.admit("10.0.0.7", now=60.2)
+    for n in range(3 * ADDRESSES_KEPT):  # a crowd of addresses within a minute, one stream each
+        assert gateway.admit(f"10.1.{n // 250}.{n % 250}", now=200.0 + n / 1000)
+        assert len(gateway._opened) <= ADDRESSES_KEPT
+    assert "10.0.0.7" not in gateway._opened  # quiet for a minute: forgotten first
