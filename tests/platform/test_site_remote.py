@@ -564,6 +564,7 @@ def test_a_client_that_stops_reading_or_floods_does_not_stall_the_others(
         assert all(seat.faults == [] for seat in match.seats.all())
         assert Match.objects.get(pk=stuck.pk).status in (Match.RUNNING, Match.FINISHED)
         quiet.cancel()
+        loop.run_until_complete(asyncio.sleep(0.1))  # let the cancelled call wind down
     finally:
         loop.close()
 
