@@ -70,6 +70,7 @@ BIG_TABLES = (
     "ladders_rival",
 )
 TREND_GAMES = 20  # as ladders.models.TREND_GAMES
+CHART_POINTS = 120  # as ladders.services.CHART_POINTS
 
 
 # ---------------------------------------------------------------------------- database
@@ -308,7 +309,7 @@ class Fill:
         """Matches in time order over 180 days, each with its seats and rating changes."""
         start = dt.datetime.now(dt.UTC) - dt.timedelta(days=180)
         step = dt.timedelta(days=180) / max(1, self.matches)
-        # (ladder, bot) -> [id, elo, games, Margin trend, Elo trend]
+        # (ladder, bot) -> [id, elo, games, Margin trend, Elo trend, Margin chart, Elo chart]
         ratings: dict[tuple[int, int], list[Any]] = {}
         next_rating = 1
         seat_id = change_id = 1
@@ -371,7 +372,7 @@ class Fill:
                     seat_id += 1
                     rating = ratings.get((ladder_id, bot))
                     if rating is None:
-                        rating = ratings[ladder_id, bot] = [next_rating, 1500.0, 0, [], []]
+                        rating = ratings[ladder_id, bot] = [next_rating, 1500.0, 0, [], [], [], []]
                         next_rating += 1
                     before = rating[1]
                     after = round(before + (players + 1 - 2 * rank) * 4.0 + rng.uniform(-2, 2), 3)
@@ -389,6 +390,14 @@ class Fill:
                         trend.append(new)
                         if len(trend) > TREND_GAMES + 1:
                             del trend[0]
+                    rating[5] = _extend_chart(
+                        rating[5], [games - 1, m_before, s_before], [games, m_after, s_after]
+                    )
+                    rating[6] = _extend_chart(
+                        rating[6],
+                        [games - 1, before, _elo_band(games - 1)],
+                        [games, after, _elo_band(games)],
+                    )
                     change_row(
                         f"{change_id}\t{rank}\t{before}\t{after}\t25\t25\t8.3\t8.3\t"
                         f"{games}\t{f}\t{match_id}\t{rating[0]}\t{m_before}\t{m_after}\t"
@@ -402,14 +411,16 @@ class Fill:
                 cursor,
                 "ladders_rating",
                 "id, elo, mu, sigma, games, updated_at, bot_id, ladder_id, margin_mu, "
-                "margin_sigma, margin, margin_trend, elo_trend",
+                "margin_sigma, margin, margin_trend, elo_trend, margin_chart, elo_chart",
             ) as rating_row:
-                for (ladder_id, bot), (rating_id, elo, games, margins, elos) in ratings.items():
+                for (ladder_id, bot), row in ratings.items():
+                    rating_id, elo, games, margins, elos, margin_chart, elo_chart = row
                     margin, sigma = _margin(elo), _margin_sigma(games)
                     rating_row(
                         f"{rating_id}\t{elo}\t25\t8.3\t{games}\t{now}\t{bot}\t{ladder_id}"
                         f"\t{margin}\t{sigma}\t{round(margin - 2 * sigma, 3)}\t"
-                        f"{json.dumps(margins)}\t{json.dumps(elos)}\n"
+                        f"{json.dumps(margins)}\t{json.dumps(elos)}\t"
+                        f"{json.dumps(margin_chart)}\t{json.dumps(elo_chart)}\n"
                     )
         self.seats = seat_id - 1
         self.changes = change_id - 1
@@ -440,6 +451,23 @@ class Fill:
 
 def _margin(elo: float) -> float:
     return round((elo - 1500.0) / 40.0, 3)  # points per game, of Elo's order
+
+
+def _extend_chart(chart: list[Any], before: list[Any], after: list[Any]) -> list[Any]:
+    """A chart's points after one more game, as ``ladders.services.extend_chart``."""
+    points = chart or [before]
+    stride = int(points[1][0] - points[0][0]) if len(points) > 1 else 1
+    if int(points[-1][0]) % stride:
+        points.pop()
+    points.append(after)
+    if len(points) > 2 * CHART_POINTS and not int(after[0]) % stride:
+        points = points[::2]
+    return points
+
+
+def _elo_band(games: int) -> float:
+    """About Elo's ± after ``games`` games (the site's estimate from the games count)."""
+    return round(347 / math.sqrt(max(1, games)), 3)
 
 
 def _margin_sigma(games: int) -> float:

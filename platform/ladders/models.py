@@ -107,6 +107,10 @@ class Rating(models.Model):
     # draws its trends from its own rows and never reads the history.
     margin_trend = models.JSONField(default=list, blank=True)
     elo_trend = models.JSONField(default=list, blank=True)
+    # The bot page's charts: ``[games, value, ±]`` points, oldest first, thinned as they grow
+    # (ladders.services.extend_chart), so that the page never reads the history.
+    margin_chart = models.JSONField(default=list, blank=True)
+    elo_chart = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = (
@@ -169,23 +173,6 @@ class RatingChange(models.Model):
         constraints = (
             # A match changes a rating at most once, whatever happens to the task that rates it.
             models.UniqueConstraint(fields=["rating", "match"], name="one_change_per_match"),
-        )
-        indexes = (
-            # A rating's chart, thinned to some games of its history (ladders.services
-            # .rating_histories): WHERE rating_id = %s AND games_after = %s, one lookup per
-            # point drawn, read from the index alone, however long the history is.
-            models.Index(
-                fields=["rating", "games_after"],
-                include=[
-                    "margin_mu_before",
-                    "margin_mu_after",
-                    "margin_sigma_before",
-                    "margin_sigma_after",
-                    "elo_before",
-                    "elo_after",
-                ],
-                name="rating_change_chart",
-            ),
         )
 
     @property

@@ -203,6 +203,8 @@ RATING_FIELDS = [
     "updated_at",
     "margin_trend",
     "elo_trend",
+    "margin_chart",
+    "elo_chart",
 ]
 _RATING_TYPES = [
     "float8",
@@ -215,8 +217,10 @@ _RATING_TYPES = [
     "timestamptz",
     "jsonb",
     "jsonb",
+    "jsonb",
+    "jsonb",
 ]
-_JSON_FIELDS = {"margin_trend", "elo_trend"}
+_JSON_FIELDS = {"margin_trend", "elo_trend", "margin_chart", "elo_chart"}
 
 
 def _column_value(rating: Rating, name: str) -> float | int | str | datetime:
@@ -287,9 +291,82 @@ def extend_trend(trend: list[float], before: float, after: float) -> list[float]
     return values[-(TREND_GAMES + 1) :]
 
 
+#: A chart is about 380 px wide: it draws between :data:`CHART_POINTS` and twice as many points.
+CHART_POINTS = 120
+
+
+def chart_stride(games: int) -> int:
+    """Every how many games a chart of a rating with ``games`` games keeps a point: the
+    smallest power of two that leaves at most ``2 * CHART_POINTS`` of them after the first.
+
+    >>> chart_stride(239), chart_stride(240), chart_stride(1000)
+    (1, 2, 8)
+    """
+    stride = 1
+    while games >= 2 * CHART_POINTS * stride:
+        stride *= 2
+    return stride
+
+
+def chart_games(games: int) -> list[int]:
+    """The games counts a chart of a rating with ``games`` games draws (0 being before the
+    first game): every multiple of :func:`chart_stride`, and the last.
+
+    >>> chart_games(3)
+    [0, 1, 2, 3]
+    >>> chart_games(1001)[:3], chart_games(1001)[-2:], len(chart_games(1001))
+    ([0, 8, 16], [1000, 1001], 127)
+    """
+    if not games:
+        return []
+    stride = chart_stride(games)
+    return [*range(0, games + 1, stride), *([games] if games % stride else [])]
+
+
+def extend_chart(
+    chart: list[list[float]], before: list[float], after: list[float]
+) -> list[list[float]]:
+    """A chart's points (``[games, value, ±]``, oldest first) after one more game, ``before``
+    being the point before it and ``after`` the one after it: the points at the games of
+    :func:`chart_games`, in O(1) per game. Points are kept at multiples of a stride (the gap
+    between the first two), the newest one always; when more than ``2 * CHART_POINTS``
+    multiples are kept, every other one goes and the stride doubles.
+
+    >>> chart = []
+    >>> for games in range(1, 481):
+    ...     chart = extend_chart(chart, [games - 1, 0.0, 0.0], [games, 0.0, 0.0])
+    >>> [point[0] for point in chart] == chart_games(480), len(chart)
+    (True, 121)
+    """
+    points = list(chart) or [before]
+    stride = int(points[1][0] - points[0][0]) if len(points) > 1 else 1
+    if int(points[-1][0]) % stride:  # the newest, between two multiples: replaced
+        points.pop()
+    points.append(after)
+    if len(points) > 2 * CHART_POINTS and not int(after[0]) % stride:
+        points = points[::2]
+    return points
+
+
+def _elo_band(rating: Rating, elo: float, games: int) -> float:
+    """Elo's ± after ``games`` games (it follows from the games played)."""
+    return ELO.uncertainty(EloRating(str(rating.bot_id), elo, games, ELO.is_provisional(games)))
+
+
 def _set(
     rating: Rating, elo: EloRating, skill: SkillRating, margin: MarginRating, now: datetime
 ) -> None:
+    games = rating.games
+    rating.margin_chart = extend_chart(
+        rating.margin_chart,
+        [games, rating.margin_mu, rating.margin_sigma],
+        [elo.games, margin.mu, margin.sigma],
+    )
+    rating.elo_chart = extend_chart(
+        rating.elo_chart,
+        [games, rating.elo, _elo_band(rating, rating.elo, games)],
+        [elo.games, elo.elo, _elo_band(rating, elo.elo, elo.games)],
+    )
     rating.margin_trend = extend_trend(rating.margin_trend, rating.margin_mu, margin.mu)
     rating.elo_trend = extend_trend(rating.elo_trend, rating.elo, elo.elo)
     rating.elo, rating.mu, rating.sigma = elo.elo, skill.mu, skill.sigma
@@ -523,12 +600,13 @@ class Followed:
     value: str
     sigma: str | None
     trend: str  # the Rating field holding its trend line
+    chart: str  # the Rating field holding its chart's points
 
 
 #: By the names of the standings' orders (:data:`~ladders.models.STANDINGS_COLUMNS`).
 FOLLOWED = {
-    "margin": Followed("Margin", "margin_mu", "margin_sigma", "margin_trend"),
-    "elo": Followed("Elo", "elo", None, "elo_trend"),
+    "margin": Followed("Margin", "margin_mu", "margin_sigma", "margin_trend", "margin_chart"),
+    "elo": Followed("Elo", "elo", None, "elo_trend", "elo_chart"),
 }
 
 
@@ -592,90 +670,26 @@ def head_to_head(
     return found
 
 
-CHART_POINTS = 120
-
-
-def chart_step(games: int) -> int:
-    """Every how many games a chart of a rating with ``games`` games draws a point."""
-    return max(1, -(-games // CHART_POINTS))
-
-
-def chart_games(games: int) -> list[int]:
-    """The games counts a chart of a rating with ``games`` games draws (after each of them,
-    and before the first): every :func:`chart_step`-th, the first and the last.
-
-    >>> chart_games(3)
-    [1, 2, 3]
-    >>> chart_games(250)[:4], len(chart_games(250))
-    ([1, 3, 6, 9], 85)
-    """
-    step = chart_step(games)
-    return sorted({*range(step, games + 1, step), *([1, games] if games else [])})
-
-
 def rating_histories(
     ratings: list[Rating], rating: str = STANDINGS_RATING
 ) -> dict[int, Chart | None]:
     """A chart per rating of its value of ``rating`` (a key of :data:`FOLLOWED`; Margin by
-    default) over all its games, with the ± band (one query).
+    default) over all its games, with the ± band.
 
-    A chart is about 380 px wide, so a long history is thinned to at most about
-    :data:`CHART_POINTS` games, evenly spaced, always with the first and the last. The rows
-    are looked up by their games count (:func:`chart_games`) in the index
-    ``rating_change_chart``, so a chart costs the same after 100 games as after 100,000.
+    A long history is thinned by a doubling stride (:func:`chart_games`): the games at the
+    multiples of a power of two, between :data:`CHART_POINTS` and twice as many, and always
+    the first and the last. The points are kept on the rating as it is rated
+    (:func:`extend_chart`), so this reads nothing and a chart costs the same after 100 games
+    as after 100,000.
     """
-    if not ratings:
-        return {}
-    followed = FOLLOWED[rating]
-    value = followed.value
-    sigma = followed.sigma or value  # Elo's ± is computed from the games below
-    wanted = {r.pk: chart_games(r.games) for r in ratings}
-    table = RatingChange._meta.db_table
-    columns = [f"{value}_before", f"{value}_after", f"{sigma}_before", f"{sigma}_after"]
-    # The (rating, games) pairs spelt out, so that PostgreSQL looks each one up in the index
-    # instead of reading every row of the rating and keeping some.
-    sql = f"""
-        SELECT c.rating_id, {", ".join(f"c.{name}" for name in columns)}, c.games_after
-        FROM unnest(%s::bigint[], %s::int[]) AS w(id, games)
-        JOIN {table} c ON c.rating_id = w.id AND c.games_after = w.games
-        ORDER BY c.rating_id, c.id
-    """
-    params = [
-        [pk for pk, games in wanted.items() for _ in games],
-        [g for games in wanted.values() for g in games],
-    ]
-    if connection.vendor != "postgresql":  # the demo's SQLite: no arrays, a query per rating
-        rows: list[tuple[int, float, float, float, float, int]] = []
-        for rating_ in ratings:
-            rows += list(
-                RatingChange.objects.filter(rating=rating_, games_after__in=wanted[rating_.pk])
-                .order_by("id")
-                .values_list("rating_id", *columns, "games_after")
-            )
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-    series: dict[int, list[tuple[float, float, int]]] = {}
-    for rating_id, before, after, sigma_before, sigma_after, games in rows:
-        points = series.setdefault(rating_id, [])
-        if not points:
-            points.append((before, sigma_before, games - 1))
-        points.append((after, sigma_after, games))
+    field = FOLLOWED[rating].chart
     charts: dict[int, Chart | None] = {}
     for rating_ in ratings:
-        points = series.get(rating_.pk, [])
-        if followed.sigma is None:
-            errors = [
-                ELO.uncertainty(EloRating(str(rating_.bot_id), v, g, ELO.is_provisional(g)))
-                for v, _, g in points
-            ]
-        else:
-            errors = [error for _, error, _ in points]
+        points = getattr(rating_, field)
         charts[rating_.pk] = line_chart(
-            [v for v, _, _ in points],
-            errors,
-            x_labels=[str(g) for _, _, g in points],
+            [value for _, value, _ in points],
+            [error for _, _, error in points],
+            x_labels=[str(int(games)) for games, _, _ in points],
             width=380,
             height=170,
             margin=(8, 10, 20, 40),

@@ -4,11 +4,17 @@ every match rated, after a match delivered twice and after ``recompute_ladder``.
 
 import random
 from datetime import timedelta
+from importlib import import_module
 
 import pytest
 from core.charts import Chart, line_chart
+from django.apps import apps as django_apps
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from ladders.models import TREND_GAMES, Ladder, Rating, RatingChange, Rival
+from ladders.models import ELO, TREND_GAMES, Ladder, Rating, RatingChange, Rival
+from ladders.rating import EloRating
 from ladders.services import (
     CHART_POINTS,
     head_to_head,
@@ -65,24 +71,38 @@ def _history_trend(rating: Rating, value: str) -> list[float]:
     return [rows[0][0], *(after for _, after in rows)] if rows else []
 
 
-def _history_chart(rating: Rating) -> Chart | None:
-    """The Margin chart as read from the whole history, every step-th game kept."""
-    step = max(1, -(-rating.games // CHART_POINTS))
-    points: list[tuple[float, float, int]] = []
+def _history_points(rating: Rating, value: str, sigma: str | None) -> list[list[float]]:
+    """A chart's points as read from the whole history: the value before the first game,
+    then after every game that is a multiple of the smallest power of two leaving at most
+    ``2 * CHART_POINTS`` of them, and after the last game."""
+    stride = 1
+    while rating.games // stride >= 2 * CHART_POINTS:
+        stride *= 2
+    points: list[list[float]] = []
     for change in RatingChange.objects.filter(rating=rating).order_by("id"):
-        if change.games_after % step and change.games_after not in (1, rating.games):
-            continue
-        before, after = change.margin_mu_before, change.margin_mu_after
-        sigma_before, sigma_after = change.margin_sigma_before, change.margin_sigma_after
-        assert before is not None and after is not None
-        assert sigma_before is not None and sigma_after is not None
+        games = change.games_after
         if not points:
-            points.append((before, sigma_before, change.games_after - 1))
-        points.append((after, sigma_after, change.games_after))
+            points.append(_point(change, value, sigma, "before", games - 1))
+        if games % stride == 0 or games == rating.games:
+            points.append(_point(change, value, sigma, "after", games))
+    return points
+
+
+def _point(
+    change: RatingChange, value: str, sigma: str | None, when: str, games: int
+) -> list[float]:
+    found = getattr(change, f"{value}_{when}")
+    if sigma is None:  # Elo: its ± follows from the games
+        record = EloRating(str(change.rating.bot_id), found, games, ELO.is_provisional(games))
+        return [games, found, ELO.uncertainty(record)]
+    return [games, found, getattr(change, f"{sigma}_{when}")]
+
+
+def _line(points: list[list[float]]) -> Chart | None:
     return line_chart(
-        [v for v, _, _ in points],
-        [e for _, e, _ in points],
-        x_labels=[str(g) for _, _, g in points],
+        [v for _, v, _ in points],
+        [e for _, _, e in points],
+        x_labels=[str(int(g)) for g, _, _ in points],
         width=380,
         height=170,
         margin=(8, 10, 20, 40),
@@ -110,11 +130,17 @@ def _history_rivals(bot: Bot) -> dict[str, tuple[int, int, int, int, float]]:
 def _check_against_history(ladder: Ladder, bots: list[Bot]) -> None:
     ratings = list(Rating.objects.filter(ladder=ladder))
     margin, elo = trends(ratings), trends(ratings, "elo")
-    charts = rating_histories(ratings)
+    charts, elo_charts = rating_histories(ratings), rating_histories(ratings, "elo")
     for rating in ratings:
         assert margin.get(rating.pk, []) == _history_trend(rating, "margin_mu")
         assert elo.get(rating.pk, []) == _history_trend(rating, "elo")
-        assert charts[rating.pk] == _history_chart(rating)
+        margin_points = _history_points(rating, "margin_mu", "margin_sigma")
+        elo_points = _history_points(rating, "elo", None)
+        assert rating.margin_chart == margin_points
+        assert rating.elo_chart == elo_points
+        assert len(margin_points) <= 2 * CHART_POINTS + 2
+        assert charts[rating.pk] == _line(margin_points)
+        assert elo_charts[rating.pk] == _line(elo_points)
     for bot in bots:
         rows = {
             row.opponent.name: (
@@ -133,37 +159,79 @@ def _check_against_history(ladder: Ladder, bots: list[Bot]) -> None:
             assert row[4] == pytest.approx(expected[name][4])
 
 
+@pytest.mark.slow
 def test_trends_charts_and_rivals_follow_every_rated_match(ladder: Ladder, bots: list[Bot]) -> None:
     rng = random.Random(7)
-    _play(ladder, bots, 3, rng)
+    four = bots[:4]  # each plays every match: 300 games, past a doubling of the stride
+    _play(ladder, four, 3, rng)
     rate_ladder(ladder.pk)
-    _check_against_history(ladder, bots)
+    _check_against_history(ladder, four)
     # Past the trend's games and the chart's points: both are thinned, and still equal.
-    _play(ladder, bots, 170, rng)
+    _play(ladder, four, 127, rng)
+    assert rate_ladder(ladder.pk) == 127
+    _check_against_history(ladder, four)
+    _play(ladder, four, 170, rng)
     assert rate_ladder(ladder.pk) == 170
     most = max(Rating.objects.filter(ladder=ladder), key=lambda r: r.games)
-    assert most.games > CHART_POINTS and len(most.margin_trend) == TREND_GAMES + 1
-    _check_against_history(ladder, bots)
+    assert most.games == 300 and len(most.margin_trend) == TREND_GAMES + 1
+    assert [int(point[0]) for point in most.margin_chart][:3] == [0, 2, 4]
+    _check_against_history(ladder, four)
+    # The migration's fill from the history gives the same thinned charts.
+    stored = list(Rating.objects.order_by("pk").values_list("margin_chart", "elo_chart"))
+    Rating.objects.update(margin_chart=[], elo_chart=[])
+    import_module("ladders.migrations.0008_rating_charts").fill_charts(django_apps, None)
+    assert list(Rating.objects.order_by("pk").values_list("margin_chart", "elo_chart")) == stored
 
 
 def test_a_match_rated_twice_adds_nothing_twice(ladder: Ladder, bots: list[Bot]) -> None:
     (match,) = _play(ladder, bots, 1, random.Random(3))
     rate_match.run(match_pk=match.pk)
     before = list(Rival.objects.order_by("pk").values())
-    trend = list(Rating.objects.order_by("pk").values_list("margin_trend", flat=True))
+    kept = ("margin_trend", "elo_trend", "margin_chart", "elo_chart")
+    trend = list(Rating.objects.order_by("pk").values_list(*kept))
     rate_match.run(match_pk=match.pk)
     assert rate_ladder(ladder.pk) == 0
     assert list(Rival.objects.order_by("pk").values()) == before
-    assert list(Rating.objects.order_by("pk").values_list("margin_trend", flat=True)) == trend
+    assert list(Rating.objects.order_by("pk").values_list(*kept)) == trend
+    assert all(len(chart) == 2 for _, _, chart, _ in trend)
     assert Rival.objects.count() == 12 and all(r["games"] == 1 for r in before)
 
 
-def test_recompute_rebuilds_trends_and_rivals(ladder: Ladder, bots: list[Bot]) -> None:
+def test_recompute_rebuilds_trends_charts_and_rivals(ladder: Ladder, bots: list[Bot]) -> None:
     _play(ladder, bots, 30, random.Random(11))
     rate_ladder(ladder.pk)
     rivals = {(r.bot_id, r.opponent_id): r.games for r in Rival.objects.all()}
-    Rating.objects.update(margin_trend=[1.0], elo_trend=[])
+    Rating.objects.update(
+        margin_trend=[1.0], elo_trend=[], margin_chart=[[0, 1.0, 1.0]], elo_chart=[]
+    )
     Rival.objects.update(games=999)
     assert recompute_ladder(ladder.pk) == 30
     assert {(r.bot_id, r.opponent_id): r.games for r in Rival.objects.all()} == rivals
     _check_against_history(ladder, bots)
+
+
+def test_the_bot_page_draws_its_stored_charts_without_reading_the_history(
+    client: Client, ladder: Ladder, bots: list[Bot]
+) -> None:
+    _play(ladder, bots, 12, random.Random(5))
+    rate_ladder(ladder.pk)
+    rating = Rating.objects.filter(ladder=ladder).order_by("-games").first()
+    assert rating is not None
+    margin, elo = _line(rating.margin_chart), _line(rating.elo_chart)
+    assert margin is not None and elo is not None
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(rating.bot.get_absolute_url()).content.decode()
+    assert f'points="{margin.line}"' in page and f'points="{elo.line}"' in page
+    assert f'points="{margin.band}"' in page and f'points="{elo.band}"' in page
+    assert not [q for q in queries.captured_queries if RatingChange._meta.db_table in q["sql"]]
+
+
+def test_the_migration_fills_the_charts_from_the_history(ladder: Ladder, bots: list[Bot]) -> None:
+    _play(ladder, bots, 20, random.Random(13))
+    rate_ladder(ladder.pk)
+    stored = dict(Rating.objects.values_list("pk", "margin_chart"))
+    stored_elo = dict(Rating.objects.values_list("pk", "elo_chart"))
+    Rating.objects.update(margin_chart=[], elo_chart=[])
+    import_module("ladders.migrations.0008_rating_charts").fill_charts(django_apps, None)
+    assert dict(Rating.objects.values_list("pk", "margin_chart")) == stored
+    assert dict(Rating.objects.values_list("pk", "elo_chart")) == stored_elo
