@@ -17,8 +17,9 @@ size's p95 over the smallest size's::
 Measured 2026-12-01 on this 2-core machine under heavy other work (load average about 10; one
 round's p95 of one page varies by up to 2x between rounds), 2 rounds, p95 over 50,000 matches'
 p95: home 1.07 at 500,000 and 1.52 at 2,000,000; ladder page 1 1.45 and 1.99; bot 0.99 and
-1.96; in-process and one request at a time, home and ladder pages cost the same at every size
-and the bot page grows with its charts until they reach ``CHART_POINTS`` points.
+1.96; in-process and one request at a time, home and ladder pages cost the same at every size.
+With the bot page's charts kept on the ratings (it reads no history), 3 rounds, 200 requests
+(load average about 2): bot p95 85 ms at 50,000 and 88 ms at 500,000 matches (1.03x).
 
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
