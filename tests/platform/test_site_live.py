@@ -301,7 +301,7 @@ def test_fifty_spectators_at_once_each_get_every_frame_in_order(live_server: Any
             feed(number, game, ("a", "b", "c", "d"))
             while (pending := game.pending) is not None:
                 for seat in pending.seats:
-                    time.sleep(0.005)  # a bot's thinking
+                    time.sleep(0.01)  # a bot's thinking: the games span several flushes
                     game.apply(seat, rng.choice(game.legal(seat)))
     Match.objects.filter(pk=match.pk).update(status=Match.FINISHED, finished_at=timezone.now())
     for spectator in spectators:
@@ -310,6 +310,9 @@ def test_fifty_spectators_at_once_each_get_every_frame_in_order(live_server: Any
         (f"{c.attempt}:{c.seq}", c.game, c.first, c.frames)
         for c in LiveChunk.objects.filter(match=match).order_by("seq")
     ]
-    assert len(written) > 3 and {game for _, game, _, _ in written} == {1, 2}
+    # How many chunks the frames come in depends on the writer's pace (a loaded machine
+    # flushes less often); what is pinned is that both games came and every spectator got
+    # every chunk, in order.
+    assert len(written) >= 2 and {game for _, game, _, _ in written} == {1, 2}
     for mine in received:
         assert [(i, c["game"], c["first"], c["frames"]) for i, c in mine] == written
