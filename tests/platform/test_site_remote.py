@@ -29,6 +29,7 @@ import grpc
 import pytest
 import redis
 from django.conf import settings
+from django.template.defaultfilters import floatformat
 from django.test import Client
 from ladders.models import Ladder
 from matches.models import Match
@@ -369,7 +370,9 @@ def test_a_bot_on_another_host_plays_a_ladder_match_through_the_gateway_over_tls
     started[0].process.wait(timeout=20)
     assert started[0].process.returncode == 0, started[0].output()
     page = Client().get(match.get_absolute_url()).content.decode()
-    assert f"remote, round trip {round(mine['network']['rtt_ms'])} ms" in page
+    # As the page's template writes it (floatformat rounds half up; Python's round() to even)
+    shown = floatformat(mine["network"]["rtt_ms"], 0)
+    assert f"remote, round trip {shown} ms" in page
     connection = RemoteConnection.objects.get(bot=remote)
     assert connection.address == arena.host.address
     assert connection.matches == 1 and connection.ended == "the match is over"
