@@ -43,6 +43,31 @@ def result_dir(match: Match, claim: leases.Claim) -> str:
     return f"matches/{match.uuid.hex[:2]}/{match.uuid}-{claim.token.hex[:12]}"
 
 
+def record_result(
+    match: Match, outcome: bridge.MatchOutcome, relative: str, skip: int | None = None
+) -> dict[int, Seat]:
+    """Write a played match's outcome into its (locked) row and its bots' seats: scores, ranks,
+    faults, logs, deal scores, the result folder ``relative``; the seat ``skip`` (a person's, at
+    a table) has no seat row and is left to the caller. Returns the seat rows by number."""
+    seats = {s.seat: s for s in match.seats.all()}
+    for number, result in enumerate(outcome.seats):
+        if number == skip:
+            continue
+        seat = seats[number]
+        seat.score, seat.rank = result.score, result.rank
+        seat.faults, seat.log_file = result.faults, result.log_file
+        seat.deal_scores = result.deal_scores
+        seat.save(update_fields=["score", "rank", "faults", "log_file", "deal_scores"])
+    match.status = Match.FINISHED
+    match.finished_at = timezone.now()
+    match.result_dir = relative
+    match.replays = list(outcome.replays)
+    match.claim_token = None
+    match.error = ""
+    match.save()
+    return seats
+
+
 def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) -> bool:
     """Keep ``outcome`` if ``claim`` still holds its match; ``False`` (and nothing kept) if not.
 
@@ -72,20 +97,7 @@ def store(claim: leases.Claim, outcome: "bridge.MatchOutcome", out_dir: Path) ->
             match = leases.holds(claim).filter(status=Match.RUNNING).select_for_update().first()
             if match is None:
                 return False
-            seats = {s.seat: s for s in match.seats.all()}
-            for number, result in enumerate(outcome.seats):
-                seat = seats[number]
-                seat.score, seat.rank = result.score, result.rank
-                seat.faults, seat.log_file = result.faults, result.log_file
-                seat.deal_scores = result.deal_scores
-                seat.save(update_fields=["score", "rank", "faults", "log_file", "deal_scores"])
-            match.status = Match.FINISHED
-            match.finished_at = timezone.now()
-            match.result_dir = relative
-            match.replays = list(outcome.replays)
-            match.claim_token = None
-            match.error = ""
-            match.save()
+            seats = record_result(match, outcome, relative)
             if match.ladder_id is not None:
                 # A tournament's bots are versions fixed by its organiser, a version test's
                 # by the test; only the ladder pipeline pauses a bot that keeps faulting.

@@ -121,25 +121,11 @@ def store(claim: leases.Claim, table: Table, outcome: bridge.MatchOutcome, out_d
             held = leases.holds(claim).filter(status=Match.RUNNING).select_for_update().first()
             if held is None:
                 return False
-            seats = {s.seat: s for s in held.seats.all()}
-            for number, result in enumerate(outcome.seats):
-                if number == table.entry:
-                    Table.objects.filter(pk=table.pk).update(
-                        score=result.score, rank=result.rank, faults=result.faults
-                    )
-                    continue
-                seat = seats[number]
-                seat.score, seat.rank = result.score, result.rank
-                seat.faults, seat.log_file = result.faults, result.log_file
-                seat.deal_scores = result.deal_scores
-                seat.save(update_fields=["score", "rank", "faults", "log_file", "deal_scores"])
-            held.status = Match.FINISHED
-            held.finished_at = timezone.now()
-            held.result_dir = relative
-            held.replays = list(outcome.replays)
-            held.claim_token = None
-            held.error = ""
-            held.save()
+            person = outcome.seats[table.entry]
+            Table.objects.filter(pk=table.pk).update(
+                score=person.score, rank=person.rank, faults=person.faults
+            )
+            results.record_result(held, outcome, relative, skip=table.entry)
             table.refresh_from_db()
             rate_table(table, list(outcome.result.replays))
         kept = True
