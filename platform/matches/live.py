@@ -53,7 +53,7 @@ from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import Q
 from django.utils import timezone
 
-from arena.engine.frames import Film, header
+from arena.engine.frames import HIDDEN_CARD, Film, header
 from arena.engine.game import Game
 from matches.models import LiveChunk, Match
 
@@ -75,8 +75,6 @@ RETRY_MS = 1000
 BATCH = 50
 #: How long a match's chunks stay after it is over, for spectators still catching up.
 KEEP_AFTER_END = timedelta(minutes=5)
-#: What a live frame says in place of an action card's name.
-HIDDEN_CARD = "hidden"
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from matches.live import (
-    HIDDEN_CARD,
     KEEP_AFTER_END,
     LiveFeed,
     Position,
@@ -30,7 +29,7 @@ from matches.models import LiveChunk, Match
 from nimmt_site_testing import program_bot
 
 from arena.bots.registry import make_bot
-from arena.engine.frames import frames
+from arena.engine.frames import HIDDEN_CARD, frames
 from arena.engine.game import Event, Game, TurnEnded
 from arena.runner.lineup import Entrant
 from arena.runner.match import run_match
