@@ -221,6 +221,8 @@ _RATING_TYPES = [
     "jsonb",
 ]
 _JSON_FIELDS = {"margin_trend", "elo_trend", "margin_chart", "elo_chart"}
+#: The bot page's charts: only that page reads them (a list of ratings defers them).
+CHART_FIELDS = ("margin_chart", "elo_chart")
 
 
 def _column_value(rating: Rating, name: str) -> float | int | str | datetime:
@@ -528,6 +530,8 @@ class Standings:
         rows = Rating.objects.filter(pk__in=ids).select_related(*self.related)
         if self.related == ("bot", "bot__owner"):
             rows = rows.only(*self.TABLE_FIELDS)
+        else:  # a whole table never draws the charts: up to 241 points each, twice
+            rows = rows.defer(*CHART_FIELDS)
         order = {pk: n for n, pk in enumerate(ids)}
         found = sorted(rows, key=lambda rating: order[rating.pk])
         for rating in found:
@@ -576,7 +580,11 @@ def leaders(ladders: list[Ladder], count: int) -> dict[int, list[Rating]]:
         with connection.cursor() as cursor:
             cursor.execute(sql, [[ladder.pk for ladder in ladders], count])
             ids = [row[0] for row in cursor.fetchall()]
-        rows = Rating.objects.filter(pk__in=ids).select_related("bot", "bot__owner")
+        rows = (
+            Rating.objects.filter(pk__in=ids)
+            .select_related("bot", "bot__owner")
+            .only(*Standings.TABLE_FIELDS)  # not the charts, which grow with the games
+        )
         found: dict[int, list[Rating]] = {ladder.pk: [] for ladder in ladders}
         for row in sorted(rows, key=lambda r: (-getattr(r, column), r.pk)):
             row.inactive = False  # type: ignore[attr-defined]

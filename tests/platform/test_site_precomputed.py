@@ -226,6 +226,25 @@ def test_the_bot_page_draws_its_stored_charts_without_reading_the_history(
     assert not [q for q in queries.captured_queries if RatingChange._meta.db_table in q["sql"]]
 
 
+def test_lists_of_ratings_never_read_the_charts_that_grow_with_the_games(
+    client: Client, ladder: Ladder, bots: list[Bot]
+) -> None:
+    """The home page, the ladder page and the API's standings show many ratings: only the bot
+    page draws a rating's chart, so the others must not load it (it grows to 241 points)."""
+    _play(ladder, bots, 12, random.Random(9))
+    rate_ladder(ladder.pk)
+    assert all(len(r.margin_chart) > 1 for r in Rating.objects.filter(ladder=ladder))
+    pages = ["/", ladder.get_absolute_url(), f"/api/v1/ladders/{ladder.uuid}/standings/"]
+    for url in pages:
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url)
+        assert page.status_code == 200, url
+        assert "ann" in page.content.decode(), url  # the ratings are on it
+        read = [q["sql"] for q in queries.captured_queries if "ladders_rating" in q["sql"]]
+        assert read, url
+        assert not [sql for sql in read if "margin_chart" in sql or "elo_chart" in sql], url
+
+
 def test_the_migration_fills_the_charts_from_the_history(ladder: Ladder, bots: list[Bot]) -> None:
     _play(ladder, bots, 20, random.Random(13))
     rate_ladder(ladder.pk)
