@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from ladders.models import ELO
 from ladders.rating import EloRating
@@ -64,11 +65,13 @@ def rate_table(table: Table, replays: list[dict[str, Any]]) -> None:
         Table.objects.filter(pk=table.pk).update(rated=True)
 
 
-def standings(variant: str) -> list[PeopleRating]:
-    """The people ladder of ``variant``, best first."""
-    return list(
+def standings(variant: str) -> QuerySet[PeopleRating]:
+    """The people ladder of ``variant``, best first (read a page at a time: the index
+    ``people_standings`` gives the order, so a page costs the same however many played)."""
+    return (
         PeopleRating.objects.filter(variant=variant)
         .select_related("person", "bot")
+        .only("elo", "games", "wins", "losses", "person__username", "bot__name", "bot__uuid")
         .order_by("-elo", "pk")
     )
 

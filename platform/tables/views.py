@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -37,6 +38,7 @@ GUEST_TIME = "relaxed"
 GUEST_RATE = "30/h"
 #: The longest answer body taken: ``{"request": N, "decision": "..."}`` is a few dozen bytes.
 MAX_ANSWER_BYTES = 1024
+PEOPLE_LADDER_PAGE_SIZE = 50
 
 
 class PlayForm(forms.Form):
@@ -229,13 +231,16 @@ def people_ladder(request: HttpRequest, variant: str) -> HttpResponse:
     """The people-versus-bots ladder of ``variant``."""
     if variant not in VARIANT_NAMES:
         raise Http404("No such variant.")
+    paginator = Paginator(standings(variant), PEOPLE_LADDER_PAGE_SIZE, allow_empty_first_page=True)
+    page = paginator.get_page(request.GET.get("page"))
     return render(
         request,
         "tables/ladder.html",
         {
             "variant": variant,
             "variants": VARIANT_NAMES,
-            "ratings": standings(variant),
+            "ratings": page.object_list,
+            "page": page,
             "section": "play",
         },
     )

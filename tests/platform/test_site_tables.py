@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from accounts.models import User
 from django.core.management import call_command
-from django.db import connections, transaction
+from django.db import connection, connections, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from matches.models import Match
@@ -265,6 +266,24 @@ def test_only_so_many_tables_play_at_once_on_the_site(house: list[Bot], settings
     Match.objects.filter(pk=first.match.pk).update(status=Match.FINISHED)
     assert Client().post(reverse("play-guest")).status_code == 302
     assert Table.objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_the_people_ladder_is_read_a_page_at_a_time_in_order() -> None:
+    people = [make_user(f"person{n:03d}") for n in range(120)]
+    PeopleRating.objects.bulk_create(
+        PeopleRating(variant="basic", person=p, elo=2000 - n, games=1) for n, p in enumerate(people)
+    )
+    url = reverse("people-ladder", args=["basic"])
+    with CaptureQueriesContext(connection) as queries:
+        first = Client().get(url).content.decode()
+    assert "person000" in first and "person049" in first and "person050" not in first
+    assert "Page 1 of 3" in first and 'href="?page=2"' in first
+    assert len(queries.captured_queries) <= 6
+    third = Client().get(url, {"page": 3}).content.decode()
+    assert "person100" in third and "person119" in third and "person099" not in third
+    assert '<td class="num">101</td>' in third  # places go on from the pages before
+    assert "person119" in Client().get(url, {"page": "99"}).content.decode()  # the last page
 
 
 @pytest.mark.django_db
