@@ -224,3 +224,55 @@ def test_a_playout_cut_after_some_turns_stops_with_the_scores_of_that_turn(varia
                     assert all(c <= s for c, s in zip(cut, record[k - 1]["scores"], strict=True))
                 else:
                     assert cut == record[k - 1]["scores"]
+
+
+BOARD_VARIANTS = [v for v in VARIANT_NAMES if v != "classic"]
+
+
+@pytest.mark.parametrize("variant", BOARD_VARIANTS)
+def test_rule_playouts_from_any_position_are_games_the_api_plays_alike(variant: str) -> None:
+    for seed in range(2):
+        _, stops = api_game(variant, 3, 500 + seed)
+        for k, (mid, decision) in enumerate(stops[::4]):
+            assert mid.pending is not None
+            seat = mid.pending.seats[0]
+            pos = Position(mid)
+            who, forced = (seat, decision) if k % 2 else (None, None)
+            turns, final = pos.trace(random.Random(k), who, forced, rule=0.2)
+            assert final == pos.playout(random.Random(k), who, forced, rule=0.2)
+            game = mid.clone()
+            drive(game, turns)
+            assert game.is_over()
+            assert list(game.result().scores) == final
+
+
+@pytest.mark.parametrize("variant", BOARD_VARIANTS)
+def test_without_exploration_the_rule_plays_the_tile_that_lands_best(variant: str) -> None:
+    """First turn of a rule playout from the start of a turn: every seat plays a tile worth
+    the most to it landing alone on the board, as the search bot's opponent model values
+    tiles (a completed row's bullheads, a space's gain or loss)."""
+    from arena.bots.search import landing_values
+    from arena.engine.observation import observe
+
+    spread = 0
+    for seed in range(3):
+        _, stops = api_game(variant, 4, 600 + seed)
+        for k, (mid, _decision) in enumerate(stops):
+            pending = mid.pending
+            assert pending is not None
+            if pending.kind is not DecisionKind.TILE or len(pending.seats) < 4:
+                continue  # not the start of a turn
+            turns, _ = Position(mid).trace(random.Random(k), rule=0.0)
+            for seat in range(4):
+                values = landing_values(observe(mid, seat))
+                hand = [values[t] for t in mid.hands[seat]]
+                assert values[turns[0]["plays"][seat]] == max(hand), (seed, k, seat)
+                spread += max(hand) > min(hand)
+    assert spread > 20  # the hands held tiles of different worth
+
+
+def test_rule_playouts_are_refused_in_the_card_game_and_outside_0_to_1() -> None:
+    with pytest.raises(ValueError, match="rollouts"):
+        Position(Game.new("classic", 4, 1)).playout(random.Random(1), rule=0.1)
+    with pytest.raises(ValueError, match="probability"):
+        Position(Game.new("basic", 4, 1)).playouts(random.Random(1), 0, [], rule=1.5)

@@ -5,13 +5,15 @@
   forced decision, a free playout; to the end and cut short) gives the same scores on both
   backends and leaves the generator in the same state.
 - The house search bots (``search``, ``mcs``) play the same games on both backends.
-- The card game's rule rollouts (``arena.bots.rollouts``) likewise, at every tile choice.
+- The card game's rule rollouts (``arena.bots.rollouts``) likewise, at every tile choice,
+  and the board game's (``Position.playouts(..., rule=...)``) at every decision.
 - A batch of rounds (``repeat``) is the same as that many calls, on either backend.
 - ``NIMMT_PURE_PLAYOUT=1`` switches to the Python loops; the install built the core here.
 - Bad arguments to the core (positions, decisions) are refused with a clear error, never a
   crash.
 """
 
+import itertools
 import os
 import random
 import subprocess
@@ -109,6 +111,38 @@ def test_both_backends_give_the_same_rule_rollouts(
             game.apply(seat, rng.choice(legal))
 
 
+@pytest.mark.parametrize("explore", [0.0, 0.2])
+@pytest.mark.parametrize("variant", [v for v in VARIANT_NAMES if v != "classic"])
+def test_both_backends_give_the_same_board_game_rule_playouts(
+    variant: str, explore: float, restore_backend: str
+) -> None:
+    compared = 0
+    for players in (2, 4):
+        game = Game.new(variant, players, players)
+        rng = random.Random(players)
+        for k in itertools.count():
+            if (pending := game.pending) is None:
+                break
+            seat = pending.seats[0]
+            legal = game.legal(seat)
+            if k % 3:
+                game.apply(seat, rng.choice(legal))
+                continue
+            pos = Position(game)
+            seen = []
+            for backend in ("python", "compiled"):
+                lean.BACKEND = backend
+                gen = random.Random(compared)
+                results = [list(r) for r in pos.playouts(gen, seat, legal, repeat=2, rule=explore)]
+                results.append(list(pos.playout(gen, seat, legal[0], 2, rule=explore)))
+                results.append(list(pos.playout(gen, rule=explore)))
+                seen.append((results, gen.getstate()))
+            assert seen[0] == seen[1], (variant, players, game.turn)
+            compared += 1
+            game.apply(seat, rng.choice(legal))
+    assert compared > 10
+
+
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_the_search_bots_play_the_same_game_on_both_backends(
     variant: str, restore_backend: str
@@ -163,7 +197,7 @@ def test_the_environment_switch_forces_the_python_loops() -> None:
 
 
 def test_bad_arguments_to_the_core_are_refused() -> None:
-    core = lean._compiled
+    core = lean.CORE
     assert core is not None
     rng = random.Random(0)
     ends, state, rows = [3, 20, 40, 60], [65, 65, 65, 65], [0, 1, 2, 3]
@@ -185,13 +219,13 @@ def test_bad_arguments_to_the_core_are_refused() -> None:
     with pytest.raises(ValueError, match="one state per row end"):
         core.row_playouts(rng, ends, state[:2], rows, [0, 0], [], hands, 0, 12, None, 1)
     with pytest.raises(TypeError, match=r"random\.Random"):
-        core.row_playouts(object(), ends, state, rows, [0, 0], [], hands, 0, 12, None, 1)
+        core.row_playouts(object(), ends, state, rows, [0, 0], [], hands, 0, 12, None, 1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not on the board"):
         core.row_playouts(rng, ends, state, rows, [0, 0], [1 << 4], hands, 0, 12, [7], 1)
 
 
 def test_bad_positions_and_decisions_for_the_general_simulator_are_refused() -> None:
-    core = lean._compiled
+    core = lean.CORE
     assert core is not None
     pos = Position(Game.new("pro", 3, 2))
     board = pos.board

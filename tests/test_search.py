@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+import arena.bots.rollouts as rollouts
 import arena.bots.search as search
 from arena.bots.base import GameInfo
 from arena.bots.heuristic import HeuristicBot
@@ -128,16 +129,22 @@ def test_a_fixed_number_of_playouts_is_not_exceeded(
     rollout: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     played: list[int] = []
-    real = search.classic_playouts
+    real = rollouts.classic_playouts
     position_playouts = Position.playouts
 
     def counted(
-        pos: Position, rng: random.Random, seat: int, decisions: list[Decision], repeat: int = 1
+        pos: Position,
+        rng: random.Random,
+        seat: int,
+        decisions: list[Decision],
+        explore: float = 0.1,
+        repeat: int = 1,
+        rule: float | None = None,
     ) -> object:
         played.append(len(decisions) * repeat)
         if rollout == "random":
-            return position_playouts(pos, rng, seat, decisions, repeat=repeat)
-        return real(pos, rng, seat, decisions)
+            return position_playouts(pos, rng, seat, decisions, repeat=repeat, rule=rule)
+        return real(pos, rng, seat, decisions, explore)
 
     if rollout == "random":
         monkeypatch.setattr(Position, "playouts", counted)
@@ -148,6 +155,26 @@ def test_a_fixed_number_of_playouts_is_not_exceeded(
     bot.start_game(GameInfo("classic", 4, 1, 3))
     assert bot.decide(view) in view.legal
     assert 200 <= sum(played) <= 400
+
+
+@pytest.mark.parametrize(("options", "rule"), [("", None), ("rollout=rule,explore=0.3", 0.3)])
+def test_board_game_rollouts_play_by_the_rule_when_asked(
+    options: str, rule: float | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules: list[object] = []
+    real = Position.playouts
+
+    def recorded(self: Position, *args: object, **kwargs: object) -> object:
+        rules.append(kwargs.get("rule"))
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Position, "playouts", recorded)
+    for variant in ("basic", "pro+luck"):
+        view = observe(Game.new(variant, 4, 5), 1)
+        bot = SearchBot(f"playouts=200,{options}")
+        bot.start_game(GameInfo(variant, 4, 1, 2))
+        assert bot.decide(view) in view.legal
+    assert rules and set(rules) == {rule}
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)

@@ -929,7 +929,8 @@ typedef struct {
     long final[G_SEATS];
     Forced forced;
     int nh[G_SEATS], hands[G_SEATS][G_HAND];
-    int err; /* set when the position breaks an assumption: the Python path would raise */
+    double rule; /* below 0: random tiles; else the rule's share of random tiles (_rule_tile) */
+    int err;     /* set when the position breaks an assumption: the Python path would raise */
 } Sim;
 
 static inline double g_random(Sim *m) { return genrand_res53(m->gen); }
@@ -1481,6 +1482,62 @@ static void g_end_turn(Sim *m) {
     }
 }
 
+/* _Sim._rule_cost: what t would cost its player landing alone on the board, in half points */
+static long g_rule_cost(Sim *m, int t) {
+    int i = g_bisect(m, t) - 1;
+    if (i < 0) i = m->nends - 1;
+    if (i < 0) {
+        m->err = 1;
+        return 0;
+    }
+    const GBoard *b = m->board;
+    int row = m->erow[i], f = m->fill[row];
+    if (f == b->length[row] - 1) {
+        long cost = b->claim[row] ? m->rsum[row] : 2 * m->rsum[row];
+        return m->f10[row] ? cost - 20 : cost;
+    }
+    switch (m->kind[row][f]) {
+    case K_PLUS:
+        return -2 * m->bh[t];
+    case K_MINUS:
+        return 2 * m->bh[t];
+    case K_PLUS5:
+        return -10;
+    case K_DRAW:
+        return m->sup_i < m->nsupply ? 1 : 0;
+    case K_ACTION:
+        return m->act_i < m->nactions ? -2 : 0;
+    default:
+        return 0;
+    }
+}
+
+/* _Sim._rule_tile: the rule's tile, taken from the seat's hand */
+static int g_rule_tile(Sim *m, int seat) {
+    int *hand = m->hands[seat], n = m->nh[seat], k = 0;
+    if (g_random(m) < m->rule) {
+        k = (int)(g_random(m) * n);
+    } else {
+        long best = 1L << 30;
+        int ties = 0;
+        for (int j = 0; j < n; j++) {
+            long cost = g_rule_cost(m, hand[j]);
+            if (cost < best) {
+                best = cost;
+                k = j;
+                ties = 1;
+            } else if (cost == best) {
+                ties++;
+                if (g_random(m) * ties < 1) k = j; /* a uniform choice among the ties */
+            }
+        }
+    }
+    int t = hand[k];
+    for (int j = k; j + 1 < n; j++) hand[j] = hand[j + 1];
+    m->nh[seat] = n - 1;
+    return t;
+}
+
 /* _turn: chosen tiles (0: none) and the seats that still choose, the first one the forced
  * tile's if there is one */
 static void g_turn(Sim *m, const long *chosen, const int *to_choose, int nchoose) {
@@ -1509,8 +1566,9 @@ static void g_turn(Sim *m, const long *chosen, const int *to_choose, int nchoose
             m->err = 1;
             return;
         }
-        codes[n++] = m->hands[s][--m->nh[s]] << 4 | s;
+        codes[n++] = (m->rule < 0 ? m->hands[s][--m->nh[s]] : g_rule_tile(m, s)) << 4 | s;
     }
+    if (m->err) return;
     m->nturns++;
     for (int i = 1; i < n; i++) { /* sort descending: a stack, lowest last */
         int x = codes[i], j = i - 1;
@@ -1794,16 +1852,19 @@ static PyObject *g_result(const Sim *m, int turns) {
     return out;
 }
 
-/* general_playouts(rng, board, state, seat, decisions, turns, repeat)
+/* general_playouts(rng, board, state, seat, decisions, turns, repeat[, rule])
  *
  * Position.playouts (and .playout) on the general simulator: for each decision (kind, a, b, c)
  * in ``decisions`` (or one free playout for None) one playout from the same generator state,
- * ``repeat`` rounds; ``state``: the position's fields (playout.py, Position._core_state). */
+ * ``repeat`` rounds; ``state``: the position's fields (playout.py, Position._core_state);
+ * ``rule``: below 0 (the default) random tiles, else Position.playouts' rule with that share
+ * of random tiles. */
 static PyObject *py_general_playouts(PyObject *self, PyObject *args) {
     PyObject *rng, *board, *st, *decisions;
     int seat, turns, repeat;
-    if (!PyArg_ParseTuple(args, "OOOiOii", &rng, &board, &st, &seat, &decisions, &turns,
-                          &repeat))
+    double rule = -1.0;
+    if (!PyArg_ParseTuple(args, "OOOiOii|d", &rng, &board, &st, &seat, &decisions, &turns,
+                          &repeat, &rule))
         return NULL;
     RandomObject *gen = as_random(rng);
     if (gen == NULL) return NULL;
@@ -1823,6 +1884,7 @@ static PyObject *py_general_playouts(PyObject *self, PyObject *args) {
         goto done;
     }
     if (g_read(st, b, g) < 0) goto done;
+    g->sim.rule = rule < 0 ? -1.0 : rule;
     forced[0].kind = F_NONE;
     if (decisions != Py_None) {
         PyObject *fast = PySequence_Fast(decisions, "decisions");

@@ -61,5 +61,6 @@ def general_playouts(
     decisions: Sequence[tuple[int, int, int, int]] | None,
     turns: int,
     repeat: int,
+    rule: float = -1.0,
     /,
 ) -> list[list[float]]: ...

@@ -344,6 +344,7 @@ class _Sim:
         "random",
         "record",
         "rsum",
+        "rule",
         "rules",
         "scores",
         "set_number",
@@ -354,7 +355,7 @@ class _Sim:
         "variant",
     )
 
-    def __init__(self, pos: "Position", rng: Random) -> None:
+    def __init__(self, pos: "Position", rng: Random, rule: float | None = None) -> None:
         v = pos.variant
         board = pos.board
         assert board is not None, "the card game has loops of its own"
@@ -390,6 +391,7 @@ class _Sim:
         self.forced: Decision | None = None
         self.record: list[Turn] | None = None
         self.random = rng.random
+        self.rule = -1.0 if rule is None else rule  # below 0: random tiles
         key = random_keys(rng).__getitem__
         self.hands = [sorted(h, key=key) for h in pos.hands]
 
@@ -441,15 +443,17 @@ class _Sim:
         codes = [t << _SEAT_BITS | s for s, t in enumerate(chosen) if t is not None]
         hands = self.hands
         forced = self.forced
-        if forced is None:
-            codes += [hands[s].pop() << _SEAT_BITS | s for s in to_choose]
-        else:  # the first seat to choose plays the forced tile
+        if forced is not None:  # the first seat to choose plays the forced tile
             assert isinstance(forced, PlayTile)
             self.forced = None
             first, *rest = to_choose
             hands[first].remove(forced.tile)
             codes.append(forced.tile << _SEAT_BITS | first)
-            codes += [hands[s].pop() << _SEAT_BITS | s for s in rest]
+            to_choose = rest
+        if self.rule < 0:
+            codes += [hands[s].pop() << _SEAT_BITS | s for s in to_choose]
+        else:
+            codes += [self._rule_tile(s) << _SEAT_BITS | s for s in to_choose]
         self.nturns += 1
         if self.record is not None:
             recorded: list[int | None] = [None] * self.players
@@ -460,6 +464,51 @@ class _Sim:
         self.queue = codes
         self._place_queue()
         self._end_turn()
+
+    def _rule_tile(self, seat: int) -> int:
+        """The tile the rule plays from ``seat``'s hand (:meth:`Position.playouts`): with
+        probability ``rule`` a random one, else the cheapest by :meth:`_rule_cost`, ties
+        broken uniformly."""
+        hand = self.hands[seat]
+        rnd = self.random
+        if rnd() < self.rule:
+            return hand.pop(int(rnd() * len(hand)))
+        cost = self._rule_cost
+        best = 1 << 30
+        k = ties = 0
+        for j, t in enumerate(hand):
+            c = cost(t)
+            if c < best:
+                best, k, ties = c, j, 1
+            elif c == best:
+                ties += 1
+                if rnd() * ties < 1:  # a uniform choice among the ties
+                    k = j
+        return hand.pop(k)
+
+    def _rule_cost(self, t: int) -> int:
+        """What ``t`` would cost its player landing alone on the board as it stands, in half
+        points: a completed row's bullheads (half of them on a claim space, whose tiles come
+        back to hand), less 10 for a +10 marker; a space's gain or loss; half a point for a
+        draw, a point gained for an action card (while the supply or the deck lasts)."""
+        i = bisect(self.ends, t) - 1  # -1: below every row, the last row takes it
+        row = self.erow[i]
+        f = self.fill[row]
+        if f == self.length[row] - 1:
+            cost = self.rsum[row] if self.board.claim[row] else 2 * self.rsum[row]
+            return cost - 20 if self.f10[row] else cost
+        k = self.kind[row][f]
+        if k == _PLUS:
+            return -2 * self.bh[t]
+        if k == _MINUS:
+            return 2 * self.bh[t]
+        if k == _PLUS5:
+            return -10
+        if k == _DRAW:
+            return 1 if self.sup_i < len(self.supply) else 0
+        if k == _ACTION:
+            return -2 if self.act_i < len(self.actions) else 0
+        return 0
 
     def _place_queue(self) -> None:
         """Place the revealed tiles; the common placements are inlined, the rest call out."""
@@ -967,28 +1016,30 @@ class Position:
         seat: int | None = None,
         decision: Decision | None = None,
         turns: int = 0,
+        rule: float | None = None,
     ) -> Sequence[float]:
         """Final scores of one game played on from here (see the class docstring).
 
         ``turns``: stop after this many turns, counting the current one, and return the scores
         as they stand then (0: play to the end). In the professional version a game cut short
         is charged the hand penalty it can expect (:meth:`_Sim.cut_scores`), a fraction.
+        ``rule``: the tiles are chosen by the rule of :meth:`playouts` instead of at random.
         """
+        _check_rule(self, rule)
         if self.over is not None:
             return list(self.over)
         if runs_compiled(rng):
-            if self._fast:
-                decisions = None if decision is None else [decision]
-                return self._core_playouts(rng, seat, decisions, turns)[0]
             decisions = None if decision is None else [decision]
-            return self._general_playouts(rng, seat, decisions, turns)[0]
-        if self._fast == "basic":
+            if self._fast and rule is None:
+                return self._core_playouts(rng, seat, decisions, turns)[0]
+            return self._general_playouts(rng, seat, decisions, turns, 1, rule)[0]
+        if self._fast == "basic" and rule is None:
             tile = decision.tile if isinstance(decision, PlayTile) else None
             key = random_keys(rng).__getitem__
             return self._basic(_codes(self._sequences(key, seat, tile, turns)))
         if self._fast == "classic":
             return self._classic_random(rng, seat, decision, turns)
-        sim = _Sim(self, rng)
+        sim = _Sim(self, rng, rule)
         sim.forced = decision
         scores = sim.run(self, seat if isinstance(decision, PlayTile) else None, turns)
         return sim.cut_scores() if turns else scores
@@ -1000,6 +1051,7 @@ class Position:
         decisions: Sequence[Decision],
         turns: int = 0,
         repeat: int = 1,
+        rule: float | None = None,
     ) -> Sequence[Sequence[float]]:
         """One playout per decision of ``seat``, all with the same randomness: the final scores
         of each, in order (``turns`` as for :meth:`playout`).
@@ -1011,28 +1063,43 @@ class Position:
         ``repeat``: that many such rounds in one call, the generator running on, their results
         one after the other: the same as ``repeat`` calls, and on the compiled core without
         the cost of a call per round.
+
+        ``rule`` (board game; a probability): the tiles are not random but chosen by a rule,
+        as cheap as the card game's (:mod:`arena.bots.rollouts`), that stands for players who
+        look at the board: every seat, each turn, plays the tile that would cost it least
+        landing alone on the board as the turn starts (:meth:`_Sim._rule_cost`: a completed
+        row's bullheads first of all, then a space's gain or loss), ties broken at random;
+        with probability ``rule`` a uniformly random tile instead. Luck-card spaces and
+        action cards stay random.
         """
         if repeat < 1:
             raise ValueError(f"repeat must be at least 1, not {repeat}")
+        _check_rule(self, rule)
         if self.over is None and runs_compiled(rng):
-            if self._fast:
+            if self._fast and rule is None:
                 return self._core_playouts(rng, seat, decisions, turns, repeat)
-            return self._general_playouts(rng, seat, decisions, turns, repeat)
+            return self._general_playouts(rng, seat, decisions, turns, repeat, rule)
         if repeat == 1:
-            return self._round(rng, seat, decisions, turns)
+            return self._round(rng, seat, decisions, turns, rule)
         results: list[Sequence[float]] = []
         for _ in range(repeat):
-            results += self._round(rng, seat, decisions, turns)
+            results += self._round(rng, seat, decisions, turns, rule)
         return results
 
     def _round(
-        self, rng: Random, seat: int, decisions: Sequence[Decision], turns: int
+        self,
+        rng: Random,
+        seat: int,
+        decisions: Sequence[Decision],
+        turns: int,
+        rule: float | None = None,
     ) -> Sequence[Sequence[float]]:
         """One round of :meth:`playouts` on the Python loops."""
         if self.over is not None:
             return [list(self.over) for _ in decisions]
-        if self._fast == "basic" or (
-            self._fast == "classic" and self.pending_kind is DecisionKind.TILE
+        if rule is None and (
+            self._fast == "basic"
+            or (self._fast == "classic" and self.pending_kind is DecisionKind.TILE)
         ):
             return self._tile_playouts(rng, seat, decisions, turns)
         if self._fast == "classic":
@@ -1048,7 +1115,7 @@ class Position:
         cut: list[Sequence[float]] = []
         for d in decisions:
             rng.setstate(state)
-            cut.append(self.playout(rng, seat, d, turns))
+            cut.append(self.playout(rng, seat, d, turns, rule))
         return cut
 
     def _tile_playouts(
@@ -1126,6 +1193,7 @@ class Position:
         decisions: Sequence[Decision] | None,
         turns: int,
         repeat: int = 1,
+        rule: float | None = None,
     ) -> list[list[float]]:
         """:meth:`playouts` (or :meth:`playout`) on the compiled general simulator: the same
         draws from ``rng`` and the same results as :class:`_Sim`."""
@@ -1135,7 +1203,7 @@ class Position:
         coded = None if decisions is None else [_decision_code(d) for d in decisions]
         return core.general_playouts(
             rng, board.general, self._core_state(), -1 if seat is None else seat, coded,
-            turns, repeat,
+            turns, repeat, -1.0 if rule is None else rule,
         )  # fmt: skip
 
     def _core_state(self) -> tuple[Any, ...]:
@@ -1165,15 +1233,17 @@ class Position:
         seat: int | None = None,
         decision: Decision | None = None,
         turns: int = 0,
+        rule: float | None = None,
     ) -> tuple[list[Turn], Sequence[float]]:
         """The playout :meth:`playout` plays with the same arguments, recorded: the turns from
         here on in the replay's form, and the scores. If the position is in the middle of a
         turn, the first entry finishes that turn and its ``plays`` is ``None``."""
+        _check_rule(self, rule)
         if self.over is not None:
             return [], list(self.over)
-        if self._fast:
+        if self._fast and rule is None:
             return self._trace_fast(rng, seat, decision, turns)
-        sim = _Sim(self, rng)
+        sim = _Sim(self, rng, rule)
         sim.forced = decision
         sim.record = record = self._record_start()
         scores = sim.run(self, seat if isinstance(decision, PlayTile) else None, turns)
@@ -1288,6 +1358,15 @@ class Position:
         codes = self._head_codes() + _codes(self._later(key, turns), 1)
         pick = _once(decision.row) if isinstance(decision, TakeRow) else None
         return self._classic(codes, pick, random_row)
+
+
+def _check_rule(pos: Position, rule: float | None) -> None:
+    if rule is None:
+        return
+    if pos.board is None:
+        raise ValueError("the card game's rule playouts are in arena.bots.rollouts")
+    if not 0 <= rule <= 1:
+        raise ValueError(f"rule: a probability from 0 to 1, not {rule}")
 
 
 _ACTION_CODE = {card: i for i, card in enumerate(ACTION_CARDS)}
