@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.engine import VARIANT_NAMES, Game, SetupError
+from arena.engine.decisions import DecisionKind
 from arena.engine.observation import observe
 from arena.engine.playout import Position
 from arena.engine.sampling import Sampler, determinize
@@ -102,6 +103,20 @@ def test_a_sampled_position_is_the_position_of_the_sampled_game(
         seed += 1
 
 
+def test_every_sampled_position_is_its_own_to_change() -> None:
+    sampler = Sampler(observe(Game.new("pro+luck", 4, 3), 0))
+    rng = random.Random(1)
+    first = sampler.position(rng)
+    dealt = [list(h) for h in first.hands]
+    first.hands[1].clear()
+    first.chosen[2] = 99
+    first.to_choose = (0,)
+    again = sampler.position(random.Random(1))
+    assert again is not first
+    assert again.hands == dealt and again.chosen == [None] * 4
+    assert again.to_choose == (0, 1, 2, 3)
+
+
 def test_it_knows_what_basic_boxes_and_keeps_the_seats_own_cards() -> None:
     game = Game.new("basic", players=4, seed=2)
     rng = random.Random(0)
@@ -120,7 +135,7 @@ def test_it_knows_what_basic_boxes_and_keeps_the_seats_own_cards() -> None:
 
 def test_it_copies_the_decision_under_way() -> None:
     rng = random.Random(1)
-    seen = set()
+    seen: set[DecisionKind] = set()
     for seed in range(40):
         game = Game.new("pro+luck", players=3, seed=seed)
         while (pending := game.pending) is not None and len(seen) < 3:

@@ -188,12 +188,13 @@ def test_the_opponent_model_plays_the_modeled_tiles_first_and_keeps_every_tile(
     model = bot._opponent_model(view, bot.settings.for_variant(variant))
     assert model is not None
     sample = Sampler(view).position(rng)
+    dealt = [list(h) for h in sample.hands]  # the model changes the sample in place
     modeled = model(sample, rng)
     assert modeled.to_choose == (0,)
     for s in (1, 2, 3):
         tile = modeled.chosen[s]
-        assert tile is not None and tile in sample.hands[s]
-        assert sorted([*modeled.hands[s], tile]) == sorted(sample.hands[s])
+        assert tile is not None and tile in dealt[s]
+        assert sorted([*modeled.hands[s], tile]) == sorted(dealt[s])
     turns, scores = modeled.trace(rng, 0, PlayTile(view.hand[0]))
     assert turns[0]["plays"] == [view.hand[0], *modeled.chosen[1:]]
     assert len(scores) == 4

@@ -92,7 +92,9 @@ from .rollouts import EXPLORE, classic_playouts
 from .timing import Deadline, clock_named
 
 Playouts = Callable[[Position, Random, int, list[Decision]], Sequence[Sequence[float]]]
-#: What is done to a sample before it is played out (the opponent model, the quiet actions).
+#: What is done to a sample before it is played out (the opponent model, the quiet actions);
+#: it may change the sample, a position of its own
+#: (:meth:`arena.engine.sampling.Sampler.position`).
 Model = Callable[[Position, Random], Position]
 #: Every sample is played out at least this many times (all options, repeated if few).
 PER_SAMPLE = 8
@@ -385,8 +387,11 @@ class SearchBot(Bot):
         held: list[list[str]] = [own if s == view.seat else [] for s in range(view.players)]
 
         def model(pos: Position, rng: Random) -> Position:
-            hands = [list(h) for h in pos.hands]
-            chosen = list(pos.chosen)
+            # The sample is the sampler's own (Sampler.position): changed in place, which
+            # saves a fifth of a sample's cost in basic. Its tables (``_fast``) stay right:
+            # a tile moves from a hand to the chosen ones.
+            hands = pos.hands
+            chosen = pos.chosen
             for s in waiting:
                 hand = hands[s]
                 if not hand:
@@ -399,16 +404,11 @@ class SearchBot(Bot):
                 x = rng.random() * total
                 j = next((i for i, c in enumerate(cumulative) if c > x), len(hand) - 1)
                 chosen[s] = hand.pop(j)
-            modeled = pos.with_deal(
-                hands,
-                chosen,
-                held if quiet else pos.held,
-                pos.supply,
-                pos.luck_deck,
-                [] if quiet else pos.action_deck,
-            )
-            modeled.to_choose = tuple(s for s in pos.to_choose if chosen[s] is None)
-            return modeled
+            if quiet:
+                pos.held = held
+                pos.action_deck = []
+            pos.to_choose = tuple(s for s in pos.to_choose if chosen[s] is None)
+            return pos
 
         return model
 

@@ -152,11 +152,13 @@ class Sampler:
 
     def position(self, rng: Random) -> Position:
         """A random consistent position for playouts: ``Position(self.game(rng))``, but made
-        without the Game, from a template of what every sample shares."""
+        without the Game, from a template of what every sample shares. Every call gives a
+        position of its own, which its caller may change."""
         deal = self._deal(rng)
-        if self._template is None or self.view.pending is None:
+        if self.view.pending is None:
+            return self._position(deal)
+        if self._template is None:
             self._template = self._position(deal)
-            return self._template
         return self._template.with_deal(
             deal.hands, deal.chosen, deal.held, deal.supply, deal.luck, deal.actions
         )
