@@ -120,6 +120,7 @@ class LiveFeed:
         self.match_pk = match_pk
         self.attempt = secrets.token_hex(4)
         self._lock = threading.Lock()
+        self._flushing = threading.Lock()
         self._games: list[_Watched] = []
         self._seq = 0
         self._stop = threading.Event()
@@ -156,7 +157,12 @@ class LiveFeed:
             log.warning("match %s: live frames not written", self.match_pk, exc_info=True)
 
     def flush(self) -> None:
-        """Write every game's frames noted since the last flush, one chunk per game."""
+        """Write every game's frames noted since the last flush, one chunk per game (one
+        flush at a time: the writer thread's and a caller's would number chunks alike)."""
+        with self._flushing:
+            self._flush()
+
+    def _flush(self) -> None:
         with self._lock:
             games = list(self._games)
         rows: list[LiveChunk] = []

@@ -154,6 +154,47 @@ def test_a_feed_starts_an_attempt_afresh_and_its_frames_go_a_while_after_the_end
     assert not LiveChunk.objects.filter(match=match).exists()
 
 
+@pytest.mark.django_db(transaction=True)
+def test_flushes_at_the_same_time_write_each_chunk_once_in_order() -> None:
+    """The writer thread flushes every 0.25 s and so may anybody else: two at once once wrote
+    two chunks with the same number (the second a unique-key error, its frames lost)."""
+    match = _running("basic", 2)
+    feed = LiveFeed(match.pk)  # its own thread not started: these threads race instead
+    game = Game.new("basic", players=2, seed=4)
+    feed(1, game, ("a", "b"))
+    done = threading.Event()
+    errors: list[BaseException] = []
+
+    def flusher() -> None:
+        try:
+            while not done.is_set():
+                feed.flush()
+        except BaseException as problem:  # reported below
+            errors.append(problem)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=flusher) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    try:
+        while (pending := game.pending) is not None:
+            for seat in pending.seats:
+                game.apply(seat, game.legal(seat)[0])
+            time.sleep(0.002)
+    finally:
+        done.set()
+        for thread in threads:
+            thread.join()
+    feed.flush()
+    assert errors == []
+    seqs = list(LiveChunk.objects.filter(match=match).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    (frames,) = _by_game(match).values()  # each chunk goes on where the one before ended
+    assert frames[0]["step"]["kind"] != "end" and frames[-1]["step"]["kind"] == "end"
+    assert len(seqs) > 3  # the frames came in several chunks while the game went on
+
+
 # ---------------------------------------------------------------------------- the stream
 
 
