@@ -327,7 +327,7 @@ class Fill:
                 cursor,
                 "matches_seat",
                 "id, seat, score, rank, faults, log_file, bot_id, match_id, version_id, "
-                "deal_scores",
+                "deal_scores, match_created_at",
             ) as seat_row,
             self._copy(
                 cursor,
@@ -362,13 +362,13 @@ class Fill:
                     if live:
                         seat_row(
                             f"{seat_id}\t{seat}\t{NULL}\t{NULL}\t[]\t\t{bot}\t{match_id}\t{bot}"
-                            "\t[]\n"
+                            f"\t[]\t{c}\n"
                         )
                         seat_id += 1
                         continue
                     seat_row(
                         f"{seat_id}\t{seat}\t{score}\t{rank}\t[]\tlogs/bot-{bot}.log\t"
-                        f"{bot}\t{match_id}\t{bot}\t[{score}]\n"
+                        f"{bot}\t{match_id}\t{bot}\t[{score}]\t{c}\n"
                     )
                     seat_id += 1
                     rating = ratings.get((ladder_id, bot))

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from ladders.models import STANDINGS_RATING, Ladder, Rating
 from ladders.services import standings
+from matches.listing import Listing
 from matches.models import Match, public_faults
 from matches.views import frames as frames_file
 from matches.views import open_match
@@ -438,14 +439,17 @@ def matches(request: HttpRequest) -> HttpResponse:
     )
     if ladder_id is not None:
         found = found.filter(ladder__uuid=ladder_id)
-    if bot_id is not None:
-        found = found.filter(seats__bot__uuid=bot_id)
     status = request.GET.get("status")
     if status is not None:
         if status not in dict(Match.STATUSES):
             return error(400, f"'status' must be one of {', '.join(dict(Match.STATUSES))}.")
         found = found.filter(status=status)
-    page = list(found.order_by("-created_at", "-pk")[offset : offset + limit + 1])
+    if bot_id is not None:
+        bot_pk = Bot.objects.filter(uuid=bot_id).values_list("pk", flat=True).first()
+        listing = Listing(found if bot_pk is not None else found.none(), bot_id=bot_pk or 0)
+    else:
+        listing = Listing(found)
+    page = list(listing.newest_first()[offset : offset + limit + 1])
     more = len(page) > limit
     params = request.GET.copy()
     params["offset"] = str(offset + limit)

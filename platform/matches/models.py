@@ -117,6 +117,10 @@ class Seat(models.Model):
     deal_scores = models.JSONField(default=list, blank=True)
     faults = models.JSONField(default=list, blank=True)  # the replays' fault records
     log_file = models.CharField(max_length=200, blank=True)  # relative to the match's folder
+    # The match's ``created_at``, copied (a match's never changes) so that a bot's matches are
+    # listed newest first from the index seat_bot_listed, reading one page of them, not all.
+    # Filled from the match when a seat is saved; ``bulk_create`` must pass it.
+    match_created_at = models.DateTimeField(editable=False)
 
     class Meta:
         ordering = ("match", "seat")
@@ -137,10 +141,19 @@ class Seat(models.Model):
             models.Index(
                 fields=["bot", "-match"], condition=~models.Q(faults=[]), name="seat_bot_faulted"
             ),
+            # The match list of one bot (matches.listing), in the list's order:
+            # WHERE bot_id = %s [AND (match_created_at, match_id) < (%s, %s)]
+            # ORDER BY match_created_at DESC, match_id DESC LIMIT 51
+            models.Index(fields=["bot", "-match_created_at", "-match"], name="seat_bot_listed"),
         )
 
     def __str__(self) -> str:
         return f"{self.bot} in seat {self.seat}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.match_created_at is None:
+            self.match_created_at = self.match.created_at
+        super().save(*args, **kwargs)
 
 
 def entrant_names(seats: list[Seat]) -> list[str]:

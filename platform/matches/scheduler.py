@@ -158,7 +158,15 @@ def create_match(
         for number, bot in enumerate(bots):
             if bot.active_version_id is None:
                 raise ValueError(f"{bot} has no active version")
-            seats.append(Seat(match=match, seat=number, bot=bot, version_id=bot.active_version_id))
+            seats.append(
+                Seat(
+                    match=match,
+                    match_created_at=match.created_at,
+                    seat=number,
+                    bot=bot,
+                    version_id=bot.active_version_id,
+                )
+            )
         Seat.objects.bulk_create(seats)
     return match
 

@@ -38,6 +38,7 @@ from arena.engine.errors import ReplayError
 from arena.engine.frames import frames as engine_frames
 from arena.engine.readings import CURRENT, of_replay
 from arena.engine.replay import parse as parse_replay
+from matches.listing import Listing
 from matches.models import Match, Seat, public_faults
 from matches.notes import owned_notes, replay_owners
 
@@ -128,19 +129,17 @@ def open_match(request: HttpRequest, found: QuerySet[Match], **lookup: Any) -> M
     return match
 
 
-def _filtered(form: MatchFilter) -> QuerySet[Match]:
+def _filtered(form: MatchFilter) -> Listing:
     found = Match.objects.filter(version_test__isnull=True)  # an owner's version test: unlisted
     data = form.cleaned_data
     if data.get("ladder"):
         found = found.filter(ladder=data["ladder"])
-    if data.get("bot"):
-        found = found.filter(id__in=Seat.objects.filter(bot=data["bot"]).values("match_id"))
     if data.get("day"):
         start = dt.datetime.combine(data["day"], dt.time.min, tzinfo=dt.UTC)
         found = found.filter(created_at__gte=start, created_at__lt=start + dt.timedelta(days=1))
     if data.get("status"):
         found = found.filter(status=data["status"])
-    return found
+    return Listing(found, bot_id=data["bot"].pk if data.get("bot") else None)
 
 
 def _anchor(value: str | None) -> tuple[dt.datetime, int] | None:
@@ -157,33 +156,18 @@ def match_list(request: HttpRequest) -> HttpResponse:
     """Newest first, ``LIST_PAGE_SIZE`` a page; ``before``/``after`` (a match's id) page by
     key, so that a page deep in the list costs what the first one does."""
     form = MatchFilter(request.GET)
-    found = _filtered(form) if form.is_valid() else Match.objects.none()
+    listing = _filtered(form) if form.is_valid() else Listing(Match.objects.none())
     before = _anchor(request.GET.get("before"))
     after = None if before else _anchor(request.GET.get("after"))
     if before is not None:
-        stamp, pk = before
-        page = list(
-            found.filter(created_at__lte=stamp)
-            .exclude(created_at=stamp, id__gte=pk)
-            .order_by("-created_at", "-id")[: LIST_PAGE_SIZE + 1]
-        )
-        has_older, has_newer = len(page) > LIST_PAGE_SIZE, True
-        page = page[:LIST_PAGE_SIZE]
+        found = listing.before(*before, LIST_PAGE_SIZE)
     elif after is not None:
-        stamp, pk = after
-        page = list(
-            found.filter(created_at__gte=stamp)
-            .exclude(created_at=stamp, id__lte=pk)
-            .order_by("created_at", "id")[: LIST_PAGE_SIZE + 1]
-        )
-        has_newer, has_older = len(page) > LIST_PAGE_SIZE, True
-        page = list(reversed(page[:LIST_PAGE_SIZE]))
+        found = listing.after(*after, LIST_PAGE_SIZE)
     else:
-        page = list(found.order_by("-created_at", "-id")[: LIST_PAGE_SIZE + 1])
-        has_older, has_newer = len(page) > LIST_PAGE_SIZE, False
-        page = page[:LIST_PAGE_SIZE]
+        found = listing.first(LIST_PAGE_SIZE)
+    has_older, has_newer = found.has_older, found.has_newer
     ladders = ladder_map()
-    page = with_lineups(page, ladders)
+    page = with_lineups(found.matches, ladders)
     params = request.GET.copy()
     for key in ("before", "after"):
         params.pop(key, None)

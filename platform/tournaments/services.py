@@ -220,6 +220,7 @@ def _queue_round(tournament: Tournament, round_number: int) -> None:
         Seat.objects.bulk_create(
             Seat(
                 match=match,
+                match_created_at=match.created_at,
                 seat=number,
                 bot_id=entrants[e].bot_id,
                 version_id=entrants[e].version_id,

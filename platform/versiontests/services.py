@@ -245,7 +245,13 @@ def _create_pair(test: VersionTest) -> tuple[int, ...]:
             seed=seed,
         )
         Seat.objects.bulk_create(
-            Seat(match=match, seat=number_, bot_id=v.bot_id, version=v)
+            Seat(
+                match=match,
+                match_created_at=match.created_at,
+                seat=number_,
+                bot_id=v.bot_id,
+                version=v,
+            )
             for number_, v in enumerate([version, *lineup_rest])
         )
         PairedMatch.objects.create(test=test, number=number, side=side, match=match)

@@ -253,6 +253,64 @@ def test_the_match_list_pages_by_key_both_ways(
         matches.views.LIST_PAGE_SIZE = original
 
 
+def test_a_bots_match_list_is_in_the_lists_order_by_its_seats_both_ways_and_in_the_api(
+    client: Client, site: Site, settings: Any
+) -> None:
+    """One bot's list is read from its seats (their copy of the match's creation time): the
+    order must still be the list's own, also where creation times disagree with ids."""
+    settings.DEBUG = False
+    lister = program_bot("lister")
+    others = site.house[:3]
+    start = timezone.now() - dt.timedelta(days=1)
+    minutes = [5, 1, 9, 3, 3, 7, 0, 8]  # out of the ids' order, and a tie
+    made = [
+        engine_match([lister, *others], seed=300 + n, created_at=start + dt.timedelta(minutes=m))
+        for n, m in enumerate(minutes)
+    ]
+    assert all(s.match_created_at == s.match.created_at for m in made for s in m.seats.all())
+    expected = [m.get_absolute_url() for m in sorted(made, key=lambda m: (m.created_at, m.pk))]
+    expected.reverse()
+    original = matches.views.LIST_PAGE_SIZE
+    matches.views.LIST_PAGE_SIZE = 3
+    try:
+        seen: list[str] = []
+        url: str | None = reverse("match-list") + "?bot=lister"
+        pages = []
+        while url is not None:
+            page = text(client.get(url))
+            pages.append(url)
+            seen += [u for u in re.findall(r'<td><a href="(/matches/[^"]+/)"', page)]
+            older = re.search(r'href="(\?[^"]*before=[^"]+)"', page)
+            url = reverse("match-list") + older.group(1).replace("&amp;", "&") if older else None
+        assert seen == expected and len(pages) == 3
+        newer = re.search(r'href="(\?[^"]*after=[^"]+)"', text(client.get(pages[-1])))
+        assert newer is not None
+        back = text(client.get(reverse("match-list") + newer.group(1).replace("&amp;", "&")))
+        assert re.findall(r'<td><a href="(/matches/[^"]+/)"', back) == expected[3:6]
+    finally:
+        matches.views.LIST_PAGE_SIZE = original
+    api = client.get("/api/v1/matches/", {"bot": str(lister.uuid), "limit": "5"}).json()
+    assert [f"/matches/{m['id']}/" for m in api["matches"]] == expected[:5] and api["next"]
+    rest = client.get(api["next"]).json()
+    assert [f"/matches/{m['id']}/" for m in rest["matches"]] == expected[5:]
+    unknown = client.get("/api/v1/matches/", {"bot": str(uuid.uuid4())}).json()
+    assert unknown["matches"] == []
+
+
+def test_the_migration_copies_each_matchs_creation_time_to_its_seats(site: Site) -> None:
+    from importlib import import_module
+
+    from django.apps import apps as django_apps
+    from django.db import connection
+    from matches.models import Seat
+
+    Seat.objects.update(match_created_at=timezone.now() + dt.timedelta(days=9))
+    with connection.schema_editor() as editor:
+        import_module("matches.migrations.0007_seat_match_created_at").fill(django_apps, editor)
+    seats = list(Seat.objects.select_related("match"))
+    assert seats and all(s.match_created_at == s.match.created_at for s in seats)
+
+
 # ---------------------------------------------------------------------------- match and game
 
 
