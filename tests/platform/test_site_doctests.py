@@ -7,10 +7,10 @@ from types import ModuleType
 import pytest
 from config import env
 from core import celery
-from matches import scheduler
+from matches import listing, scheduler
 
 
-@pytest.mark.parametrize("module", [env, celery, scheduler], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [env, celery, scheduler, listing], ids=lambda m: m.__name__)
 def test_it_passes_the_docstring_examples(module: ModuleType) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
