@@ -157,9 +157,12 @@ def test_a_fixed_number_of_playouts_is_not_exceeded(
     assert 200 <= sum(played) <= 400
 
 
-@pytest.mark.parametrize(("options", "rule"), [("", None), ("rollout=rule,explore=0.3", 0.3)])
-def test_board_game_rollouts_play_by_the_rule_when_asked(
-    options: str, rule: float | None, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("variant", "options", "rule"),
+    [("basic", "", None), ("pro+luck", "", 0.1), ("pro", "rollout=rule,explore=0.3", 0.3)],
+)
+def test_board_game_rollouts_play_by_the_rule_by_default_in_pro_luck_or_when_asked(
+    variant: str, options: str, rule: float | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rules: list[object] = []
     real = Position.playouts
@@ -169,11 +172,10 @@ def test_board_game_rollouts_play_by_the_rule_when_asked(
         return real(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Position, "playouts", recorded)
-    for variant in ("basic", "pro+luck"):
-        view = observe(Game.new(variant, 4, 5), 1)
-        bot = SearchBot(f"playouts=200,{options}")
-        bot.start_game(GameInfo(variant, 4, 1, 2))
-        assert bot.decide(view) in view.legal
+    view = observe(Game.new(variant, 4, 5), 1)
+    bot = SearchBot(f"playouts=200,{options}")
+    bot.start_game(GameInfo(variant, 4, 1, 2))
+    assert bot.decide(view) in view.legal
     assert rules and set(rules) == {rule}
 
 

@@ -27,13 +27,14 @@ quiet one. So the bot is PIMC with these additions:
   over at random and only add noise; the card asked about now is kept). In the board game
   ``rollout=rule`` plays the lean path's rule instead (:meth:`Position.playouts
   <arena.engine.playout.Position.playouts>`: each seat's tile that costs least landing alone
-  on the board, a random one with probability ``explore``, default 0.1); it is not the
-  default, because it measured no better (paired against random rollouts at 30 ms CPU, two
-  seats against two: basic +0.07 ± 2.54, basic + luck -3.59 ± 3.12, pro +1.55 ± 2.39,
-  pro + luck +0.09 ± 3.83 points per game, 25 deals; ``explore=0.5``: basic -1.07 ± 3.75,
-  pro + luck +3.17 ± 5.33, 15 deals). Its playouts cost two to five times as much, and the
-  search is short of samples: six times the work per decision gained +4.17 ± 4.12 points in
-  basic (20 deals).
+  on the board, a random one with probability ``explore``, default 0.1), the default in pro
+  + luck only. Paired against random rollouts (30 ms CPU, two seats against two, points per
+  game): pro + luck +3.54 ± 2.91 (40 deals) and +1.36 ± 2.85 (40 other deals), together
+  +2.45 ± 2.04; pro +0.81 ± 2.33 and +1.89 ± 3.04, together +1.35 ± 1.92, not clear of
+  noise; basic +0.07 ± 2.54, basic + luck -3.59 ± 3.12 (25 deals); ``explore=0.5``: pro
+  +2.26 ± 2.64, pro + luck -1.94 ± 3.12 (40 deals), basic -1.07 ± 3.75 (15). Its playouts
+  cost two to five times as much, and the search is short of samples: six times the work
+  per decision gained +4.17 ± 4.12 points in basic (20 deals).
 - **Sequential halving** (Karnin, Koren and Somekh 2013) of the budget across the options:
   ``ceil(log2 options)`` rounds, the worse half dropped after each, so the close contenders get
   most of the playouts. Every option of a round meets the same samples and the same random
@@ -59,6 +60,19 @@ makes games reproducible from :attr:`GameInfo.seed <arena.bots.base.GameInfo.see
 
 **Outcome.** ``objective=score`` (default): own score (card game: fewer points);
 ``margin``: own score less the others' mean.
+
+**Measured** (``benchmarks/strength.py``, 30 ms CPU per decision, 4 players, two seats against
+two, paired deals, points per game, 2026-12-01 on a loaded 2-core machine). Against
+``heuristic``, 60 deals: basic +3.07 ± 2.30, basic + luck +2.39 ± 2.32, pro -1.87 ± 1.92,
+pro + luck -0.33 ± 2.23 (random rollouts, before the rule became its default); p95 30.2 ms.
+Tried against the defaults and not taken (none clear of noise): ``objective=margin`` basic
++2.60 ± 4.26 (15 deals) and -1.34 ± 4.20 (20 more), pro + luck +0.42 ± 2.72 (15);
+``temperature=1`` basic -0.25 ± 3.20, pro + luck +2.38 ± 3.61, ``temperature=8`` +0.80 ±
+3.30 and -0.65 ± 2.50 (30 deals); 32 playouts a sample instead of 8 (:data:`PER_SAMPLE`)
+basic -0.31 ± 4.23, pro + luck -0.24 ± 3.89 (20 deals): repeats of one sample share its
+opponents' tiles of this turn, and it is the samples that count. Time per sample is mostly
+Python (dealing, the opponent model: about 60 us of 100 in basic, where the playouts of
+twelve options take 20).
 
 >>> from arena.engine import Game
 >>> from arena.engine.observation import observe
@@ -221,7 +235,7 @@ VARIANT_DEFAULTS = {
     "basic": VariantDefaults(prior=0.0, actions="random", rollout="random"),
     "basic+luck": VariantDefaults(prior=0.0, actions="random", rollout="random"),
     "pro": VariantDefaults(prior=2.0, actions="none", rollout="random"),
-    "pro+luck": VariantDefaults(prior=2.0, actions="none", rollout="random"),
+    "pro+luck": VariantDefaults(prior=2.0, actions="none", rollout="rule"),
     "classic": VariantDefaults(prior=0.0, actions="random", rollout="rule"),
 }
 
