@@ -64,7 +64,8 @@ makes games reproducible from :attr:`GameInfo.seed <arena.bots.base.GameInfo.see
 **Measured** (``benchmarks/strength.py``, 30 ms CPU per decision, 4 players, two seats against
 two, paired deals, points per game, 2026-12-01 on a loaded 2-core machine). Against
 ``heuristic``, 60 deals: basic +3.07 ± 2.30, basic + luck +2.39 ± 2.32, pro -1.87 ± 1.92,
-pro + luck -0.33 ± 2.23 (random rollouts, before the rule became its default); p95 30.2 ms.
+pro + luck -0.33 ± 2.23 with random rollouts, +0.51 ± 1.93 with the rule (the same deals);
+p95 30.2 ms.
 Tried against the defaults and not taken (none clear of noise): ``objective=margin`` basic
 +2.60 ± 4.26 (15 deals) and -1.34 ± 4.20 (20 more), pro + luck +0.42 ± 2.72 (15);
 ``temperature=1`` basic -0.25 ± 3.20, pro + luck +2.38 ± 3.61, ``temperature=8`` +0.80 ±
