@@ -996,6 +996,28 @@ class Position:
         pos._fast = pos._fast_path()
         return pos
 
+    def _dealt(
+        self,
+        hands: list[list[int]],
+        chosen: list[int | None],
+        held: list[list[str]],
+        supply: list[int],
+        luck_deck: list[str],
+        action_deck: list[str],
+    ) -> "Position":
+        """:meth:`with_deal` for a sampler's deals: lists that are the caller's to give, taken
+        as they are, dealt in this position's shape (every hand as long, the same seats'
+        tiles chosen), so the loop that plays it is this position's."""
+        pos = Position.__new__(Position)
+        pos.__dict__.update(self.__dict__)
+        pos.hands = hands
+        pos.chosen = chosen
+        pos.held = held
+        pos.supply = supply
+        pos.luck_deck = luck_deck
+        pos.action_deck = action_deck
+        return pos
+
     def _fast_path(self) -> str:
         """Which loop plays this position: ``basic``, ``classic`` or the general one ("")."""
         if self.over is not None:

@@ -159,7 +159,9 @@ class Sampler:
             return self._position(deal)
         if self._template is None:
             self._template = self._position(deal)
-        return self._template.with_deal(
+        # Every deal of one view has the same shape (hand sizes, seats that chose) and lists
+        # of its own, so the copy takes them as they are.
+        return self._template._dealt(
             deal.hands, deal.chosen, deal.held, deal.supply, deal.luck, deal.actions
         )
 
@@ -172,7 +174,7 @@ class Sampler:
         seat = view.seat
         key = random_keys(rng).__getitem__
         hidden = sorted(self.hidden, key=key)
-        gone = sorted(self.gone, key=key)
+        gone = sorted(self.gone, key=key) if self.gone else []
         # The box: known boxed tiles, then gone tiles, then (set-up tiles) hidden ones.
         box = list(self.box_known)
         take = min(self.box_size - len(box), len(gone))
@@ -181,7 +183,9 @@ class Sampler:
         short = self.box_size - len(box)
         box += hidden[:short]
         supply = hidden[short : short + view.supply_size]
-        pool = sorted(hidden[short + view.supply_size :] + rest_gone, key=key)
+        pool = hidden[short + view.supply_size :]
+        if rest_gone:  # else already in the keys' order
+            pool = sorted(pool + rest_gone, key=key)
         hands: list[list[int]] = []
         chosen: list[int | None] = [None] * view.players
         pos = 0
@@ -196,8 +200,8 @@ class Sampler:
             if self.chose[s]:
                 chosen[s] = hand.pop(int(rng.random() * len(hand)))
             hands.append(sorted(hand))
-        luck = shuffled(self.luck_pool, key)[: view.luck_deck_size]
-        cards = shuffled(self.action_pool, key)
+        luck = shuffled(self.luck_pool, key)[: view.luck_deck_size] if self.luck_pool else []
+        cards = shuffled(self.action_pool, key) if self.action_pool else []
         held: list[list[str]] = []
         pos = 0
         for s in range(view.players):
