@@ -130,6 +130,11 @@ class Sampler:
         self.action_pool = sorted(actions.elements())
         self._check()
         self._template: Position | None = None
+        #: Per seat, what :meth:`_deal` deals it: tiles from the pool, tiles swapped back,
+        #: whether it already chose.
+        self._seats = [
+            (s, self.hand_need[s], self.returned[s], self.chose[s]) for s in range(view.players)
+        ]
 
     def _check(self) -> None:
         view = self.view
@@ -189,17 +194,19 @@ class Sampler:
         hands: list[list[int]] = []
         chosen: list[int | None] = [None] * view.players
         pos = 0
-        for s in range(view.players):
+        for s, n, returned, chose in self._seats:
             if s == seat:
                 hands.append(list(view.hand))
                 chosen[s] = view.chosen
                 continue
-            n = self.hand_need[s]
-            hand = pool[pos : pos + n] + self.returned[s]
+            hand = pool[pos : pos + n]
             pos += n
-            if self.chose[s]:
+            if returned:
+                hand += returned
+            if chose:
                 chosen[s] = hand.pop(int(rng.random() * len(hand)))
-            hands.append(sorted(hand))
+            hand.sort()
+            hands.append(hand)
         luck = shuffled(self.luck_pool, key)[: view.luck_deck_size] if self.luck_pool else []
         cards = shuffled(self.action_pool, key) if self.action_pool else []
         held: list[list[str]] = []
