@@ -444,12 +444,12 @@ def matches(request: HttpRequest) -> HttpResponse:
         if status not in dict(Match.STATUSES):
             return error(400, f"'status' must be one of {', '.join(dict(Match.STATUSES))}.")
         found = found.filter(status=status)
+    bot_pk = None
     if bot_id is not None:
         bot_pk = Bot.objects.filter(uuid=bot_id).values_list("pk", flat=True).first()
-        listing = Listing(found if bot_pk is not None else found.none(), bot_id=bot_pk or 0)
-    else:
-        listing = Listing(found)
-    page = list(listing.newest_first()[offset : offset + limit + 1])
+        if bot_pk is None:  # no such bot: no matches
+            found = found.none()
+    page = list(Listing(found, bot_id=bot_pk).newest_first()[offset : offset + limit + 1])
     more = len(page) > limit
     params = request.GET.copy()
     params["offset"] = str(offset + limit)

@@ -165,7 +165,6 @@ def match_list(request: HttpRequest) -> HttpResponse:
         found = listing.after(*after, LIST_PAGE_SIZE)
     else:
         found = listing.first(LIST_PAGE_SIZE)
-    has_older, has_newer = found.has_older, found.has_newer
     ladders = ladder_map()
     page = with_lineups(found.matches, ladders)
     params = request.GET.copy()
@@ -180,9 +179,9 @@ def match_list(request: HttpRequest) -> HttpResponse:
         "statuses": Match.STATUSES,
         "chosen": {key: request.GET.get(key, "") for key in ("ladder", "bot", "day", "status")},
         "matches": page,
-        "older": f"?{base}&before={page[-1].uuid}" if page and has_older else None,
-        "newer": f"?{base}&after={page[0].uuid}" if page and has_newer else None,
-        "first": f"?{base}" if has_newer else None,
+        "older": f"?{base}&before={page[-1].uuid}" if page and found.has_older else None,
+        "newer": f"?{base}&after={page[0].uuid}" if page and found.has_newer else None,
+        "first": f"?{base}" if found.has_newer else None,
         "filtered": bool(base),
     }
     return render(request, "matches/match_list.html", context)
