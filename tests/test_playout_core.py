@@ -8,6 +8,9 @@
 - The card game's rule rollouts (``arena.bots.rollouts``) likewise, at every tile choice,
   and the board game's (``Position.playouts(..., rule=...)``) at every decision.
 - A batch of rounds (``repeat``) is the same as that many calls, on either backend.
+- The sampler's deal (``arena.engine.sampling.Sampler``) and the search's opponent-model draw
+  (``draw_by_weight``) give the same samples on both backends, sample by sample, from the
+  same random numbers.
 - ``NIMMT_PURE_PLAYOUT=1`` switches to the Python loops; the install built the core here.
 - Bad arguments to the core (positions, decisions) are refused with a clear error, never a
   crash.
@@ -27,8 +30,10 @@ from arena.bots.rollouts import classic_playouts
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine import playout as lean
 from arena.engine.decisions import Decision
+from arena.engine.observation import observe
 from arena.engine.playout import Position
 from arena.engine.readings import READINGS, Reading
+from arena.engine.sampling import Sampler, draw_by_weight
 from arena.local import play_game
 
 PLAYERS = {"classic": (2, 4, 10), "basic": (2, 3, 5)}
@@ -170,6 +175,68 @@ def test_a_batch_of_rounds_is_the_same_as_that_many_calls(restore_backend: str) 
             assert one.getstate() == many.getstate()
     with pytest.raises(ValueError, match="repeat"):
         pos.playouts(random.Random(0), 0, legal, repeat=0)
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_both_backends_deal_the_same_samples_sample_by_sample(
+    variant: str, restore_backend: str
+) -> None:
+    seen = {"chose": 0, "gone": 0, "to hands": 0, "swapped": 0, "actions": 0, "luck": 0}
+    for players in (2, 4, 6) if variant == "classic" else (2, 4):
+        for seed in range(2):
+            game = Game.new(variant, players, seed)
+            rng = random.Random(seed)
+            while (pending := game.pending) is not None:
+                for s in range(players):
+                    view = observe(game, s)
+                    for actions in (True, False):
+                        deals = []
+                        for backend in ("python", "compiled"):
+                            lean.BACKEND = backend
+                            sampler = Sampler(view, actions)
+                            gen = random.Random(game.turn * 97 + s)
+                            made = [sampler._deal(gen) for _ in range(3)]
+                            pos = sampler.position(gen)
+                            made.append((pos.hands, pos.chosen, pos.held, pos.supply))
+                            deals.append((made, gen.getstate()))
+                        assert deals[0] == deals[1], (variant, players, seed, game.turn, s)
+                    seen["chose"] += any(sampler.chose)
+                    seen["gone"] += bool(sampler.gone or sampler.box_known)
+                    seen["to hands"] += len(sampler.gone) > sampler.box_size  # gone, not boxed
+                    seen["swapped"] += any(sampler.returned)
+                    seen["actions"] += bool(sampler.action_pool)
+                    seen["luck"] += bool(sampler.luck_pool)
+                seat = pending.seats[0]
+                game.apply(seat, rng.choice(game.legal(seat)))
+    assert seen["chose"] and seen["gone"] > 10
+    if variant.startswith("pro"):
+        assert seen["actions"] and seen["to hands"] and seen["swapped"], seen
+    if variant.endswith("luck"):
+        assert seen["luck"]
+
+
+def test_both_backends_draw_the_same_tiles_by_weight(restore_backend: str) -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        players = rng.randint(2, 6)
+        tiles = rng.sample(range(1, 105), 40)
+        hands = [sorted(tiles[6 * s : 6 * s + rng.randint(0, 6)]) for s in range(players)]
+        weight = [rng.choice((0.5, 1.0, 3.0, 1e-300, rng.random())) for _ in range(105)]
+        seats = rng.sample(range(players), rng.randint(1, players))
+        seed = rng.randrange(1 << 30)
+        drawn = []
+        for backend in ("python", "compiled"):
+            lean.BACKEND = backend
+            gen = random.Random(seed)
+            these: list[int | None] = [None] * players
+            mine = [list(h) for h in hands]
+            draw_by_weight(gen, mine, these, seats, weight)
+            drawn.append((mine, these, gen.getstate()))
+        assert drawn[0] == drawn[1]
+        mine, these, _ = drawn[0]
+        for s in range(players):
+            assert (these[s] is not None) == (s in seats and bool(hands[s]))
+            assert sorted(mine[s] + [t for t in [these[s]] if t is not None]) == hands[s]
 
 
 def test_a_generator_subclass_plays_on_the_python_path(restore_backend: str) -> None:

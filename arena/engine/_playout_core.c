@@ -1968,6 +1968,325 @@ done:
     return out;
 }
 
+/* ------------------------------------------------------------------ the sampler's deal */
+
+/* What one view fixes for arena.engine.sampling.Sampler._deal, read once (deal_plan) and
+ * dealt from many times (deal): the same draws and the same deal as the Python method. */
+typedef struct {
+    int nhidden, ngone, nknown;
+    long hidden[NTILES], gone[NTILES], known[NTILES];
+    int box_size, supply_size, players, seat;
+    int need[MAX_SEATS], chose[MAX_SEATS], nret[MAX_SEATS];
+    long ret[MAX_SEATS][MAX_HAND];
+    PyObject *hand;       /* the seat's own tiles */
+    PyObject *own_chosen; /* its chosen tile or None */
+    PyObject *own_cards;  /* its action cards */
+    PyObject *luck;       /* the luck cards left unseen (a list of str) */
+    PyObject *cards;      /* the action cards left unseen (a list of str) */
+    int luck_size, deck_size;
+    int counts[MAX_SEATS];
+} DealPlan;
+
+static void plan_free(PyObject *capsule) {
+    DealPlan *p = PyCapsule_GetPointer(capsule, "nimmt.deal_plan");
+    if (p == NULL) return;
+    Py_XDECREF(p->hand);
+    Py_XDECREF(p->own_chosen);
+    Py_XDECREF(p->own_cards);
+    Py_XDECREF(p->luck);
+    Py_XDECREF(p->cards);
+    PyMem_Free(p);
+}
+
+static int read_tiles(PyObject *seq, long *out, int cap, const char *what) {
+    int n = read_ints(seq, out, cap, what);
+    for (int i = 0; i < n; i++)
+        if (out[i] <= 0 || out[i] >= NTILES) {
+            PyErr_Format(PyExc_ValueError, "%s: tile %ld out of range", what, out[i]);
+            return -1;
+        }
+    return n;
+}
+
+/* deal_plan(hidden, gone, box_known, box_size, supply_size, seat, need, returned, chose,
+ *           hand, chosen, own_cards, luck_pool, luck_size, action_pool, action_counts,
+ *           deck_size): the Sampler's fields, in a capsule for deal(). */
+static PyObject *py_deal_plan(PyObject *self, PyObject *args) {
+    PyObject *hidden, *gone, *known, *need, *returned, *chose, *hand, *own_chosen, *own_cards;
+    PyObject *luck, *cards, *counts;
+    int box_size, supply_size, seat, luck_size, deck_size;
+    if (!PyArg_ParseTuple(args, "OOOiiiOOOOOOO!iO!Oi", &hidden, &gone, &known, &box_size,
+                          &supply_size, &seat, &need, &returned, &chose, &hand, &own_chosen,
+                          &own_cards, &PyList_Type, &luck, &luck_size, &PyList_Type, &cards,
+                          &counts, &deck_size))
+        return NULL;
+    DealPlan *p = PyMem_Calloc(1, sizeof(DealPlan));
+    if (p == NULL) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(p, "nimmt.deal_plan", plan_free);
+    if (capsule == NULL) {
+        PyMem_Free(p);
+        return NULL;
+    }
+    long buf[MAX_SEATS];
+    int players;
+    IntList rets[MAX_SEATS];
+    if ((p->nhidden = read_tiles(hidden, p->hidden, NTILES, "hidden")) < 0 ||
+        (p->ngone = read_tiles(gone, p->gone, NTILES, "gone")) < 0 ||
+        (p->nknown = read_tiles(known, p->known, NTILES, "box_known")) < 0 ||
+        read_hands(returned, rets, &players, "returned") < 0)
+        goto fail;
+    p->players = players;
+    if (read_ints(need, buf, MAX_SEATS, "need") != players) goto shape;
+    for (int s = 0; s < players; s++) p->need[s] = (int)buf[s];
+    if (read_ints(chose, buf, MAX_SEATS, "chose") != players) goto shape;
+    for (int s = 0; s < players; s++) p->chose[s] = buf[s] != 0;
+    if (read_ints(counts, buf, MAX_SEATS, "action_counts") != players) goto shape;
+    for (int s = 0; s < players; s++) p->counts[s] = (int)buf[s];
+    long pooled = 0, handed = 0, dealt = 0;
+    for (int s = 0; s < players; s++) {
+        p->nret[s] = rets[s].n;
+        memcpy(p->ret[s], rets[s].v, sizeof(long) * (size_t)rets[s].n);
+        if (s == seat) continue;
+        if (p->need[s] < 0 || p->need[s] + rets[s].n > MAX_HAND || p->counts[s] < 0) goto shape;
+        if (p->chose[s] && p->need[s] + rets[s].n == 0) goto shape;
+        handed += p->need[s];
+        dealt += p->counts[s];
+    }
+    pooled = p->nhidden + p->ngone + p->nknown;
+    int take = box_size - p->nknown < p->ngone ? box_size - p->nknown : p->ngone;
+    int short_ = box_size - p->nknown - take;
+    if (p->nhidden < short_ + supply_size || seat < 0 || seat >= players || box_size < p->nknown || supply_size < 0 ||
+        pooled != box_size + supply_size + handed || luck_size < 0 ||
+        luck_size > PyList_GET_SIZE(luck) || PyList_GET_SIZE(luck) > NTILES ||
+        PyList_GET_SIZE(cards) > NTILES || deck_size < 0 ||
+        dealt + deck_size > PyList_GET_SIZE(cards))
+        goto shape;
+    p->box_size = box_size;
+    p->supply_size = supply_size;
+    p->seat = seat;
+    p->luck_size = luck_size;
+    p->deck_size = deck_size;
+    Py_INCREF(hand);
+    p->hand = hand;
+    Py_INCREF(own_chosen);
+    p->own_chosen = own_chosen;
+    Py_INCREF(own_cards);
+    p->own_cards = own_cards;
+    Py_INCREF(luck);
+    p->luck = luck;
+    Py_INCREF(cards);
+    p->cards = cards;
+    return capsule;
+shape:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "deal_plan: the deal does not add up");
+fail:
+    Py_DECREF(capsule);
+    return NULL;
+}
+
+static PyObject *tile_list(const long *tiles, int n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(tiles[i]);
+        if (x == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
+/* items[order[from .. from + n]] as a new list */
+static PyObject *picked(PyObject *items, const long *order, int from, int n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(items, order[from + i]);
+        Py_INCREF(x);
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
+/* shuffled(items, key): the positions of items sorted by their keys */
+static int shuffle_order(PyObject *items, const double *keys, long *order) {
+    int n = (int)PyList_GET_SIZE(items);
+    for (int i = 0; i < n; i++) order[i] = i;
+    sort_by_key(order, n, keys);
+    return n;
+}
+
+/* deal(rng, plan) -> (hands, chosen, held, supply, luck, actions, box): Sampler._deal. */
+static PyObject *py_deal(PyObject *self, PyObject *args) {
+    PyObject *rngobj, *capsule;
+    if (!PyArg_ParseTuple(args, "OO", &rngobj, &capsule)) return NULL;
+    RandomObject *gen = as_random(rngobj);
+    if (gen == NULL) return NULL;
+    DealPlan *p = PyCapsule_GetPointer(capsule, "nimmt.deal_plan");
+    if (p == NULL) return NULL;
+    double keys[NTILES];
+    for (int i = 0; i < NTILES; i++) keys[i] = genrand_res53(gen); /* random_keys(rng) */
+    long hidden[NTILES], gone[NTILES], box[NTILES], pool[2 * NTILES];
+    memcpy(hidden, p->hidden, sizeof(long) * (size_t)p->nhidden);
+    memcpy(gone, p->gone, sizeof(long) * (size_t)p->ngone);
+    sort_by_key(hidden, p->nhidden, keys);
+    sort_by_key(gone, p->ngone, keys);
+    /* The box: known boxed tiles, then gone tiles, then (set-up tiles) hidden ones. */
+    int nbox = p->nknown;
+    memcpy(box, p->known, sizeof(long) * (size_t)nbox);
+    int take = p->box_size - nbox < p->ngone ? p->box_size - nbox : p->ngone;
+    memcpy(box + nbox, gone, sizeof(long) * (size_t)take);
+    nbox += take;
+    int short_ = p->box_size - nbox;
+    memcpy(box + nbox, hidden, sizeof(long) * (size_t)short_);
+    nbox += short_;
+    const long *supply = hidden + short_;
+    int npool = p->nhidden - short_ - p->supply_size;
+    memcpy(pool, hidden + short_ + p->supply_size, sizeof(long) * (size_t)npool);
+    if (take < p->ngone) { /* sorted(pool + rest_gone, key=key), stable */
+        memcpy(pool + npool, gone + take, sizeof(long) * (size_t)(p->ngone - take));
+        npool += p->ngone - take;
+        sort_by_key(pool, npool, keys);
+    }
+    PyObject *hands = PyList_New(p->players), *chosen = PyList_New(p->players);
+    PyObject *held = PyList_New(p->players), *out = NULL;
+    PyObject *luck = NULL, *actions = NULL, *supply_list = NULL, *box_list = NULL;
+    if (hands == NULL || chosen == NULL || held == NULL) goto done;
+    int pos = 0;
+    for (int s = 0; s < p->players; s++) {
+        PyObject *hand, *pick;
+        if (s == p->seat) {
+            hand = PySequence_List(p->hand);
+            pick = p->own_chosen;
+            Py_INCREF(pick);
+        } else {
+            long h[MAX_HAND];
+            int n = p->need[s];
+            memcpy(h, pool + pos, sizeof(long) * (size_t)n);
+            pos += n;
+            memcpy(h + n, p->ret[s], sizeof(long) * (size_t)p->nret[s]);
+            n += p->nret[s];
+            if (p->chose[s]) { /* hand.pop(int(rng.random() * len(hand))) */
+                int i = (int)(genrand_res53(gen) * n);
+                pick = PyLong_FromLong(h[i]);
+                memmove(h + i, h + i + 1, sizeof(long) * (size_t)(n - i - 1));
+                n--;
+            } else {
+                pick = Py_None;
+                Py_INCREF(pick);
+            }
+            sort_codes(h, n);
+            hand = tile_list(h, n);
+        }
+        if (hand == NULL || pick == NULL) {
+            Py_XDECREF(hand);
+            Py_XDECREF(pick);
+            goto done;
+        }
+        PyList_SET_ITEM(hands, s, hand);
+        PyList_SET_ITEM(chosen, s, pick);
+    }
+    long order[NTILES];
+    int nluck = shuffle_order(p->luck, keys, order);
+    luck = picked(p->luck, order, 0, nluck ? p->luck_size : 0);
+    if (luck == NULL) goto done;
+    shuffle_order(p->cards, keys, order);
+    pos = 0;
+    for (int s = 0; s < p->players; s++) {
+        PyObject *cards;
+        if (s == p->seat) {
+            cards = PySequence_List(p->own_cards);
+        } else {
+            cards = picked(p->cards, order, pos, p->counts[s]);
+            pos += p->counts[s];
+        }
+        if (cards == NULL) goto done;
+        PyList_SET_ITEM(held, s, cards);
+    }
+    actions = picked(p->cards, order, pos, p->deck_size);
+    supply_list = tile_list(supply, p->supply_size);
+    box_list = tile_list(box, nbox);
+    if (actions == NULL || supply_list == NULL || box_list == NULL) goto done;
+    out = PyTuple_Pack(7, hands, chosen, held, supply_list, luck, actions, box_list);
+done:
+    Py_XDECREF(hands);
+    Py_XDECREF(chosen);
+    Py_XDECREF(held);
+    Py_XDECREF(luck);
+    Py_XDECREF(actions);
+    Py_XDECREF(supply_list);
+    Py_XDECREF(box_list);
+    return out;
+}
+
+/* draw_by_weight(rng, hands, chosen, seats, weight): for each of seats in turn whose hand is
+ * not empty, the first tile of hands[s] whose running total of weight[tile] passes
+ * rng.random() times the whole (the last if rounding leaves none) moves to chosen[s]: the
+ * search bot's opponent model, the same draws as arena.engine.sampling.draw_by_weight. */
+static PyObject *py_draw_by_weight(PyObject *self, PyObject *args) {
+    PyObject *rngobj, *hands, *chosen, *seats, *weight;
+    if (!PyArg_ParseTuple(args, "OO!O!OO!", &rngobj, &PyList_Type, &hands, &PyList_Type,
+                          &chosen, &seats, &PyList_Type, &weight))
+        return NULL;
+    RandomObject *gen = as_random(rngobj);
+    if (gen == NULL) return NULL;
+    long order[MAX_SEATS];
+    int nseats = read_ints(seats, order, MAX_SEATS, "seats");
+    if (nseats < 0) return NULL;
+    Py_ssize_t players = PyList_GET_SIZE(hands), ntiles = PyList_GET_SIZE(weight);
+    for (int k = 0; k < nseats; k++) {
+        long s = order[k];
+        if (s < 0 || s >= players || s >= PyList_GET_SIZE(chosen)) {
+            PyErr_SetString(PyExc_ValueError, "draw_by_weight: seat out of range");
+            return NULL;
+        }
+        PyObject *hand = PyList_GET_ITEM(hands, s);
+        if (!PyList_Check(hand)) {
+            PyErr_SetString(PyExc_TypeError, "draw_by_weight: a hand is a list");
+            return NULL;
+        }
+        Py_ssize_t n = PyList_GET_SIZE(hand);
+        if (n == 0) continue;
+        if (n > MAX_HAND) {
+            PyErr_SetString(PyExc_ValueError, "draw_by_weight: hand too long");
+            return NULL;
+        }
+        double cumulative[MAX_HAND], total = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long t = PyLong_AsLong(PyList_GET_ITEM(hand, i));
+            if (t == -1 && PyErr_Occurred()) return NULL;
+            if (t < 0 || t >= ntiles) {
+                PyErr_SetString(PyExc_ValueError, "draw_by_weight: tile out of range");
+                return NULL;
+            }
+            double w = PyFloat_AsDouble(PyList_GET_ITEM(weight, t));
+            if (w == -1.0 && PyErr_Occurred()) return NULL;
+            total = i ? total + w : w;
+            cumulative[i] = total;
+        }
+        double x = genrand_res53(gen) * cumulative[n - 1];
+        Py_ssize_t lo = 0, hi = n; /* bisect.bisect(cumulative, x) */
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (x < cumulative[mid])
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (lo > n - 1) lo = n - 1;
+        PyObject *tile = PyList_GET_ITEM(hand, lo);
+        Py_INCREF(tile);
+        if (PySequence_DelItem(hand, lo) < 0) {
+            Py_DECREF(tile);
+            return NULL;
+        }
+        PyList_SetItem(chosen, s, tile); /* steals the reference */
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_usable(PyObject *self, PyObject *args) {
     return PyBool_FromLong(layout_ok);
 }
@@ -1982,6 +2301,10 @@ static PyMethodDef methods[] = {
      "Playouts of basic + luck and the professional version."},
     {"rule_playouts", py_rule_playouts, METH_VARARGS,
      "Card game playouts by the rule of arena.bots.rollouts."},
+    {"deal_plan", py_deal_plan, METH_VARARGS, "What one view fixes for the sampler's deal."},
+    {"deal", py_deal, METH_VARARGS, "A sample's deal of the unseen tiles and cards."},
+    {"draw_by_weight", py_draw_by_weight, METH_VARARGS,
+     "Each seat's tile of this turn drawn by the weights of its hand."},
     {"usable", py_usable, METH_NOARGS,
      "Whether this interpreter's random.Random has the layout the core reads."},
     {NULL, NULL, 0, NULL}};

@@ -64,3 +64,42 @@ def general_playouts(
     rule: float = -1.0,
     /,
 ) -> list[list[float]]: ...
+def deal_plan(
+    hidden: Sequence[int],
+    gone: Sequence[int],
+    box_known: Sequence[int],
+    box_size: int,
+    supply_size: int,
+    seat: int,
+    need: Sequence[int],
+    returned: Sequence[Sequence[int]],
+    chose: Sequence[int],
+    hand: Sequence[int],
+    chosen: int | None,
+    own_cards: Sequence[str],
+    luck_pool: list[str],
+    luck_size: int,
+    action_pool: list[str],
+    action_counts: Sequence[int],
+    deck_size: int,
+    /,
+) -> object: ...
+def deal(
+    rng: Random, plan: object, /
+) -> tuple[
+    list[list[int]],
+    list[int | None],
+    list[list[str]],
+    list[int],
+    list[str],
+    list[str],
+    list[int],
+]: ...
+def draw_by_weight(
+    rng: Random,
+    hands: list[list[int]],
+    chosen: list[int | None],
+    seats: Sequence[int],
+    weight: list[float],
+    /,
+) -> None: ...

@@ -34,18 +34,21 @@ the luck cards that left with cleared rows; and each earlier turn's scores (left
 (True, True, False)
 """
 
+from bisect import bisect
 from collections import Counter
+from collections.abc import Sequence
+from itertools import accumulate
 from random import Random
 from typing import NamedTuple
 
 from .decisions import DecisionKind
 from .game import Game, Snapshot, TurnRecord, final_scores
 from .observation import Observation
-from .playout import Position, random_keys, shuffled
+from .playout import CORE, Position, random_keys, runs_compiled, shuffled
 from .readings import reading
 from .variants import variant
 
-__all__ = ["Sampler", "determinize"]
+__all__ = ["Sampler", "determinize", "draw_by_weight"]
 
 
 class Sampler:
@@ -53,9 +56,17 @@ class Sampler:
 
     A bot that samples many games per decision builds one ``Sampler(view)`` and calls
     :meth:`game` repeatedly; :func:`determinize` is the one-off form.
+
+    ``actions=False``: the other seats and the deck get no action cards (the seat keeps its
+    own), for playouts that leave them out; the rest of every sample is the same, from the
+    same random numbers (shuffling the cards draws none of its own).
+
+    On the compiled backend (:func:`~arena.engine.playout.runs_compiled`) the deal runs in
+    the playout core: the same random numbers in the same order and the same samples as the
+    Python code here (``tests/test_playout_core.py`` compares them sample by sample).
     """
 
-    def __init__(self, view: Observation) -> None:
+    def __init__(self, view: Observation, actions: bool = True) -> None:
         v = variant(view.variant)
         self.view = view
         self.variant = v
@@ -122,14 +133,19 @@ class Sampler:
             luck[pending.card] -= 1
         self.luck_pool = sorted(luck.elements())
         # Action cards: the full deck less the seat's own and the cards played this turn.
-        actions = Counter(v.action_deck)
-        actions.subtract(view.action_cards)
-        actions.subtract(
+        cards = Counter(v.action_deck)
+        cards.subtract(view.action_cards)
+        cards.subtract(
             c.card for c in view.choices if c.kind is DecisionKind.ACTION and c.card is not None
         )
-        self.action_pool = sorted(actions.elements())
+        self.action_pool = sorted(cards.elements())
         self._check()
+        # What is dealt of the action cards: all of them, or none (``actions=False``).
+        self._cards = self.action_pool if actions else []
+        self._counts = list(view.action_counts) if actions else [0] * view.players
+        self._deck = view.action_deck_size if actions else 0
         self._template: Position | None = None
+        self._plan: object = None  # the compiled core's copy of what every deal shares
         #: Per seat, what :meth:`_deal` deals it: tiles from the pool, tiles swapped back,
         #: whether it already chose.
         self._seats = [
@@ -166,15 +182,18 @@ class Sampler:
             self._template = self._position(deal)
         # Every deal of one view has the same shape (hand sizes, seats that chose) and lists
         # of its own, so the copy takes them as they are.
-        return self._template._dealt(
-            deal.hands, deal.chosen, deal.held, deal.supply, deal.luck, deal.actions
-        )
+        hands, chosen, held, supply, luck, actions, _ = deal
+        return self._template._dealt(hands, chosen, held, supply, luck, actions)
 
     def _position(self, deal: "_Deal") -> Position:
         return Position(self._snapshot(deal))
 
     def _deal(self, rng: Random) -> "_Deal":
         """Deal the unseen tiles and cards at random."""
+        if runs_compiled(rng):
+            if self._plan is None:
+                self._plan = self._core_plan()
+            return _Deal._make(CORE.deal(rng, self._plan))
         view = self.view
         seat = view.seat
         key = random_keys(rng).__getitem__
@@ -208,17 +227,27 @@ class Sampler:
             hand.sort()
             hands.append(hand)
         luck = shuffled(self.luck_pool, key)[: view.luck_deck_size] if self.luck_pool else []
-        cards = shuffled(self.action_pool, key) if self.action_pool else []
+        cards = shuffled(self._cards, key) if self._cards else []
         held: list[list[str]] = []
         pos = 0
-        for s in range(view.players):
+        for s, count in enumerate(self._counts):
             if s == seat:
                 held.append(list(view.action_cards))
             else:
-                held.append(cards[pos : pos + view.action_counts[s]])
-                pos += view.action_counts[s]
-        actions = cards[pos : pos + view.action_deck_size]
+                held.append(cards[pos : pos + count])
+                pos += count
+        actions = cards[pos : pos + self._deck]
         return _Deal(hands, chosen, held, supply, luck, actions, box)
+
+    def _core_plan(self) -> object:
+        """What every deal of this view shares, as the compiled core's ``deal`` reads it."""
+        view = self.view
+        return CORE.deal_plan(
+            self.hidden, self.gone, self.box_known, self.box_size, view.supply_size, view.seat,
+            self.hand_need, self.returned, [int(c) for c in self.chose], list(view.hand),
+            view.chosen, list(view.action_cards), self.luck_pool, view.luck_deck_size,
+            self._cards, self._counts, self._deck,
+        )  # fmt: skip
 
     def _build(self, deal: "_Deal") -> Game:
         return Game.from_snapshot(self._snapshot(deal))
@@ -272,3 +301,34 @@ class _Deal(NamedTuple):
 def determinize(view: Observation, rng: Random) -> Game:
     """A full Game consistent with ``view``, the unseen parts dealt at random (module doc)."""
     return Sampler(view).game(rng)
+
+
+def draw_by_weight(
+    rng: Random,
+    hands: list[list[int]],
+    chosen: list[int | None],
+    seats: Sequence[int],
+    weight: list[float],
+) -> None:
+    """For each of ``seats`` in turn that holds a tile, its tile of this turn drawn from its
+    hand in proportion to ``weight[tile]`` and moved from ``hands[s]`` to ``chosen[s]``: the
+    first tile whose running total of weights passes ``rng.random()`` times the whole (the
+    last if rounding leaves none). One draw per seat, on the compiled core when ``rng`` runs
+    there (:func:`~arena.engine.playout.runs_compiled`), the same draws either way.
+
+    >>> hands, chosen = [[3, 5], [7, 8, 9]], [None, None]
+    >>> draw_by_weight(Random(1), hands, chosen, [1], [0.0] * 9 + [1.0])
+    >>> hands, chosen
+    ([[3, 5], [7, 8]], [None, 9])
+    """
+    if runs_compiled(rng):
+        CORE.draw_by_weight(rng, hands, chosen, seats, weight)
+        return
+    at = weight.__getitem__
+    for s in seats:
+        hand = hands[s]
+        if not hand:
+            continue
+        cumulative = list(accumulate(map(at, hand)))
+        x = rng.random() * cumulative[-1]
+        chosen[s] = hand.pop(min(bisect(cumulative, x), len(hand) - 1))
