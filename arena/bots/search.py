@@ -87,11 +87,10 @@ True
 """
 
 import math
-from bisect import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
-from itertools import accumulate, repeat
+from itertools import repeat
 from operator import add, sub
 from random import Random
 from typing import Any
@@ -101,7 +100,7 @@ from arena.engine.game import next_space, target_row
 from arena.engine.observation import Observation
 from arena.engine.playout import Position
 from arena.engine.readings import reading
-from arena.engine.sampling import Sampler
+from arena.engine.sampling import Sampler, draw_by_weight
 from arena.engine.variants import variant
 from arena.runner.notes import Note
 
@@ -306,7 +305,8 @@ class SearchBot(Bot):
         prior: int,
     ) -> Decision:
         rng, seat = self._rng, view.seat
-        sampler = Sampler(view)
+        # With the action cards out of the rollouts the sampler deals none.
+        sampler = Sampler(view, actions=not _quiet(view, settings))
         value = _value_function(view, settings.objective)
         model = self._opponent_model(view, settings)
         playouts = self._playouts(view, settings)
@@ -395,11 +395,10 @@ class SearchBot(Bot):
         waiting: list[int] = []
         if pending.kind is DecisionKind.TILE and temperature:
             waiting = [s for s in pending.seats if s != view.seat]
-        quiet = settings.actions == "none" and variant(view.variant).actions
+        quiet = _quiet(view, settings)
         if not waiting and not quiet:
             return None
         weight = [math.exp(v / temperature) for v in landing_values(view)] if waiting else []
-        at = weight.__getitem__
         # An action card asked for now must stay in the hand that plays it.
         own = list(view.action_cards) if pending.kind is DecisionKind.ACTION else []
         held: list[list[str]] = [own if s == view.seat else [] for s in range(view.players)]
@@ -408,17 +407,9 @@ class SearchBot(Bot):
             # The sample is the sampler's own (Sampler.position): changed in place, which
             # saves a fifth of a sample's cost in basic. Its tables (``_fast``) stay right:
             # a tile moves from a hand to the chosen ones.
-            hands = pos.hands
             chosen = pos.chosen
-            for s in waiting:
-                hand = hands[s]
-                if not hand:
-                    continue
-                # The first tile whose running total of weights passes a uniform share of
-                # the whole (the last if rounding leaves none).
-                cumulative = list(accumulate(map(at, hand)))
-                x = rng.random() * cumulative[-1]
-                chosen[s] = hand.pop(min(bisect(cumulative, x), len(hand) - 1))
+            if waiting:
+                draw_by_weight(rng, pos.hands, chosen, waiting, weight)
             if quiet:
                 pos.held = held
                 pos.action_deck = []
@@ -426,6 +417,11 @@ class SearchBot(Bot):
             return pos
 
         return model
+
+
+def _quiet(view: Observation, settings: Settings) -> bool:
+    """Whether the action cards leave the rollouts (``actions=none`` in a variant with them)."""
+    return settings.actions == "none" and variant(view.variant).actions
 
 
 def _add_up(
