@@ -973,6 +973,9 @@ class Position:
             choices = snap.turns[-1].choices
             self.carded = frozenset(t for t, _ in snap.to_place if had_card(t, choices))
         self._fast = self._fast_path()
+        #: What the compiled general simulator reads of the fields that no deal changes
+        #: (:meth:`_core_state`), worked out once: the copies of :meth:`with_deal` share it.
+        self._fixed = None if self.board is None else self._fixed_state()
 
     def with_deal(
         self,
@@ -984,7 +987,8 @@ class Position:
         action_deck: Sequence[str],
     ) -> "Position":
         """This position with other hidden parts (for many samples of one view): a copy that
-        shares the board tables, which playouts never change."""
+        shares the board tables, which playouts never change, and every other part of this
+        position: a copy's caller may change its deal and ``to_choose``, nothing else."""
         pos = Position.__new__(Position)
         pos.__dict__.update(self.__dict__)
         pos.hands = [list(h) for h in hands]
@@ -1230,20 +1234,31 @@ class Position:
 
     def _core_state(self) -> tuple[Any, ...]:
         """The position's fields as the compiled general simulator reads them."""
+        head, middle, tail = self._fixed or self._fixed_state()
+        return (
+            *head,
+            [[_ACTION_CODE[c] for c in h] for h in self.held], self.scores, self.supply,
+            [_LUCK_CODE[c] for c in self.luck_deck], [_ACTION_CODE[c] for c in self.action_deck],
+            *middle, self.hands, *tail, list(self.to_choose), self.chosen,
+        )  # fmt: skip
+
+    def _fixed_state(self) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
+        """The fields of :meth:`_core_state` that a deal does not change, in three runs."""
         rules = self.rules
         kind = {DecisionKind.TILE: 1, DecisionKind.LUCK: 2, DecisionKind.ACTION: 3}
-        return (
+        head = (
             self.players, int(self.variant.actions), self.variant.hand_size,
             int(rules.stop_on_own_row), int(rules.another_lowest_first),
             int(rules.plus5_replaces), self.bh, self.spaces, self.fill, self.kind, self.f10,
             self.rsum, self.ends, self.erow, self.stops,
-            [[_ACTION_CODE[c] for c in h] for h in self.held], self.scores, self.supply,
-            [_LUCK_CODE[c] for c in self.luck_deck], [_ACTION_CODE[c] for c in self.action_deck],
-            self.nturns, self.set_number, self.queue, list(self.carded), self.hands,
+        )  # fmt: skip
+        middle = (self.nturns, self.set_number, self.queue, list(self.carded))
+        tail = (
             kind.get(self.pending_kind, 0) if self.pending_kind is not None else 0,
             self.pending_seat, _LUCK_CODE.get(self.pending_card or "", -1),
-            self.current or (0, 0), list(self.to_choose), self.chosen,
+            self.current or (0, 0),
         )  # fmt: skip
+        return head, middle, tail
 
     def _left(self) -> int:
         """An upper bound on the tiles still to be placed."""
