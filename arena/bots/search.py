@@ -91,7 +91,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
 from itertools import repeat
-from operator import add, sub
+from operator import add, itemgetter, sub
 from random import Random
 from typing import Any
 
@@ -498,4 +498,7 @@ def _value_function(view: Observation, objective: str) -> Callable[[Sequence[flo
         own = scores[seat]
         return sign * (own - (sum(scores) - own) / others)
 
+    if objective == "score" and sign > 0:
+        # the seat's own score as it is: integer scores sum as their floats would
+        return itemgetter(seat)
     return score if objective == "score" else margin
