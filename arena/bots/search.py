@@ -122,6 +122,9 @@ Playouts = Callable[[Position, Random, int, list[Decision]], Sequence[Sequence[f
 Model = Callable[[Position, Random], Position]
 #: Every sample is played out at least this many times (all options, repeated if few).
 PER_SAMPLE = 8
+#: The playout results of a round are added up whenever this many have come in (in their
+#: order, so the sums are the same as adding them up at the round's end).
+FOLD = 512
 OBJECTIVES = ("score", "margin")
 
 
@@ -352,6 +355,11 @@ class SearchBot(Bot):
                 else:
                     for _ in range(reps):
                         results += playouts(pos, rng, seat, chosen)
+                if len(results) >= FOLD:
+                    # Added up as they come, so that the clock sees this work too: at the
+                    # budget's end thousands of cheap playouts took milliseconds to add up.
+                    _add_up(list(map(value, results)), alive, prior, totals, counts, gain, gain_sq)
+                    results = []
             _add_up(list(map(value, results)), alive, prior, totals, counts, gain, gain_sq)
             if r + 1 < rounds:
                 alive.sort(key=lambda i: -totals[i] / counts[i])  # stable: ties keep order
