@@ -10,15 +10,20 @@ fixtures are re-exported. Screenshots go to ``tests/browser/screenshots/`` (git-
 a missing browser into an error; elsewhere (a bare ``pytest``) these tests are skipped without them.
 """
 
+from __future__ import annotations
+
 import importlib.util
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserType, Playwright
 
 HERE = Path(__file__).resolve().parent
 SITE_TESTS = HERE.parent / "platform"
@@ -59,12 +64,7 @@ worker_env = _site.worker_env
 celery_worker = _site.celery_worker
 celery_beat = _site.celery_beat
 
-try:
-    import playwright  # noqa: F401
-
-    HAVE_PLAYWRIGHT = True
-except ImportError:
-    HAVE_PLAYWRIGHT = False
+HAVE_PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
 
 
 def _is_browser_test(item: pytest.Item) -> bool:
@@ -72,10 +72,6 @@ def _is_browser_test(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # Playwright's sync API keeps its event loop running in the main thread from the first
-    # browser test to the end of the session, and asyncio.run() refuses to start under it:
-    # the browser tests go last, after every test that runs an event loop of its own.
-    items.sort(key=_is_browser_test)
     reason = None
     if not HAVE_PLAYWRIGHT:
         reason = "Playwright is not installed (pip install playwright pytest-playwright)"
@@ -88,6 +84,45 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             if _is_browser_test(item):
                 item.add_marker(pytest.mark.skip(reason=reason))
+
+
+# Playwright's sync API keeps its event loop running in the main thread while Playwright runs,
+# and asyncio.run() refuses to start under it. pytest-playwright starts it once a session; here
+# it lives for the browser tests only (package scope), so that a test process that goes on to
+# other tests after them (the suite runs in several, each given whole files) runs those
+# without the loop. A process that comes back to this folder starts Playwright again.
+@pytest.fixture(scope="package")
+def playwright(_pw_api_request_contexts: Any) -> Iterator[Playwright]:
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    if _pw_api_request_contexts:
+        _pw_api_request_contexts.instrument(pw)
+    yield pw
+    pw.stop()
+
+
+@pytest.fixture(scope="package")
+def browser_type(playwright: Playwright, browser_name: str) -> BrowserType:
+    browser_type: BrowserType = getattr(playwright, browser_name)
+    return browser_type
+
+
+@pytest.fixture(scope="package")
+def launch_browser(
+    browser_type_launch_args: dict[str, Any], browser_type: BrowserType
+) -> Callable[..., Browser]:
+    def launch(**kwargs: Any) -> Browser:
+        return browser_type.launch(**{**browser_type_launch_args, **kwargs})
+
+    return launch
+
+
+@pytest.fixture(scope="package")
+def browser(launch_browser: Callable[..., Browser]) -> Iterator[Browser]:
+    browser = launch_browser()
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")
@@ -108,16 +143,23 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     }
 
 
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1280, "height": 900}}
+@pytest.fixture(scope="package")
+def browser_context_args(
+    playwright: Playwright, device: str | None, base_url: str | None
+) -> dict[str, Any]:
+    """pytest-playwright's own (a session fixture that needs Playwright), but for videos,
+    which these tests do not record, and with a desktop window."""
+    args: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
+    if device:
+        args.update(playwright.devices[device])
+    if base_url:
+        args["base_url"] = base_url
+    return args
 
 
 @pytest.fixture(scope="session")
 def screenshot_dir() -> Iterator[Path]:
-    if SCREENSHOTS.exists():
-        shutil.rmtree(SCREENSHOTS)
-    SCREENSHOTS.mkdir(parents=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)  # emptied once a run (pytest_configure)
     yield SCREENSHOTS
 
 
@@ -128,6 +170,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the run itself, not one of its test processes
+        shutil.rmtree(SCREENSHOTS, ignore_errors=True)
     # pytest-base-url (a pytest-playwright dependency) still defines a session fixture as a
     # method; its deprecation warning is not ours.
     config.addinivalue_line(

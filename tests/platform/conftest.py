@@ -5,7 +5,10 @@ standard library's), so it goes on ``sys.path`` here and the apps import as ``co
 ``submissions``... The settings come from ``NIMMT_*`` variables set below, before Django starts:
 PostgreSQL at ``NIMMT_TEST_DATABASE_URL`` (pytest-django makes and drops ``test_<name>``), and a
 Redis broker on its own database number (``NIMMT_TEST_BROKER_URL``, default db 13), flushed
-before each test that starts a worker. Workers and beat are subprocesses started by fixtures
+before each test that starts a worker. The suite runs in parallel processes (pytest-xdist's
+``-n``, as ``./dev test`` does): pytest-django gives each its own database (``test_<name>_gw0``
+...) and :func:`broker_url` its own Redis database number, so that one process's workers never
+take another's tasks. Workers and beat are subprocesses started by fixtures
 (:class:`nimmt_site_testing.CeleryProcess`) against the same test database.
 
 Leases, sweeps and the broker's visibility timeout are shortened so that a killed worker's match
@@ -38,11 +41,35 @@ DATA_DIR = Path(tempfile.mkdtemp(prefix="nimmt-site-tests-"))
 DATA_DIR.chmod(0o755)
 atexit.register(shutil.rmtree, DATA_DIR, ignore_errors=True)
 
+
+def broker_url(base: str, worker: str) -> str:
+    """The broker of the test process ``worker`` (pytest-xdist's ``gw<N>``, ``""`` without it):
+    the Redis database ``N`` numbers above ``base``'s.
+
+    >>> broker_url("redis://127.0.0.1:6379/13", "gw1")
+    'redis://127.0.0.1:6379/14'
+    >>> broker_url("redis://127.0.0.1:6379/3", "")
+    'redis://127.0.0.1:6379/3'
+    """
+    if not worker.startswith("gw"):
+        return base
+    head, _, number = base.rstrip("/").rpartition("/")
+    if not number.isdigit():
+        head, number = base.rstrip("/"), "0"
+    database = int(number) + int(worker[2:])
+    if database > 15:  # Redis's default count of databases
+        raise RuntimeError(f"{base} leaves no Redis database for test process {worker}")
+    return f"{head}/{database}"
+
+
 TEST_ENV = {
     "NIMMT_DATABASE_URL": os.environ.get(
         "NIMMT_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nimmt"
     ),
-    "NIMMT_BROKER_URL": os.environ.get("NIMMT_TEST_BROKER_URL", "redis://127.0.0.1:6379/13"),
+    "NIMMT_BROKER_URL": broker_url(
+        os.environ.get("NIMMT_TEST_BROKER_URL", "redis://127.0.0.1:6379/13"),
+        os.environ.get("PYTEST_XDIST_WORKER", ""),
+    ),
     "NIMMT_SECRET_KEY": "tests-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "NIMMT_DEBUG": "false",
     "NIMMT_ALLOWED_HOSTS": "testserver,127.0.0.1,localhost",

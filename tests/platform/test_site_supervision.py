@@ -121,8 +121,10 @@ def test_a_killed_worker_and_beat_come_back_by_themselves_and_play(
         f"\nworker SIGKILLed: started again (pid {second}) {respawned:.1f} s later, ready to "
         f"play {back:.1f} s later (a cold start of the worker takes as long here)"
     )
-    assert respawned < 5
-    assert back < 30
+    # supervisord starts it again at once; the bound leaves room for a loaded machine (each
+    # poll of the pid is a supervisorctl process of its own: 5.3 s was seen under load)
+    assert respawned < 15
+    assert back < 45
     played = _play_one(ladder, bots)
     assert played.attempts == 1
 
