@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Chart", "Sparkline", "line_chart", "nice_ticks", "sparkline"]
+__all__ = ["Chart", "Sparkline", "evenly", "line_chart", "nice_ticks", "sparkline"]
 
 
 def _num(value: float) -> str:
@@ -67,6 +67,24 @@ def sparkline(
         delta,
         trend,
     )
+
+
+def evenly(count: int, most: int) -> list[int]:
+    """The indices of at most ``most`` of ``count`` points, evenly spaced, the first and the
+    last always among them: what a chart draws of a long series.
+
+    >>> evenly(5, 10)
+    [0, 1, 2, 3, 4]
+    >>> evenly(10, 4)
+    [0, 3, 6, 9]
+    >>> evenly(241, 48)[-2:], len(evenly(241, 48))
+    ([235, 240], 48)
+    """
+    if count <= most:
+        return list(range(count))
+    if most < 2:
+        raise ValueError(f"a chart needs two points, not {most}")
+    return [round(i * (count - 1) / (most - 1)) for i in range(most)]
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -160,12 +178,13 @@ def line_chart(
     def y_at(v: float) -> float:
         return top + inner_h * (high - v) / (high - low)
 
-    line = " ".join(f"{_num(x_at(i))},{_num(y_at(v))}" for i, v in enumerate(values))
+    xs = [_num(x_at(i)) for i in range(len(values))]  # shared by the line and the band
+    line = " ".join(f"{x},{_num(y_at(v))}" for x, v in zip(xs, values, strict=True))
     band = ""
     if errors is not None:
-        upper = [f"{_num(x_at(i))},{_num(y_at(v))}" for i, v in enumerate(highs)]
-        lower = [f"{_num(x_at(i))},{_num(y_at(v))}" for i, v in reversed(list(enumerate(lows)))]
-        band = " ".join(upper + lower)
+        upper = [f"{x},{_num(y_at(v))}" for x, v in zip(xs, highs, strict=True)]
+        lower = [f"{x},{_num(y_at(v))}" for x, v in zip(xs, lows, strict=True)]
+        band = " ".join(upper + lower[::-1])
     y_ticks = [Tick(_num(y_at(t)), f"{t:g}") for t in nice_ticks(low, high, 4)]
     labels = list(x_labels) if x_labels is not None else [str(i + 1) for i in range(len(values))]
     every = max(1, math.ceil(len(values) / 6))

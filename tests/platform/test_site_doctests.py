@@ -6,11 +6,13 @@ from types import ModuleType
 
 import pytest
 from config import env
-from core import celery
+from core import celery, charts
 from matches import listing, scheduler
 
 
-@pytest.mark.parametrize("module", [env, celery, scheduler, listing], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module", [env, celery, charts, scheduler, listing], ids=lambda m: m.__name__
+)
 def test_it_passes_the_docstring_examples(module: ModuleType) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0

@@ -7,7 +7,7 @@ from datetime import timedelta
 from importlib import import_module
 
 import pytest
-from core.charts import Chart, line_chart
+from core.charts import Chart, evenly, line_chart
 from django.apps import apps as django_apps
 from django.db import connection
 from django.test import Client
@@ -16,6 +16,7 @@ from django.utils import timezone
 from ladders.models import ELO, TREND_GAMES, Ladder, Rating, RatingChange, Rival
 from ladders.rating import EloRating
 from ladders.services import (
+    CHART_DRAWN,
     CHART_POINTS,
     head_to_head,
     rate_ladder,
@@ -99,6 +100,7 @@ def _point(
 
 
 def _line(points: list[list[float]]) -> Chart | None:
+    points = [points[i] for i in evenly(len(points), CHART_DRAWN)]
     return line_chart(
         [v for _, v, _ in points],
         [e for _, _, e in points],
@@ -254,3 +256,18 @@ def test_the_migration_fills_the_charts_from_the_history(ladder: Ladder, bots: l
     import_module("ladders.migrations.0008_rating_charts").fill_charts(django_apps, None)
     assert dict(Rating.objects.values_list("pk", "margin_chart")) == stored
     assert dict(Rating.objects.values_list("pk", "elo_chart")) == stored_elo
+
+
+def test_a_chart_draws_the_same_number_of_points_however_long_its_history() -> None:
+    def drawn(kept: int) -> Chart:
+        points = [[float(g), 1500.0 + (g % 7), 50.0] for g in range(1, kept + 1)]
+        chart = rating_histories([Rating(pk=1, margin_chart=points)])[1]
+        assert chart is not None
+        return chart
+
+    short, long = drawn(19), drawn(2 * CHART_POINTS + 1)
+    assert len(short.line.split()) == 19
+    assert len(long.line.split()) == len(drawn(CHART_POINTS).line.split()) == CHART_DRAWN
+    assert long.x_ticks[0].label == "1"  # the first game and the last are always drawn
+    assert long.x_ticks[-1].label == str(2 * CHART_POINTS + 1)
+    assert len(long.band.split()) == 2 * CHART_DRAWN
