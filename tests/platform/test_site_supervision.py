@@ -31,9 +31,12 @@ class Supervisor:
             **env,
             "NIMMT_BIN": str(Path(sys.executable).parent),
             "NIMMT_RUN_DIR": str(run_dir),
+            # beat's schedule file (in the var folder) its own: the test process's shared one
+            # vanished under it once, and beat stopped on the missing file
+            "NIMMT_VAR_DIR": str(run_dir / "var"),
             "NIMMT_CELERY_LOG_LEVEL": "INFO",
         }
-        run_dir.mkdir(parents=True)
+        (run_dir / "var").mkdir(parents=True)
         self.process = subprocess.Popen(
             [self.env["NIMMT_BIN"] + "/supervisord", "-c", str(CONFIG)],
             env=self.env,
