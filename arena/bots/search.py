@@ -417,9 +417,9 @@ class SearchBot(Bot):
         held: list[list[str]] = [own if s == view.seat else [] for s in range(view.players)]
 
         def model(pos: Position, rng: Random) -> Position:
-            # The sample is the sampler's own (Sampler.position): changed in place, which
-            # saves a fifth of a sample's cost in basic. Its tables (``_fast``) stay right:
-            # a tile moves from a hand to the chosen ones.
+            # The sample is the sampler's own (Sampler.position): changed in place, not
+            # copied again. Its tables (``_fast``) stay right: a tile moves from a hand to the
+            # chosen ones.
             chosen = pos.chosen
             if waiting:
                 draw_by_weight(rng, pos.hands, chosen, waiting, weight)
