@@ -71,7 +71,7 @@ BIG_TABLES = (
     "ladders_rival",
 )
 TREND_GAMES = 20  # as ladders.models.TREND_GAMES
-CHART_POINTS = 120  # as ladders.services.CHART_POINTS
+CHART_POINTS = 24  # as ladders.services.CHART_POINTS
 
 
 # ---------------------------------------------------------------------------- database

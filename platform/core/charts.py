@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Chart", "Sparkline", "evenly", "line_chart", "nice_ticks", "sparkline"]
+__all__ = ["Chart", "Sparkline", "line_chart", "nice_ticks", "sparkline"]
 
 
 def _num(value: float) -> str:
@@ -67,24 +67,6 @@ def sparkline(
         delta,
         trend,
     )
-
-
-def evenly(count: int, most: int) -> list[int]:
-    """The indices of at most ``most`` of ``count`` points, evenly spaced, the first and the
-    last always among them: what a chart draws of a long series.
-
-    >>> evenly(5, 10)
-    [0, 1, 2, 3, 4]
-    >>> evenly(10, 4)
-    [0, 3, 6, 9]
-    >>> evenly(241, 48)[-2:], len(evenly(241, 48))
-    ([235, 240], 48)
-    """
-    if count <= most:
-        return list(range(count))
-    if most < 2:
-        raise ValueError(f"a chart needs two points, not {most}")
-    return [round(i * (count - 1) / (most - 1)) for i in range(most)]
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 
-from core.charts import Chart, evenly, line_chart
+from core.charts import Chart, line_chart
 from core.stats import Comparison, compare_sums, los_from_results
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
@@ -293,18 +293,17 @@ def extend_trend(trend: list[float], before: float, after: float) -> list[float]
     return values[-(TREND_GAMES + 1) :]
 
 
-#: A chart is about 380 px wide: it draws between :data:`CHART_POINTS` and twice as many points.
-CHART_POINTS = 120
-#: The most points a chart draws of those kept (the first and the last among them).
-CHART_DRAWN = 48
+#: A chart is about 380 px wide: it keeps and draws between :data:`CHART_POINTS` and twice as
+#: many points, and the newest (at most 49), however many games its rating has.
+CHART_POINTS = 24
 
 
 def chart_stride(games: int) -> int:
     """Every how many games a chart of a rating with ``games`` games keeps a point: the
     smallest power of two that leaves at most ``2 * CHART_POINTS`` of them after the first.
 
-    >>> chart_stride(239), chart_stride(240), chart_stride(1000)
-    (1, 2, 8)
+    >>> chart_stride(47), chart_stride(48), chart_stride(1000)
+    (1, 2, 32)
     """
     stride = 1
     while games >= 2 * CHART_POINTS * stride:
@@ -319,7 +318,7 @@ def chart_games(games: int) -> list[int]:
     >>> chart_games(3)
     [0, 1, 2, 3]
     >>> chart_games(1001)[:3], chart_games(1001)[-2:], len(chart_games(1001))
-    ([0, 8, 16], [1000, 1001], 127)
+    ([0, 32, 64], [992, 1001], 33)
     """
     if not games:
         return []
@@ -340,7 +339,7 @@ def extend_chart(
     >>> for games in range(1, 481):
     ...     chart = extend_chart(chart, [games - 1, 0.0, 0.0], [games, 0.0, 0.0])
     >>> [point[0] for point in chart] == chart_games(480), len(chart)
-    (True, 121)
+    (True, 31)
     """
     points = list(chart) or [before]
     stride = int(points[1][0] - points[0][0]) if len(points) > 1 else 1
@@ -689,15 +688,15 @@ def rating_histories(
     A long history is thinned by a doubling stride (:func:`chart_games`): the games at the
     multiples of a power of two, between :data:`CHART_POINTS` and twice as many, and always
     the first and the last. The points are kept on the rating as it is rated
-    (:func:`extend_chart`), so this reads nothing; and it draws at most :data:`CHART_DRAWN` of
-    them, evenly spaced, so a chart costs the same after 100 games as after 100,000 (drawing
-    every kept point made the bot page 1.2x as slow at 500,000 matches as at 50,000).
+    (:func:`extend_chart`), so this reads nothing, and there are never more than 49 of them
+    to decode and draw, so a chart costs the same after 100 games as after 100,000 (keeping
+    120 to 240 points, and drawing them all, made the bot page 1.2x as slow at 500,000
+    matches as at 50,000).
     """
     field = FOLLOWED[rating].chart
     charts: dict[int, Chart | None] = {}
     for rating_ in ratings:
-        stored = getattr(rating_, field)
-        points = [stored[i] for i in evenly(len(stored), CHART_DRAWN)]
+        points = getattr(rating_, field)
         charts[rating_.pk] = line_chart(
             [value for _, value, _ in points],
             [error for _, _, error in points],

@@ -2,16 +2,22 @@
 ``platform/``, which is not on the test paths)."""
 
 import doctest
+from importlib import import_module
 from types import ModuleType
 
 import pytest
 from config import env
 from core import celery, charts
+from ladders import services
 from matches import listing, scheduler
+
+FEWER_CHART_POINTS = import_module("ladders.migrations.0009_fewer_chart_points")
 
 
 @pytest.mark.parametrize(
-    "module", [env, celery, charts, scheduler, listing], ids=lambda m: m.__name__
+    "module",
+    [env, celery, charts, scheduler, listing, services, FEWER_CHART_POINTS],
+    ids=lambda m: m.__name__,
 )
 def test_it_passes_the_docstring_examples(module: ModuleType) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -7,7 +7,7 @@ from datetime import timedelta
 from importlib import import_module
 
 import pytest
-from core.charts import Chart, evenly, line_chart
+from core.charts import Chart, line_chart
 from django.apps import apps as django_apps
 from django.db import connection
 from django.test import Client
@@ -16,8 +16,8 @@ from django.utils import timezone
 from ladders.models import ELO, TREND_GAMES, Ladder, Rating, RatingChange, Rival
 from ladders.rating import EloRating
 from ladders.services import (
-    CHART_DRAWN,
     CHART_POINTS,
+    extend_chart,
     head_to_head,
     rate_ladder,
     rating_histories,
@@ -100,7 +100,6 @@ def _point(
 
 
 def _line(points: list[list[float]]) -> Chart | None:
-    points = [points[i] for i in evenly(len(points), CHART_DRAWN)]
     return line_chart(
         [v for _, v, _ in points],
         [e for _, _, e in points],
@@ -176,12 +175,17 @@ def test_trends_charts_and_rivals_follow_every_rated_match(ladder: Ladder, bots:
     assert rate_ladder(ladder.pk) == 170
     most = max(Rating.objects.filter(ladder=ladder), key=lambda r: r.games)
     assert most.games == 300 and len(most.margin_trend) == TREND_GAMES + 1
-    assert [int(point[0]) for point in most.margin_chart][:3] == [0, 2, 4]
+    assert [int(point[0]) for point in most.margin_chart][:3] == [0, 8, 16]
     _check_against_history(ladder, four)
-    # The migration's fill from the history gives the same thinned charts.
+    # The migrations' fill from the history (at 120 to 240 points a chart), then their
+    # thinning to 24 to 48, give the same charts.
     stored = list(Rating.objects.order_by("pk").values_list("margin_chart", "elo_chart"))
     Rating.objects.update(margin_chart=[], elo_chart=[])
     import_module("ladders.migrations.0008_rating_charts").fill_charts(django_apps, None)
+    assert [len(chart) for chart, _ in Rating.objects.values_list("margin_chart", "elo_chart")] == [
+        151
+    ] * 4
+    import_module("ladders.migrations.0009_fewer_chart_points").thin_charts(django_apps, None)
     assert list(Rating.objects.order_by("pk").values_list("margin_chart", "elo_chart")) == stored
 
 
@@ -258,16 +262,16 @@ def test_the_migration_fills_the_charts_from_the_history(ladder: Ladder, bots: l
     assert dict(Rating.objects.values_list("pk", "elo_chart")) == stored_elo
 
 
-def test_a_chart_draws_the_same_number_of_points_however_long_its_history() -> None:
-    def drawn(kept: int) -> Chart:
-        points = [[float(g), 1500.0 + (g % 7), 50.0] for g in range(1, kept + 1)]
-        chart = rating_histories([Rating(pk=1, margin_chart=points)])[1]
-        assert chart is not None
-        return chart
-
-    short, long = drawn(19), drawn(2 * CHART_POINTS + 1)
-    assert len(short.line.split()) == 19
-    assert len(long.line.split()) == len(drawn(CHART_POINTS).line.split()) == CHART_DRAWN
-    assert long.x_ticks[0].label == "1"  # the first game and the last are always drawn
-    assert long.x_ticks[-1].label == str(2 * CHART_POINTS + 1)
-    assert len(long.band.split()) == 2 * CHART_DRAWN
+def test_a_chart_keeps_and_draws_a_bounded_number_of_points_however_long_its_history() -> None:
+    chart: list[list[float]] = []
+    sizes = []
+    for games in range(1, 20_001):
+        chart = extend_chart(chart, [games - 1, 1500.0, 50.0], [games, 1500.0 + games % 7, 50.0])
+        sizes.append(len(chart))
+    assert max(sizes) == 2 * CHART_POINTS + 1
+    assert min(sizes[2 * CHART_POINTS :]) == CHART_POINTS + 1
+    drawn = rating_histories([Rating(pk=1, games=20_000, margin_chart=chart)])[1]
+    assert drawn is not None
+    assert len(drawn.line.split()) == len(chart) == sizes[-1]
+    assert drawn.x_ticks[0].label == "0"  # the value before the first game and after the last
+    assert drawn.x_ticks[-1].label == "20000"
