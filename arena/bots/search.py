@@ -27,14 +27,15 @@ quiet one. So the bot is PIMC with these additions:
   over at random and only add noise; the card asked about now is kept). In the board game
   ``rollout=rule`` plays the lean path's rule instead (:meth:`Position.playouts
   <arena.engine.playout.Position.playouts>`: each seat's tile that costs least landing alone
-  on the board, a random one with probability ``explore``, default 0.1), the default in pro
-  + luck only. Paired against random rollouts (30 ms CPU, two seats against two, points per
-  game): pro + luck +3.54 ± 2.91 (40 deals) and +1.36 ± 2.85 (40 other deals), together
-  +2.45 ± 2.04; pro +0.81 ± 2.33 and +1.89 ± 3.04, together +1.35 ± 1.92, not clear of
-  noise; basic +0.07 ± 2.54, basic + luck -3.59 ± 3.12 (25 deals); ``explore=0.5``: pro
-  +2.26 ± 2.64, pro + luck -1.94 ± 3.12 (40 deals), basic -1.07 ± 3.75 (15). Its playouts
-  cost two to five times as much, and the search is short of samples: six times the work
-  per decision gained +4.17 ± 4.12 points in basic (20 deals).
+  on the board, a random one with probability ``explore``, default 0.1), the default in the
+  professional version with and without luck cards. Paired against random rollouts (30 ms
+  CPU, two seats against two, points per game): pro + luck +3.54 ± 2.91 (40 deals) and
+  +1.36 ± 2.85 (40 other deals), together +2.45 ± 2.04; pro +0.81 ± 2.33 and +1.89 ± 3.04,
+  together +1.35 ± 1.92, not clear of noise at 80 deals (the 300 below are); basic +0.07 ±
+  2.54, basic + luck -3.59 ± 3.12 (25 deals); ``explore=0.5``: pro +2.26 ± 2.64, pro + luck
+  -1.94 ± 3.12 (40 deals), basic -1.07 ± 3.75 (15). Its playouts cost two to five times as
+  much, and the search is short of samples: six times the work per decision gained +4.17 ±
+  4.12 points in basic (20 deals).
 - **Sequential halving** (Karnin, Koren and Somekh 2013) of the budget across the options:
   ``ceil(log2 options)`` rounds, the worse half dropped after each, so the close contenders get
   most of the playouts. Every option of a round meets the same samples and the same random
@@ -46,7 +47,10 @@ quiet one. So the bot is PIMC with these additions:
   pick unless its best option beats it by ``z`` standard errors of the paired difference: in
   the professional version a few hundred random playouts per decision are too few to overrule
   a good rule on noise (measured, 25 paired deals at 30 ms against ``heuristic``: without the
-  prior -2.3 ± 3.2 points, with ``prior=1`` -2.3 ± 4.1; hence ``prior=2`` there).
+  prior -2.3 ± 3.2 points, with ``prior=1`` -2.3 ± 4.1; hence ``prior=2`` with random
+  rollouts there). With the rule's rollouts in pro, 300 deals against ``heuristic`` (the same
+  deals): random rollouts and ``prior=2`` +0.54 ± 0.93, level; the rule and ``prior=1`` +1.28
+  ± 0.97, the rule and ``prior=0`` +1.10 ± 0.96, both better; hence the rule and ``prior=1``.
 
 The defaults of ``prior``, ``actions`` and ``rollout`` depend on the variant
 (:data:`VARIANT_DEFAULTS`). Every decision kind of every variant goes through the same
@@ -62,10 +66,10 @@ makes games reproducible from :attr:`GameInfo.seed <arena.bots.base.GameInfo.see
 ``margin``: own score less the others' mean.
 
 **Measured** (``benchmarks/strength.py``, 30 ms CPU per decision, 4 players, two seats against
-two, paired deals, points per game, 2026-12-01 on a loaded 2-core machine). Against
-``heuristic``, 60 deals: basic +3.07 ± 2.30, basic + luck +2.39 ± 2.32, pro -1.87 ± 1.92,
-pro + luck -0.33 ± 2.23 with random rollouts, +0.51 ± 1.93 with the rule (the same deals);
-p95 30.2 ms.
+two, paired deals, points per game, on a loaded 2-core machine). Against ``heuristic``, 300
+deals: pro + luck +1.54 ± 0.99, pro +1.28 ± 0.97 (the rule, ``prior=1``); CPU time per
+decision p95 30.5 to 30.7 ms, max 37.7. Earlier, 60 deals: basic +3.07 ± 2.30, basic + luck
++2.39 ± 2.32.
 Tried against the defaults and not taken (none clear of noise): ``objective=margin`` basic
 +2.60 ± 4.26 (15 deals) and -1.34 ± 4.20 (20 more), pro + luck +0.42 ± 2.72 (15);
 ``temperature=1`` basic -0.25 ± 3.20, pro + luck +2.38 ± 3.61, ``temperature=8`` +0.80 ±
@@ -247,7 +251,7 @@ class VariantDefaults:
 VARIANT_DEFAULTS = {
     "basic": VariantDefaults(prior=0.0, actions="random", rollout="random"),
     "basic+luck": VariantDefaults(prior=0.0, actions="random", rollout="random"),
-    "pro": VariantDefaults(prior=2.0, actions="none", rollout="random"),
+    "pro": VariantDefaults(prior=1.0, actions="none", rollout="rule"),
     "pro+luck": VariantDefaults(prior=2.0, actions="none", rollout="rule"),
     "classic": VariantDefaults(prior=0.0, actions="random", rollout="rule"),
 }
