@@ -22,7 +22,7 @@ over 50,000's, run by run:
     ladder, page 1  0.92/0.89  1.02/1.02  0.95/0.96
     pages 2-40      0.95/0.86  1.05/1.02  0.97/0.90
     bot             1.02/1.10  1.04/1.07  1.49/1.30
-    match lists     0.49-1.05  0.53-1.13  0.45-1.35
+    match lists     0.45-1.05  0.47-1.13  0.45-1.35
     match           1.05/0.96  1.16/1.12  1.06/1.00
 
 A page's p95 in one round varies by up to 1.4x between rounds, so one run can show what the
