@@ -47,10 +47,11 @@ quiet one. So the bot is PIMC with these additions:
   pick unless its best option beats it by ``z`` standard errors of the paired difference: in
   the professional version a few hundred random playouts per decision are too few to overrule
   a good rule on noise (measured, 25 paired deals at 30 ms against ``heuristic``: without the
-  prior -2.3 ± 3.2 points, with ``prior=1`` -2.3 ± 4.1; hence ``prior=2`` with random
-  rollouts there). With the rule's rollouts in pro, 300 deals against ``heuristic`` (the same
-  deals): random rollouts and ``prior=2`` +0.54 ± 0.93, level; the rule and ``prior=1`` +1.28
-  ± 0.97, the rule and ``prior=0`` +1.10 ± 0.96, both better; hence the rule and ``prior=1``.
+  prior -2.3 ± 3.2 points, with ``prior=1`` -2.3 ± 4.1; hence ``prior=2``, kept in pro +
+  luck). In pro the rule's rollouts need less of it: 300 deals against ``heuristic`` (the
+  same deals), random rollouts and ``prior=2`` +0.54 ± 0.93, level; the rule and ``prior=1``
+  +1.28 ± 0.97, the rule and ``prior=0`` +1.10 ± 0.96, both better; hence the rule and
+  ``prior=1`` there.
 
 The defaults of ``prior``, ``actions`` and ``rollout`` depend on the variant
 (:data:`VARIANT_DEFAULTS`). Every decision kind of every variant goes through the same
@@ -67,7 +68,7 @@ makes games reproducible from :attr:`GameInfo.seed <arena.bots.base.GameInfo.see
 
 **Measured** (``benchmarks/strength.py``, 30 ms CPU per decision, 4 players, two seats against
 two, paired deals, points per game, on a loaded 2-core machine). Against ``heuristic``, 300
-deals: pro + luck +1.54 ± 0.99, pro +1.28 ± 0.97 (the rule, ``prior=1``); CPU time per
+deals: pro + luck +1.54 ± 0.99, pro +1.28 ± 0.97 (each with its defaults); CPU time per
 decision p95 30.5 to 30.7 ms, max 37.7. Earlier, 60 deals: basic +3.07 ± 2.30, basic + luck
 +2.39 ± 2.32.
 Tried against the defaults and not taken (none clear of noise): ``objective=margin`` basic
