@@ -3,6 +3,8 @@
     nice -n 10 python benchmarks/strength.py [--bots search,mcs,flat,heuristic,random]
         [--tables basic:4,classic:2,...] [--pairs search-mcs,search-flat] [--deals N]
         [--ms 30] [--clock cpu|wall] [--jobs J] [--seed S] [--every N] [--json PATH]
+        [--first-deal K]
+    python benchmarks/strength.py --combine PATH [PATH ...]
 
 **Tables.** By default every variant at 4 players, and the card game also at 2 and 5.
 
@@ -27,6 +29,13 @@ difference with its 95% interval and which bot it shows to be better (card game:
 is better), or ``level`` when the interval contains zero; and each bot's time per decision
 (p50, p95, max on the wall clock and on the processor clock, decisions with a choice only).
 
+**Runs in parts.** ``--first-deal K --deals N`` plays deals ``K .. K+N-1`` of the same design,
+and ``--json PATH`` keeps a part's results (every deal's scores, the decision times as a
+histogram in 0.1 ms bins, the run's seed, budget, clock and the commit it ran on). ``--combine``
+prints the tables of several parts together: it refuses parts of different seeds, budgets or
+clocks and a deal played twice, and names the commits the parts ran on, so that a long round
+robin can be played over several sittings and still be read as one run.
+
 Deal ``d`` of a run with seed ``S`` is ``Game.new(variant, players, seed=S * 100003 + d)``; bot
 seeds follow :func:`arena.local.bot_seed`, so a run is reproducible (on the ``cpu`` clock up to
 the work a time budget buys) and ``--jobs`` changes nothing but the time it takes.
@@ -35,13 +44,16 @@ the work a time budget buys) and ``--jobs`` changes nothing but the time it take
 import argparse
 import json
 import math
+import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -201,7 +213,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def pair_line(results: Sequence[DealResult], higher_is_better: bool) -> PairLine:
+def pair_line(results: Sequence["Score"], higher_is_better: bool) -> PairLine:
     diffs = [r.a_score - r.b_score for r in results]
     d, ci = mean(diffs), confidence95(diffs)
     a, b = results[0].a, results[0].b
@@ -211,28 +223,217 @@ def pair_line(results: Sequence[DealResult], higher_is_better: bool) -> PairLine
     return PairLine(a, b, len(diffs), d, ci, verdict)
 
 
-def bot_lines(names: Iterable[str], results: Sequence[DealResult]) -> list[BotLine]:
+TIME_BIN_MS = 0.1  # the resolution of the stored decision times
+
+
+@dataclass
+class Times:
+    """Decision times on both clocks as histograms (milliseconds, in ``TIME_BIN_MS`` bins).
+
+    >>> t = Times()
+    >>> for ms in (30.04, 30.26, 31.0, 36.2):
+    ...     t.add(ms, ms)
+    >>> t.percentile("cpu", 0.5), t.percentile("wall", 0.95), t.maximum("cpu"), t.count
+    (30.3, 36.2, 36.2, 4)
+    >>> Times.from_json(t.to_json()) == t
+    True
+    """
+
+    wall: Counter[int] = field(default_factory=Counter)
+    cpu: Counter[int] = field(default_factory=Counter)
+
+    def add(self, wall_ms: float, cpu_ms: float) -> None:
+        self.wall[round(wall_ms / TIME_BIN_MS)] += 1
+        self.cpu[round(cpu_ms / TIME_BIN_MS)] += 1
+
+    def merge(self, other: "Times") -> None:
+        self.wall.update(other.wall)
+        self.cpu.update(other.cpu)
+
+    @property
+    def count(self) -> int:
+        return sum(self.cpu.values())
+
+    def percentile(self, clock: str, q: float) -> float:
+        """The ``q``-quantile by the nearest rank, as :func:`percentile`; NaN for none."""
+        bins = self.wall if clock == "wall" else self.cpu
+        total = sum(bins.values())
+        if not total:
+            return math.nan
+        rank = min(total, max(1, math.ceil(q * total)))
+        seen = 0
+        for value in sorted(bins):
+            seen += bins[value]
+            if seen >= rank:
+                return round(value * TIME_BIN_MS, 1)
+        raise AssertionError("unreachable: the ranks add up to the total")
+
+    def maximum(self, clock: str) -> float:
+        bins = self.wall if clock == "wall" else self.cpu
+        return round(max(bins) * TIME_BIN_MS, 1) if bins else math.nan
+
+    def to_json(self) -> dict[str, dict[str, int]]:
+        return {
+            "wall": {str(k): v for k, v in sorted(self.wall.items())},
+            "cpu": {str(k): v for k, v in sorted(self.cpu.items())},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, dict[str, int]]) -> "Times":
+        return cls(
+            Counter({int(k): int(v) for k, v in data["wall"].items()}),
+            Counter({int(k): int(v) for k, v in data["cpu"].items()}),
+        )
+
+
+@dataclass(frozen=True)
+class Score:
+    """One deal of one pair: each bot's mean score over its seats."""
+
+    variant: str
+    players: int
+    a: str
+    b: str
+    deal: int
+    a_score: float
+    b_score: float
+
+
+TimesKey = tuple[str, int, str, str, str]  # variant, players, a, b, the timed bot
+
+
+@dataclass
+class Tally:
+    """What a run (or several parts of one) has played: the design, every deal's scores and
+    the decision times per table, pair and bot."""
+
+    seed: int
+    ms: float
+    clock: str
+    commits: list[str]
+    scores: list[Score] = field(default_factory=list)
+    times: dict[TimesKey, Times] = field(default_factory=dict)
+
+    def add(self, result: DealResult) -> None:
+        self.scores.append(
+            Score(
+                result.variant,
+                result.players,
+                result.a,
+                result.b,
+                result.deal,
+                result.a_score,
+                result.b_score,
+            )
+        )
+        for bot, pairs in result.times.items():
+            key = (result.variant, result.players, result.a, result.b, bot)
+            times = self.times.setdefault(key, Times())
+            for wall, cpu in pairs:
+                times.add(wall, cpu)
+
+    def merge(self, other: "Tally", source: str = "") -> None:
+        """Add a part of the same design; a different design or a deal in both is an error."""
+        mine = (self.seed, self.ms, self.clock)
+        theirs = (other.seed, other.ms, other.clock)
+        if mine != theirs:
+            raise ValueError(
+                f"{source or 'a part'}: seed, ms and clock {theirs} differ from {mine}; "
+                "only parts of one design can be combined"
+            )
+        played = {(s.variant, s.players, s.a, s.b, s.deal) for s in self.scores}
+        twice = [s for s in other.scores if (s.variant, s.players, s.a, s.b, s.deal) in played]
+        if twice:
+            s = twice[0]
+            raise ValueError(
+                f"{source or 'a part'}: deal {s.deal} of {s.a} - {s.b} at {s.variant}, "
+                f"{s.players} players, is in two parts ({len(twice)} such deals)"
+            )
+        self.scores.extend(other.scores)
+        for key, times in other.times.items():
+            self.times.setdefault(key, Times()).merge(times)
+        self.commits.extend(c for c in other.commits if c not in self.commits)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "nimmt-strength-1",
+            "seed": self.seed,
+            "ms": self.ms,
+            "clock": self.clock,
+            "commits": self.commits,
+            "scores": [asdict(s) for s in self.scores],
+            "times": [[*key, times.to_json()] for key, times in self.times.items()],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Tally":
+        if data.get("format") != "nimmt-strength-1":
+            raise ValueError("not a results file of benchmarks/strength.py (nimmt-strength-1)")
+        tally = cls(int(data["seed"]), float(data["ms"]), str(data["clock"]), list(data["commits"]))
+        tally.scores = [Score(**s) for s in data["scores"]]
+        for variant, players, a, b, bot, times in data["times"]:
+            tally.times[(variant, int(players), a, b, bot)] = Times.from_json(times)
+        return tally
+
+    def print_tables(self, names: Sequence[str]) -> None:
+        tables = list(dict.fromkeys((s.variant, s.players) for s in self.scores))
+        for variant, players in tables:
+            table = [s for s in self.scores if (s.variant, s.players) == (variant, players)]
+            pairs = list(dict.fromkeys((s.a, s.b) for s in table))
+            better = get_variant(variant).higher_is_better
+            lines = [pair_line([s for s in table if (s.a, s.b) == p], better) for p in pairs]
+            timed = {k: t for k, t in self.times.items() if k[:2] == (variant, players)}
+            title = f"{variant}, {players} players"
+            print(report(title, bot_lines(names, table, timed), lines), flush=True)
+
+
+def commit() -> str:
+    """The commit this runs on, ``+`` if the tree has changes; ``unknown`` outside git."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parent,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parent,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty else "")
+
+
+def bot_lines(
+    names: Iterable[str], scores: Sequence[Score], timed: dict[TimesKey, Times]
+) -> list[BotLine]:
     lines = []
     for name in names:
-        own = [r.a_score for r in results if r.a == name]
-        own += [r.b_score for r in results if r.b == name]
+        own = [s.a_score for s in scores if s.a == name]
+        own += [s.b_score for s in scores if s.b == name]
         if not own:
             continue
-        times = [t for r in results for t in r.times.get(name, [])]
-        wall = [w for w, _ in times]
-        cpu = [c for _, c in times]
+        times = Times()
+        for key, part in timed.items():
+            if key[4] == name:
+                times.merge(part)
         lines.append(
             BotLine(
                 name,
                 len(own),
                 mean(own),
                 confidence95(own),
-                percentile(wall, 0.5),
-                percentile(wall, 0.95),
-                max(wall, default=math.nan),
-                percentile(cpu, 0.5),
-                percentile(cpu, 0.95),
-                max(cpu, default=math.nan),
+                times.percentile("wall", 0.5),
+                times.percentile("wall", 0.95),
+                times.maximum("wall"),
+                times.percentile("cpu", 0.5),
+                times.percentile("cpu", 0.95),
+                times.maximum("cpu"),
             )
         )
     return lines
@@ -288,25 +489,35 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pairs", default="", help="only these pairs: A-B,C-D (default: all)")
     parser.add_argument("--tables", default=DEFAULT_TABLES, help="variant:players,...")
     parser.add_argument("--deals", type=int, default=300, help="paired deals per pair (300)")
+    parser.add_argument("--first-deal", type=int, default=0, help="the first deal's number (0)")
     parser.add_argument("--ms", type=float, default=30.0, help="ms per decision (30)")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     parser.add_argument("--seed", type=int, default=1, help="run seed (1)")
-    parser.add_argument("--json", type=Path, help="also write every deal's result here")
+    parser.add_argument("--json", type=Path, help="also keep the results here (for --combine)")
     parser.add_argument(
         "--every", type=int, default=0, help="print the tables so far every N deals (0: at the end)"
     )
+    parser.add_argument(
+        "--combine", type=Path, nargs="+", metavar="PATH", help="print these parts' tables as one"
+    )
     args = parser.parse_args(argv)
+    if args.combine:
+        combine(args.combine)
+        return
+    if args.first_deal < 0 or args.deals < 1:
+        raise SystemExit("--first-deal must be 0 or more and --deals 1 or more")
     bots = [s.strip() for s in args.bots.split(",") if s.strip()]
     pairs = parse_pairs(args.pairs, bots)
     for spec in {s for p in pairs for s in p}:
         make(timed_spec(spec, args.ms, args.clock))  # a bad spec fails before any game
     names = list(dict.fromkeys([*bots, *(s for p in pairs for s in p)]))
     tables = parse_tables(args.tables)
+    deals = range(args.first_deal, args.first_deal + args.deals)
     # Deal-major order: a run cut short has the same deals for every table and pair so far.
     jobs = [
         Job(variant, players, a, b, d, args.seed, args.ms, args.clock)
-        for d in range(args.deals)
+        for d in deals
         for variant, players in tables
         for a, b in pairs
     ]
@@ -314,27 +525,49 @@ def main(argv: list[str] | None = None) -> None:
     every = args.every * per_deal if args.every else len(jobs)
     unit = f"{args.ms:g} ms per decision, {args.clock} clock, seed {args.seed}"
     start = time.perf_counter()
-    done: list[DealResult] = []
+    tally = Tally(args.seed, args.ms, args.clock, [commit()])
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
-        for result in results:
-            done.append(result)
-            if len(done) % every and len(done) < len(jobs):
+        for done, result in enumerate(results, 1):
+            tally.add(result)
+            if done % every and done < len(jobs):
                 continue
             elapsed = time.perf_counter() - start
-            print(f"\n=== {len(done) // per_deal} of {args.deals} deals, {elapsed:.0f} s, {unit}")
-            for variant, players in tables:
-                table = [r for r in done if (r.variant, r.players) == (variant, players)]
-                better = get_variant(variant).higher_is_better
-                lines = [pair_line([r for r in table if (r.a, r.b) == p], better) for p in pairs]
-                title = f"{variant}, {players} players"
-                print(report(title, bot_lines(names, table), lines), flush=True)
+            played = done // per_deal
+            print(
+                f"\n=== {played} of {args.deals} deals (from deal {args.first_deal}), "
+                f"{elapsed:.0f} s, {unit}, commit {tally.commits[0]}"
+            )
+            tally.print_tables(names)
             if args.json:
-                args.json.write_text(json.dumps([asdict(r) for r in done]))
+                args.json.write_text(json.dumps(tally.to_json()))
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)
+
+
+def combine(paths: Sequence[Path]) -> None:
+    """Print the tables of several parts' results files as one run."""
+    tally: Tally | None = None
+    for path in paths:
+        try:
+            part = Tally.from_json(json.loads(path.read_text()))
+            if tally is None:
+                tally = part
+            else:
+                tally.merge(part, str(path))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise SystemExit(f"--combine: {path}: {error}") from None
+    assert tally is not None
+    names = list(dict.fromkeys(n for s in tally.scores for n in (s.a, s.b)))
+    deals = sorted({s.deal for s in tally.scores})
+    print(
+        f"=== {len(paths)} parts, deals {deals[0]}-{deals[-1]} ({len(deals)} deal numbers), "
+        f"{tally.ms:g} ms per decision, {tally.clock} clock, seed {tally.seed}, "
+        f"commits {', '.join(tally.commits)}"
+    )
+    tally.print_tables(names)
 
 
 if __name__ == "__main__":
