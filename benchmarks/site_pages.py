@@ -4,34 +4,48 @@ many matches it has played: 5,000 bots and 50,000, 500,000 and 2,000,000 matches
 Makes a PostgreSQL database per league size (dropped at the end unless ``--keep``), migrates
 it, fills it with COPY (users, bots, versions, five ladders, matches with their seats, ratings
 with their trend lines, one rating change per seat and the head-to-head totals, as the rating
-task leaves them), then serves each with gunicorn on 127.0.0.1 and sends each page a bounded
-number of requests from a pool of client threads. The sizes take turns, ``--rounds`` times
-(the order reversed every other round), so that a machine busy with other work slows them
-alike. Prints p50/p95/max per page and size over all rounds, each round's p95, and each
-size's p95 over the smallest size's::
+task leaves them), then serves each with its own gunicorn on 127.0.0.1, all at once, and
+sends each page a bounded number of requests from a pool of client threads. The sizes take
+turns block by block: a block is ``--batch`` requests to each size, one size right after the
+other (the order reversed every other block), ``--requests // --batch`` blocks per page and
+round, so that whatever else slows the machine for a moment slows every size alike. Prints
+p50/p95/max per page and size, and each size's p95 over the smallest size's with a 95%
+interval from a paired bootstrap over the blocks::
 
     python -m benchmarks.site_pages                    # from the project's root
     python -m benchmarks.site_pages --bots 500 --matches 20000 --requests 100   # a quick look
     python -m benchmarks.site_pages --matches 50000,500000 --rounds 3
 
-Measured 2026-12-02 on this 2-core machine with nothing else running, three runs one after
-the other, each 3 rounds of 200 requests: p95 over all rounds at 500,000 / 2,000,000 matches
-over 50,000's, run by run:
+Measured 2026-12-02 on this 2-core machine with nothing else running, 3 rounds of 200
+requests per page and size in blocks of 20 (600 per page and size): p95 at 500,000 and at
+2,000,000 matches over 50,000's, with its 95% interval, in two runs one after the other:
 
-    home            0.95/0.98  1.02/1.04  1.05/1.11
-    ladder, page 1  0.92/0.89  1.02/1.02  0.95/0.96
-    pages 2-40      0.95/0.86  1.05/1.02  0.97/0.90
-    bot             1.02/1.10  1.04/1.07  1.49/1.30
-    match lists     0.45-1.05  0.47-1.13  0.45-1.35
-    match           1.05/0.96  1.16/1.12  1.06/1.00
+                     500,000: run 1    run 2             2,000,000: run 1  run 2
+    home             1.02 [0.98-1.09]  0.99 [0.89-1.16]  1.00 [0.95-1.21]  1.01 [0.91-1.09]
+    ladder, page 1   0.93 [0.88-1.01]  0.96 [0.90-1.04]  1.00 [0.92-1.20]  0.99 [0.92-1.06]
+    pages 2-40       0.93 [0.83-1.03]  0.94 [0.84-1.13]  1.00 [0.88-1.08]  0.93 [0.80-1.07]
+    bot              1.03 [1.00-1.11]  1.03 [0.96-1.17]  1.06 [1.00-1.17]  1.10 [1.00-1.47]
+    match list       0.99 [0.87-1.09]  0.97 [0.90-1.06]  0.93 [0.82-1.00]  1.00 [0.95-1.05]
+    ..., ladder      0.63 [0.60-0.67]  0.66 [0.61-0.70]  0.65 [0.60-0.70]  0.66 [0.61-0.70]
+    ..., bot         1.07 [1.00-1.13]  1.13 [1.02-1.28]  1.07 [0.99-1.16]  1.18 [1.01-1.45]
+    ..., day         0.98 [0.93-1.06]  1.06 [0.96-1.13]  0.99 [0.95-1.07]  1.06 [0.94-1.29]
+    ..., deep page   0.51 [0.46-0.54]  0.47 [0.44-0.50]  0.47 [0.42-0.50]  0.47 [0.45-0.51]
+    match            1.00 [0.94-1.06]  0.95 [0.85-1.05]  0.96 [0.90-1.02]  0.96 [0.85-1.06]
 
-A page's p95 in one round varies by up to 1.4x between rounds, so one run can show what the
-next does not (the third run's 50,000 league was fast in its last round only). In process,
-one request at a time, the bot page costs the same at 50,000 and 2,000,000 matches (median
-58-62 ms at both); a match's page 1.02-1.09x, its lookups by key each a few tenths of a
-millisecond slower in the 9 GB database than in the 0.3 GB one (PostgreSQL's default 128 MB
-of shared buffers hold all of the small one). The absolute p95s, 75-200 ms, are over the
-goal below: four clients and four workers share two cores, so a request waits for others.
+The one page that grows is a bot's match list (``/matches/?bot=``): its median is 56-59 ms at
+50,000 and 64-67 ms at 500,000 and 2,000,000 in both runs, so that 1.07-1.18x is its cost, not
+noise.
+
+Sending the sizes one after the other, a whole size at a time, gave ratios that differed by up
+to 1.4x from one run to the next: a page's p95 followed whatever else the machine was doing in
+those minutes. The match lists by ladder and the deep page are faster at the big sizes (their
+rows are found sooner among more matches). The sizes share one PostgreSQL server and its
+buffers, so the small league does not have them to itself here; in process, one size and one
+request at a time, the bot page costs the same at 50,000 and 2,000,000 matches (median 58-62 ms
+at both); a match's page 1.02-1.09x, its lookups by key each a few tenths of a millisecond
+slower in the 9 GB database than in the 0.3 GB one (PostgreSQL's default 128 MB of shared
+buffers hold all of the small one). The absolute p95s, 70-190 ms, are over the goal below: four
+clients and four workers share two cores, so a request waits for others.
 
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
@@ -659,6 +673,59 @@ def _figures(times: list[float], errors: int) -> dict[str, float]:
     }
 
 
+@dataclass
+class Blocks:
+    """One page's requests at every size, in blocks: block ``i`` holds one batch per size,
+    sent one right after the other, so that whatever else slows the machine during block ``i``
+    slows every size alike."""
+
+    sizes: list[int]
+    times: list[dict[int, list[float]]] = field(default_factory=list)
+    errors: dict[int, int] = field(default_factory=dict)
+
+    def pooled(self, size: int, blocks: list[int] | None = None) -> list[float]:
+        chosen = range(len(self.times)) if blocks is None else blocks
+        return [t for i in chosen for t in self.times[i][size]]
+
+    def ratio(self, size: int, base: int, resamples: int = 2000) -> tuple[float, float, float]:
+        """p95 at ``size`` over p95 at ``base``, with a 95% interval from a paired block
+        bootstrap (the blocks drawn with replacement, the same blocks for both sizes)."""
+        point = percentile(self.pooled(size), 0.95) / percentile(self.pooled(base), 0.95)
+        rng = random.Random(0)
+        n = len(self.times)
+        ratios = []
+        for _ in range(resamples):
+            drawn = [rng.randrange(n) for _ in range(n)]
+            ratios.append(
+                percentile(self.pooled(size, drawn), 0.95)
+                / percentile(self.pooled(base, drawn), 0.95)
+            )
+        return point, percentile(ratios, 0.025), percentile(ratios, 0.975)
+
+
+def measure_interleaved(
+    ports: dict[int, int],
+    paths: dict[int, Page],
+    blocks: Blocks,
+    count: int,
+    batch: int,
+    clients: int,
+    seed: int,
+) -> None:
+    """``count`` blocks of ``batch`` requests per size for one page, the sizes' order reversed
+    every other block."""
+    sizes = blocks.sizes
+    for number in range(count):
+        block: dict[int, list[float]] = {}
+        for size in sizes if number % 2 == 0 else sizes[::-1]:
+            took, failed = measure(
+                ports[size], paths[size], batch, clients, seed=seed * 100_003 + number
+            )
+            block[size] = took
+            blocks.errors[size] = blocks.errors.get(size, 0) + failed
+        blocks.times.append(block)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Latency of the site's pages on a big league.")
     parser.add_argument("--bots", type=int, default=5_000)
@@ -668,10 +735,11 @@ def main() -> None:
         default=[50_000, 500_000, 2_000_000],
         help="league sizes, comma-separated (default 50000,500000,2000000)",
     )
-    parser.add_argument("--requests", type=int, default=200, help="per page and round")
-    parser.add_argument("--rounds", type=int, default=2, help="turns of every size")
+    parser.add_argument("--requests", type=int, default=200, help="per page, size and round")
+    parser.add_argument("--batch", type=int, default=20, help="requests per size in a block")
+    parser.add_argument("--rounds", type=int, default=2, help="passes over every page")
     parser.add_argument("--clients", type=int, default=4, help="concurrent client threads")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers per size")
     parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
     parser.add_argument(
         "--reuse", action="store_true", help="measure the databases kept before (migrated)"
@@ -679,12 +747,12 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     sizes: list[int] = args.matches
+    batch = max(1, min(args.batch, args.requests))
+    count = max(1, args.requests // batch)
 
     with tempfile.TemporaryDirectory(prefix="nimmt-bench-pages-") as folder:
         envs = {size: site_env(Path(folder) / str(size), database_for(size)) for size in sizes}
-        times: dict[int, dict[str, list[float]]] = {size: {} for size in sizes}
-        errors: dict[int, dict[str, int]] = {size: {} for size in sizes}
-        rounds: dict[int, dict[str, list[float]]] = {size: {} for size in sizes}
+        measured: dict[str, Blocks] = {}
         try:
             for size in sizes:
                 if args.reuse and database_exists(database_for(size)):
@@ -702,52 +770,61 @@ def main() -> None:
                     f"({', '.join(f'{k} {v:.0f} s' for k, v in fill.timings.items())})",
                     flush=True,
                 )
-            for turn in range(args.rounds):
-                for size in sizes if turn % 2 == 0 else sizes[::-1]:
-                    log = Path(folder) / f"gunicorn-{size}.log"
-                    with gunicorn(envs[size], args.workers, log) as port:
-                        for page in pages(database_for(size)):
-                            measure(port, page, max(10, args.requests // 10), args.clients, 0)
-                            took, failed = measure(
-                                port, page, args.requests, args.clients, seed=1 + turn
-                            )
-                            times[size].setdefault(page.name, []).extend(took)
-                            errors[size][page.name] = errors[size].get(page.name, 0) + failed
-                            p95 = percentile(took, 0.95)
-                            rounds[size].setdefault(page.name, []).append(round(p95, 1))
-                    print(f"round {turn + 1}: {size} matches measured", flush=True)
+            page_sets = {size: pages(database_for(size)) for size in sizes}
+            names = [page.name for page in page_sets[sizes[0]]]
+            with contextlib.ExitStack() as servers:
+                ports = {
+                    size: servers.enter_context(
+                        gunicorn(envs[size], args.workers, Path(folder) / f"gunicorn-{size}.log")
+                    )
+                    for size in sizes
+                }
+                for turn in range(args.rounds):
+                    for index, name in enumerate(names):
+                        paths = {size: page_sets[size][index] for size in sizes}
+                        for size in sizes:  # every worker's first requests of the page
+                            measure(ports[size], paths[size], max(10, batch), args.clients, 0)
+                        blocks = measured.setdefault(name, Blocks(sizes))
+                        seed = 1 + turn * len(names) + index
+                        measure_interleaved(ports, paths, blocks, count, batch, args.clients, seed)
+                    print(f"round {turn + 1} of {args.rounds} measured", flush=True)
         finally:
             if not args.keep:
                 for size in sizes:
                     drop_database(database_for(size))
-    results: dict[str, dict[str, dict[str, Any]]] = {
-        str(size): {
-            name: {**_figures(took, errors[size][name]), "p95_rounds_ms": rounds[size][name]}
-            for name, took in times[size].items()
-        }
-        for size in sizes
-    }
+    first = sizes[0]
+    results: dict[str, dict[str, dict[str, Any]]] = {}
+    for size in sizes:
+        results[str(size)] = {}
+        for name, blocks in measured.items():
+            row: dict[str, Any] = _figures(blocks.pooled(size), blocks.errors.get(size, 0))
+            if size != first:
+                ratio, low, high = blocks.ratio(size, first)
+                row["p95_ratio"] = [round(ratio, 3), round(low, 3), round(high, 3)]
+            results[str(size)][name] = row
     if args.json:
         print(json.dumps(results, indent=2))
         return
     print(
-        f"\n{args.requests} requests per page and round, {args.rounds} rounds, "
-        f"{args.clients} concurrent clients, gunicorn with {args.workers} workers, 127.0.0.1"
+        f"\n{count * args.rounds * batch} requests per page and size in blocks of {batch} per "
+        f"size, the sizes taking turns block by block; {args.clients} concurrent clients, "
+        f"gunicorn with {args.workers} workers per size, 127.0.0.1"
     )
-    first = str(sizes[0])
     for size in sizes:
         print(f"\n{size} matches")
         print(
-            f"{'page':<24} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'errors':>7} "
-            f"{'p95/' + first:>12}  p95 per round"
+            f"{'page':<24} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'errors':>7}"
+            + ("" if size == first else f"  p95 / {first}'s [95% interval]")
         )
         for name, row in results[str(size)].items():
-            ratio = row["p95_ms"] / results[first][name]["p95_ms"]
             flag = "" if row["p95_ms"] < 100 else "  (p95 over 100 ms)"
+            shown = ""
+            if "p95_ratio" in row:
+                point, low, high = row["p95_ratio"]
+                shown = f"  {point:.2f} [{low:.2f}-{high:.2f}]"
             print(
                 f"{name:<24} {row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['max_ms']:>8.1f} "
-                f"{int(row['errors']):>7} {ratio:>12.2f}  "
-                f"{' '.join(f'{p:.1f}' for p in row['p95_rounds_ms'])}{flag}"
+                f"{int(row['errors']):>7}{shown}{flag}"
             )
 
 
