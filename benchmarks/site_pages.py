@@ -97,6 +97,12 @@ BIG_TABLES = (
     "ladders_rival",
 )
 TREND_GAMES = 20  # as ladders.models.TREND_GAMES
+# A league's bots are not all alike busy: the first tenth (the house bots and the keen ones)
+# take a seat in half the matches, so that each of them has more than a page of matches
+# (``LIST_PAGE_SIZE``, 50) already at the smallest size, while the others have about 33
+# matches at 50,000 matches.
+BUSY_SHARE = 0.5
+LIST_PAGE = 50  # as matches.views.LIST_PAGE_SIZE
 CHART_POINTS = 24  # as ladders.services.CHART_POINTS
 
 
@@ -353,6 +359,7 @@ class Fill:
         next_rating = 1
         seat_id = change_id = 1
         bot_ids = range(1, self.bots + 1)
+        busy = bot_ids[: max(1, self.bots // 10)]
         with (
             self._copy(
                 cursor,
@@ -389,6 +396,10 @@ class Fill:
                     f"matches/{match_id}\t{replays}\t{rated}\t{done}\t{ladder_id}\t0\tf\n"
                 )
                 lineup = rng.sample(bot_ids, players)
+                if rng.random() < BUSY_SHARE:  # a seat for one of the busy bots
+                    keen = rng.choice(busy)
+                    if keen not in lineup:
+                        lineup[rng.randrange(players)] = keen
                 if variant == "classic":  # a penalty: lower is better
                     scores = [rng.randrange(0, 40) for _ in lineup]
                     order = sorted(scores)
@@ -586,6 +597,16 @@ def pages(url: str) -> list[Page]:
     with psycopg.connect(_libpq_url(url)) as connection:
         ladders = [str(row[0]) for row in connection.execute("SELECT uuid FROM ladders_ladder")]
         bots = connection.execute("SELECT uuid, name FROM submissions_bot").fetchall()
+        # A bot's match list is measured on full pages: a bot with fewer matches than a page
+        # lists fewer rows, which is cheaper however big the league is.
+        full = [
+            row[0]
+            for row in connection.execute(
+                "SELECT b.name FROM submissions_bot b WHERE (SELECT COUNT(*) FROM "
+                "(SELECT 1 FROM matches_seat s WHERE s.bot_id = b.id LIMIT %s) f) > %s",
+                [LIST_PAGE + 1, LIST_PAGE],
+            )
+        ]
         middle = connection.execute(
             "SELECT uuid, created_at FROM matches_match ORDER BY id OFFSET "
             "(SELECT COUNT(*) / 2 FROM matches_match) LIMIT 1"
@@ -598,6 +619,8 @@ def pages(url: str) -> list[Page]:
             )
         ]
     assert middle is not None
+    if not full:
+        raise SystemExit(f"no bot has more than {LIST_PAGE} matches: fill a bigger league")
     day = middle[1].date().isoformat()
     return [
         Page("home", lambda rng: "/"),
@@ -609,7 +632,7 @@ def pages(url: str) -> list[Page]:
         Page("bot", lambda rng: f"/bots/{rng.choice(bots)[0]}/"),
         Page("match list", lambda rng: "/matches/"),
         Page("match list, ladder", lambda rng: f"/matches/?ladder={rng.choice(ladders)}"),
-        Page("match list, bot", lambda rng: f"/matches/?bot={rng.choice(bots)[1]}"),
+        Page("match list, bot", lambda rng: f"/matches/?bot={rng.choice(full)}"),
         Page("match list, day", lambda rng: f"/matches/?day={day}"),
         Page("match list, deep page", lambda rng: f"/matches/?before={middle[0]}"),
         Page("match", lambda rng: f"/matches/{rng.choice(matches)}/"),
