@@ -433,7 +433,7 @@ def matches(request: HttpRequest) -> HttpResponse:
     except BadParameter as problem:
         return error(400, str(problem))
     found = (
-        Match.objects.filter(version_test__isnull=True)  # an owner's version test: unlisted
+        Match.objects.listed()
         .select_related("ladder")
         .prefetch_related("seats__bot", "seats__version")
     )

@@ -88,7 +88,7 @@ def home(request: HttpRequest) -> HttpResponse:
     active = [ladder for ladder in sorted(every.values(), key=_ladder_order) if ladder.is_active]
     tops = leaders(active, TOP_PER_LADDER)
     ladders = [(ladder, _rows(tops[ladder.pk])) for ladder in active]
-    listed = Match.objects.filter(version_test__isnull=True)  # an owner's version test: unlisted
+    listed = Match.objects.listed()
     latest = list(listed.filter(status=Match.FINISHED).order_by("-finished_at")[:8])
     running = list(listed.filter(status=Match.RUNNING).order_by("-started_at")[:8])
     with_lineups(latest + running, every)  # one query for both lists

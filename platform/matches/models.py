@@ -19,6 +19,21 @@ from django.db import models
 from django.utils import timezone
 
 
+class MatchQuerySet(models.QuerySet["Match"]):
+    def listed(self) -> "MatchQuerySet":
+        """The matches the public lists show: all but those of an owner's version test
+        (:mod:`versiontests`), which are its owner's alone.
+
+        Written as NOT EXISTS, which PostgreSQL plans as an anti-join. Django's
+        ``version_test__isnull=True`` is a LEFT JOIN filtered on the paired match's ``id`` IS
+        NULL, which PostgreSQL does not turn into one: it then guesses that hardly any match
+        passes, so that a page would hardly fill, and reads all of a bot's matches to sort
+        them instead of the newest by index (48 ms for a bot of 3,351 matches, not 0.7 ms).
+        """
+        paired = Match._meta.get_field("version_test").related_model._default_manager
+        return self.filter(~models.Exists(paired.filter(match=models.OuterRef("pk"))))
+
+
 class Match(Claimable):
     QUEUED = "queued"
     RUNNING = "running"
@@ -59,6 +74,8 @@ class Match(Claimable):
     replays = models.JSONField(default=list, blank=True)  # file names in result_dir
     rated = models.BooleanField(default=False)
     rated_at = models.DateTimeField(null=True, blank=True)
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         ordering = ("-created_at",)

@@ -130,7 +130,7 @@ def open_match(request: HttpRequest, found: QuerySet[Match], **lookup: Any) -> M
 
 
 def _filtered(form: MatchFilter) -> Listing:
-    found = Match.objects.filter(version_test__isnull=True)  # an owner's version test: unlisted
+    found = Match.objects.listed()
     data = form.cleaned_data
     if data.get("ladder"):
         found = found.filter(ladder=data["ladder"])
