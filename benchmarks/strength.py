@@ -39,6 +39,21 @@ robin can be played over several sittings and still be read as one run.
 Deal ``d`` of a run with seed ``S`` is ``Game.new(variant, players, seed=S * 100003 + d)``; bot
 seeds follow :func:`arena.local.bot_seed`, so a run is reproducible (on the ``cpu`` clock up to
 the work a time budget buys) and ``--jobs`` changes nothing but the time it takes.
+
+**The kept run.** ``benchmarks/results/strength-30ms-cpu/`` holds the parts of the search bot's
+round robin (seed 1, 30 ms CPU, 4 players, two seats against two; one file per table, named
+after it), played with::
+
+    nice -n 19 python benchmarks/strength.py --bots search,mcs,flat,heuristic \
+        --pairs search-mcs,search-heuristic,search-flat,mcs-flat --tables pro+luck:4 \
+        --deals 300 --first-deal 0 --jobs 2 --every 25 --json pro-luck-4.json
+    python benchmarks/strength.py --combine benchmarks/results/strength-30ms-cpu/*.json
+
+A part stopped early keeps the deals it finished (the file is rewritten every ``--every``
+deals); the next sitting plays on with ``--first-deal`` and keeps its own file beside it.
+The wall-clock times of ``basic-4.json`` include 36 minutes when the run was paused (stopped
+and continued, to keep the machine quiet for another benchmark): only its CPU-clock times, the
+budget's clock, are the bots' own.
 """
 
 import argparse
