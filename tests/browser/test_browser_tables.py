@@ -4,16 +4,20 @@ hand, options and clock; the spectator's board, which equals the engine's after 
 never shows a tile before it is revealed; a person who stops answering; phone-width shots."""
 
 import json
+import time
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 from matches.live import public_frame
 from matches.models import Match
 from nimmt_site_testing import CeleryProcess, program_bot, wait_for
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, expect
 from submissions.models import Bot
 from tables import services
 from tables.models import Table
@@ -165,3 +169,95 @@ def test_a_person_plays_basic_and_pro_luck_while_a_spectator_watches_then_stops_
     assert [f["kind"] for f in quick.faults] == ["timeout"] * 3
     assert "3 faults" in quick.dropped
     person_context.close()
+
+
+def _asked(
+    base: dict[str, Any], request: int, kind: str, legal: list[str], hand: list[int]
+) -> dict[str, Any]:
+    """The table's state with ``kind`` asked (``request``), for a scripted state URL."""
+    view = {"hand": hand, "action_cards": [], "chosen": None, "pending": None, "legal": legal}
+    ask = {
+        "request": request,
+        "kind": kind,
+        "legal": legal,
+        "remaining_ms": 60_000,
+        "allowance_ms": 60_000,
+        "bank_ms": 0,
+    }
+    return {**base, "status": "running", "view": view, "ask": ask}
+
+
+def test_a_seat_never_reopens_a_decision_from_a_poll_answered_before_it_arrived(
+    browser: Browser, live_server: Any
+) -> None:
+    # A state poll in flight while the person answers must not be shown when it comes back
+    # late: it would reopen the answered decision (tiles enabled again after the person has
+    # moved on), and a click on it would answer nothing. The state URL is scripted here: one
+    # poll is held back until two decisions later.
+    person = get_user_model().objects.create_user("ann")
+    table = services.create_table(
+        person, "basic", [program_bot("quick-a")], decision_ms=60_000, bank_ms=0, seed=1
+    )
+    client = Client()
+    client.force_login(person)
+    base = services.state(table)
+    tile = _asked(base, 1, "tile", ["tile 5", "tile 17", "tile 33"], [5, 17, 33])
+    row = _asked(base, 2, "take_row", [f"take_row {r}" for r in range(4)], [5, 33])
+    waiting = {**base, "status": "running", "view": row["view"], "ask": None}
+    script: dict[str, Any] = {"next": tile, "hold": False}
+    held: list[Route] = []
+    polls: list[str] = []
+
+    def state_url(route: Route) -> None:
+        if script["hold"]:
+            script["hold"] = False
+            held.append(route)
+            return
+        polls.append(route.request.url)
+        route.fulfill(json=script["next"])
+
+    context = browser.new_context()
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    page.route("**/state/", state_url)
+    page.route("**/answer/", lambda route: route.fulfill(json={"taken": "ok"}))
+    page.goto(live_server.url + table.get_absolute_url())
+    expect(page.locator("#seat .tbl-tile:not([disabled])")).to_have_count(3)
+
+    script["hold"] = True  # the next poll stays in flight (it would say: tile asked)
+    deadline = time.monotonic() + 10
+    while not held:
+        assert time.monotonic() < deadline, "the page stopped polling"
+        page.wait_for_timeout(20)
+    script["next"] = row
+    page.get_by_role("button", name="Tile 17").click()
+    page.get_by_role("button", name="Take row 2").click()
+    script["next"] = waiting
+    expect(page.locator("[data-seat=prompt]")).to_have_text("Waiting for the others…")
+    page.evaluate(
+        """() => {
+          window.reopened = false;
+          const seat = document.getElementById('seat');
+          new MutationObserver(() => {
+            if (seat.querySelector('.tbl-tile:not([disabled])')) window.reopened = true;
+          }).observe(seat, {subtree: true, childList: true, attributes: true});
+        }"""
+    )
+    served = len(polls)
+    held[0].fulfill(json=tile)  # the late answer to the held poll: tile asked
+    while len(polls) < served + 3:  # three polls later
+        assert time.monotonic() < deadline + 10, "the page stopped polling"
+        page.wait_for_timeout(20)
+    assert page.evaluate("window.reopened") is False
+    assert page.evaluate("window.nimmtSeat.sent") == ["tile 17", "take_row 1"]
+    assert page.evaluate("window.nimmtSeat.state.ask") is None
+    expect(page.locator("[data-seat=prompt]")).to_have_text("Waiting for the others…")
+    context.close()

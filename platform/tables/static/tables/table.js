@@ -182,17 +182,28 @@
       return true;
     }
 
+    // One poll at a time, and only the latest counts: a poll in flight when the person
+    // answers may come back after a newer state, and showing it would reopen a decision
+    // already answered. An answer (or a newer poll) makes the older polls' replies stale;
+    // a stale reply is dropped and schedules nothing, so one chain of polls runs.
+    var pollNumber = 0;
+
     function poll() {
+      var mine = ++pollNumber;
       fetch(stateUrl, { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
-        .then(function (state) { if (show(state)) timer = setTimeout(poll, POLL_MS); })
-        .catch(function () { timer = setTimeout(poll, POLL_MS * 3); });
+        .then(function (state) {
+          if (mine !== pollNumber) return;
+          if (show(state)) timer = setTimeout(poll, POLL_MS);
+        })
+        .catch(function () { if (mine === pollNumber) timer = setTimeout(poll, POLL_MS * 3); });
     }
 
     function send(text) {
       var ask = api.state && api.state.ask;
       if (!ask || sentFor === ask.request) return;
       sentFor = ask.request;
+      pollNumber++; // the polls in flight asked before this answer
       api.sent.push(text);
       show(api.state);
       fetch(answerUrl, {
