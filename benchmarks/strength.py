@@ -555,8 +555,10 @@ def main(argv: list[str] | None = None) -> None:
                 f"{elapsed:.0f} s, {unit}, commit {tally.commits[0]}"
             )
             tally.print_tables(names)
-            if args.json:
-                args.json.write_text(json.dumps(tally.to_json()))
+            if args.json:  # whole or not at all: a run stopped while writing keeps the last
+                partial = args.json.with_name(args.json.name + ".partial")
+                partial.write_text(json.dumps(tally.to_json()))
+                partial.replace(args.json)
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)
