@@ -29,6 +29,8 @@ from .seat import GameEnd, GameStart, Notice, Problem, Reply, Request, Seat, Sea
 LOG_LINES_IN_DETAIL = 3
 #: How long a lost seat's process gets to exit, to report its status (seconds).
 EXIT_WAIT = 0.5
+#: How long the log of a process that exited gets to reach its end, for its last lines (seconds).
+LOG_END_WAIT = 0.5
 #: How long a dropped bot gets to log the arena's ABORTED status before it is killed (seconds).
 DROP_GRACE = 0.3
 
@@ -144,15 +146,25 @@ async def program_lost_detail(process: BotProcess, reason: str) -> str:
     until = loop.time() + EXIT_WAIT
     while (status := process.poll()) is None and loop.time() < until:
         await asyncio.sleep(0.01)
-    if status is not None:
-        await asyncio.sleep(0.02)  # let the log reader drain the last lines
+    tail = await exited_log_tail(process)
     what = f"the process exited with status {status}" if status is not None else reason
     limit = process.limit_exceeded
     if limit is not None:
         what += f" (it ran into its {limit} limit)"
     elif status == 128 + signal.SIGSYS:
         what += " (the sandbox's seccomp filter killed it: a system call no bot may make)"
-    return what + log_tail(process)
+    return what + tail
+
+
+async def exited_log_tail(process: BotProcess) -> str:
+    """:func:`log_tail`, once the log has its last lines if the bot has exited: the log is
+    read from a pipe by a thread of its own, which may not have read them yet (up to
+    ``LOG_END_WAIT`` s, for a process that exited while something it started holds the pipe)."""
+    if process.poll() is not None:
+        until = asyncio.get_running_loop().time() + LOG_END_WAIT
+        while not process.log_complete and asyncio.get_running_loop().time() < until:
+            await asyncio.sleep(0.005)
+    return log_tail(process)
 
 
 def log_tail(process: BotProcess) -> str:

@@ -32,7 +32,7 @@ from arena.protocol import convert
 from arena.protocol.server import SeatServer
 
 from .build import BuildFailed, ready
-from .connected import ExternalSeat, ProgramSeat, SharedViews, log_tail
+from .connected import ExternalSeat, ProgramSeat, SharedViews, exited_log_tail, log_tail
 from .manifest import BotProgram
 from .quote import quote
 from .referee import Player
@@ -275,9 +275,8 @@ class Lineup:
         connected = slot.server.connected
         while not connected.done():
             if slot.process is not None and (status := slot.process.poll()) is not None:
-                self._refuse(
-                    slot, f"exited with status {status} before saying hello{self._tail(slot)}"
-                )
+                tail = await exited_log_tail(slot.process)
+                self._refuse(slot, f"exited with status {status} before saying hello{tail}")
                 return
             if loop.time() > limit:
                 if external:

@@ -70,6 +70,11 @@ class CappedLog:
         middle = cut_line(self._cut) if self._cut else b""
         return bytes(self._head) + middle + bytes(self._tail)
 
+    @property
+    def at_end(self) -> bool:
+        """Whether the pipe has reached its end: every byte the bot wrote has been read."""
+        return not self._thread.is_alive()
+
     def text(self) -> str:
         """The capped log so far."""
         with self._lock:

@@ -228,6 +228,12 @@ class BotProcess:
         return self._log.text()
 
     @property
+    def log_complete(self) -> bool:
+        """Whether everything the bot wrote is in :meth:`log_text`: its output's pipe has
+        reached its end (the bot and whatever it started have closed it, by exiting)."""
+        return self._log.at_end
+
+    @property
     def peak_memory_mb(self) -> float | None:
         """Peak memory of all the bot's processes, from its memory cgroup if there is one."""
         peak = self._peak_bytes

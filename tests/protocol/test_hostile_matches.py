@@ -176,7 +176,11 @@ def test_it_bounds_a_fork_bomb_then_drops_the_bot_and_kills_every_process(tmp_pa
     ]
     bot = result.bots[0]
     assert bot.dropped is not None and bot.dropped.game == 1 and "3 faults" in bot.dropped.detail
-    assert bot.program is not None and bot.program.exit_code == 128 + signal.SIGKILL
+    assert bot.program is not None
+    # Killed by the arena at the drop (once, in a loaded run of the whole suite, the status was
+    # 1 instead: the log's last lines say what the bot did last).
+    last = log.splitlines()[-5:]
+    assert bot.program.exit_code == 128 + signal.SIGKILL, (bot.program.exit_code, last)
     # Beyond play()'s check of the uid: not one piece of the bomb is left.
     assert not any("bomb.py" in line for line in command_lines(bot.program.uid))
 
