@@ -214,6 +214,9 @@ VERSION_TESTS_AT_ONCE = env_int("NIMMT_VERSION_TESTS_AT_ONCE", 2, minimum=1)
 # People's tables queued or playing at once on the whole site: each holds a match worker for its
 # game, and a guest's takes one click (tables.services.create_table).
 TABLES_AT_ONCE = env_int("NIMMT_TABLES_AT_ONCE", 4, minimum=1)
+# A guest idle this long (no table, no log-in) is deleted with its tables, its matches kept
+# (tables.services.forget_guests); its session (SESSION_COOKIE_AGE, 2 weeks) is over by then.
+GUEST_KEEP_DAYS = env_int("NIMMT_GUEST_KEEP_DAYS", 30, minimum=1)
 FAULT_PAUSE_MATCHES = env_int("NIMMT_FAULT_PAUSE_MATCHES", 3, minimum=1)
 LOG_CAP_BYTES = env_int("NIMMT_LOG_CAP_BYTES", 64 * 1024, minimum=1024)
 # Validation is the arena's bot check (arena.runner.check) plus the formats of the ladders.
@@ -299,6 +302,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "submissions.tasks.requeue_stale_versions",
         "schedule": SWEEP_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+    "forget-old-guests": {
+        "task": "tables.tasks.forget_old_guests",
+        "schedule": 3600.0,
+        "options": {"queue": "maintenance", "expires": 3600.0},
     },
 }
 

@@ -19,16 +19,17 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from matches.models import Match, Seat
 from submissions.models import Bot
+from tournaments.models import Tournament
 
 from arena.engine.decisions import parse_decision
 from arena.engine.errors import IllegalDecisionError
 from arena.engine.variants import variant as get_variant
 from arena.runner.seat import GameEnd, GameStart, Request
-from tables.models import Ask, Table
+from tables.models import Ask, Guest, Table
 
 #: An answer must be in this long before the referee's deadline, so that it reaches the
 #: referee in time (the seat reads answers every ``tables.seat.POLL_S``).
@@ -308,3 +309,50 @@ def state(table: Table) -> dict[str, Any]:
         else {"score": table.score, "rank": table.rank, "faults": len(table.faults)},
         "match_url": match.get_absolute_url(),
     }
+
+
+# -- guests are forgotten
+
+
+#: Guests deleted per transaction by :func:`forget_guests`.
+FORGET_BATCH = 500
+
+
+def forget_guests(keep: timedelta, *, now: datetime | None = None) -> int:
+    """Delete the guests that have not sat down (nor logged in) for ``keep``, with their
+    tables; how many. A guest is a user made by one click, whose session is its only key:
+    once that has expired, nobody can be that guest again, and its rows only grow the
+    database. Their matches and replays stay (the replays name the guest as it played).
+
+    Never a guest with a table still to be played or under way, nor one that owns anything
+    beyond its tables (an administrator may have given it a bot or a tournament). The users'
+    rows are locked as :func:`create_table` locks them, skipping any it holds: a guest that
+    sits down at this moment is left for the next time.
+    """
+    cutoff = (now or timezone.now()) - keep
+    tables = Table.objects.filter(person=OuterRef("pk"))
+    forgettable = (
+        get_user_model()
+        .objects.filter(
+            Exists(Guest.objects.filter(user=OuterRef("pk"), created_at__lt=cutoff)),
+            Q(last_login__isnull=True) | Q(last_login__lt=cutoff),
+            ~Exists(tables.filter(created_at__gte=cutoff)),
+            ~Exists(tables.filter(match__status__in=(Match.QUEUED, Match.RUNNING))),
+            ~Exists(Bot.objects.filter(owner=OuterRef("pk"))),
+            ~Exists(Tournament.objects.filter(organiser=OuterRef("pk"))),
+        )
+        .order_by("pk")
+    )
+    forgotten = 0
+    while True:
+        with transaction.atomic():
+            batch = list(
+                forgettable.select_for_update(skip_locked=True).values_list("pk", flat=True)[
+                    :FORGET_BATCH
+                ]
+            )
+            if batch:
+                get_user_model().objects.filter(pk__in=batch).delete()
+        forgotten += len(batch)
+        if len(batch) < FORGET_BATCH:
+            return forgotten

@@ -6,12 +6,16 @@
 :class:`~matches.live.LiveFeed` as its watch (spectators follow it on the match's live page),
 and keeps the result if the claim still holds: the bots' seats, the person's result, and the
 rating on the people ladder (:func:`tables.ladder.rate_table`), in one transaction.
+
+``forget_old_guests`` (beat, hourly) deletes the guests idle for ``GUEST_KEEP_DAYS``
+(:func:`tables.services.forget_guests`).
 """
 
 from __future__ import annotations
 
 import logging
 import shutil
+from datetime import timedelta
 from pathlib import Path
 
 from core import leases, storage
@@ -29,6 +33,7 @@ from arena.runner.seat import Seat
 from tables.ladder import rate_table
 from tables.models import Table
 from tables.seat import PersonSeat
+from tables.services import forget_guests
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +41,14 @@ log = logging.getLogger(__name__)
 def start_table(table: Table) -> None:
     """Send ``table``'s match to a worker once the current transaction commits."""
     enqueue(play_table, table_pk=table.pk)
+
+
+@house_task(queue="maintenance")
+def forget_old_guests() -> None:
+    """Delete the guests idle for ``GUEST_KEEP_DAYS`` days, with their tables."""
+    forgotten = forget_guests(timedelta(days=settings.GUEST_KEEP_DAYS))
+    if forgotten:
+        log.info("forgot %d guests idle for %d days", forgotten, settings.GUEST_KEEP_DAYS)
 
 
 @house_task(queue="matches", time_limit=60 * 60)

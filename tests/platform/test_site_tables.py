@@ -235,6 +235,83 @@ def test_it_seats_a_visitor_as_a_guest_in_one_click_whose_game_is_never_rated(
     assert not PeopleRating.objects.exists()
 
 
+def _guest(name: str, now: Any, days: float) -> User:
+    """A guest made (and logged in) ``days`` ago."""
+    user = User.objects.create_user(name)
+    Guest.objects.create(user=user, created_at=now - timedelta(days=days))
+    User.objects.filter(pk=user.pk).update(last_login=now - timedelta(days=days))
+    return user
+
+
+def _sat(user: User, house: list[Bot], now: Any, days: float, status: str) -> Table:
+    """A table of ``user`` set up ``days`` ago, its match now ``status``."""
+    table = services.create_table(user, "basic", house[:1], decision_ms=1000, bank_ms=0)
+    Table.objects.filter(pk=table.pk).update(created_at=now - timedelta(days=days))
+    Match.objects.filter(pk=table.match_id).update(status=status)
+    return table
+
+
+@pytest.mark.django_db
+def test_guests_idle_past_the_keep_time_are_forgotten_with_their_tables_and_their_matches_stay(
+    house: list[Bot],
+) -> None:
+    now = timezone.now()
+    idle = _guest("guest-idle", now, 40)
+    old_table = _sat(idle, house, now, 35, Match.FAILED)
+    Ask.objects.create(
+        table=old_table,
+        game=1,
+        request_id=1,
+        kind="tile",
+        view={"legal": ["tile 5"]},
+        asked_at=now,
+        deadline_at=now,
+        allowance_ms=1000,
+        bank_ms=0,
+    )
+    _guest("guest-never-sat", now, 31)
+    _guest("guest-new", now, 5)
+    came_back = _guest("guest-came-back", now, 40)
+    _sat(came_back, house, now, 3, Match.FINISHED)
+    playing = _guest("guest-playing", now, 40)
+    _sat(playing, house, now, 35, Match.RUNNING)  # a table still under way, however old
+    owner = _guest("guest-owner", now, 40)
+    program_bot("given-to-a-guest", owner=owner)
+    account = User.objects.create_user("an-account")  # never logged in, not a guest
+    User.objects.filter(pk=account.pk).update(date_joined=now - timedelta(days=400))
+
+    assert services.forget_guests(timedelta(days=30), now=now) == 2
+    left = set(User.objects.values_list("username", flat=True))
+    assert "guest-idle" not in left and "guest-never-sat" not in left
+    assert {"guest-new", "guest-came-back", "guest-playing", "guest-owner", "an-account"} <= left
+    assert not Table.objects.filter(pk=old_table.pk).exists() and not Ask.objects.exists()
+    # The game stays: its match and its page.
+    match = Match.objects.get(pk=old_table.match_id)
+    assert Client().get(match.get_absolute_url()).status_code == 200
+    assert services.forget_guests(timedelta(days=30), now=now) == 0
+
+
+@pytest.mark.django_db
+def test_the_beat_forgets_idle_guests_hourly_in_batches(
+    house: list[Bot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from config.celery_app import app
+    from django.conf import settings
+    from tables.tasks import forget_old_guests
+
+    entry = settings.CELERY_BEAT_SCHEDULE["forget-old-guests"]
+    assert entry["task"] == forget_old_guests.name and entry["task"] in app.tasks
+    assert entry["schedule"] == 3600
+    now = timezone.now()
+    for number in range(7):
+        _guest(f"guest-{number}", now, settings.GUEST_KEEP_DAYS + 1)
+    _guest("guest-today", now, 0)
+    monkeypatch.setattr(services, "FORGET_BATCH", 3)  # three transactions: 3, 3 and 1
+    forget_old_guests()
+    guests = User.objects.filter(username__startswith="guest-")
+    assert list(guests.values_list("username", flat=True)) == ["guest-today"]
+
+
 @pytest.mark.django_db
 def test_a_guest_is_refused_with_words_when_the_guest_counter_cannot_be_read(
     house: list[Bot], settings: Any
