@@ -66,11 +66,14 @@ makes games reproducible from :attr:`GameInfo.seed <arena.bots.base.GameInfo.see
 **Outcome.** ``objective=score`` (default): own score (card game: fewer points);
 ``margin``: own score less the others' mean.
 
-**Measured** (``benchmarks/strength.py``, 30 ms CPU per decision, 4 players, two seats against
-two, paired deals, points per game, on a loaded 2-core machine). Against ``heuristic``, 300
-deals: pro + luck +1.54 ± 0.99, pro +1.28 ± 0.97 (each with its defaults); CPU time per
-decision p95 30.5 to 30.7 ms, max 37.7. Earlier, 60 deals: basic +3.07 ± 2.30, basic + luck
-+2.39 ± 2.32.
+**Measured** (``benchmarks/strength.py``, the round robin kept in
+``benchmarks/results/strength-30ms-cpu/``: 30 ms CPU per decision, 4 players, two seats
+against two, 300 paired deals per pair, points per game; in the card game penalty points, so
+less is better), search less ``mcs`` / ``heuristic`` / the flat sampler: basic +3.54 ± 1.01 /
++4.83 ± 1.05 / +2.04 ± 1.04; basic + luck +1.22 ± 0.96 / +3.42 ± 0.97 / +2.30 ± 0.95; pro
++4.25 ± 0.96 / +2.54 ± 0.93 / +3.97 ± 0.87; pro + luck +4.52 ± 0.96 / +1.62 ± 0.97 / +4.52 ±
+1.02; card game -1.87 ± 0.63 / -4.98 ± 0.71 / -1.68 ± 0.64. CPU time per decision p95 30.2
+ms in every variant.
 Tried against the defaults and not taken (none clear of noise): ``objective=margin`` basic
 +2.60 ± 4.26 (15 deals) and -1.34 ± 4.20 (20 more), pro + luck +0.42 ± 2.72 (15);
 ``temperature=1`` basic -0.25 ± 3.20, pro + luck +2.38 ± 3.61, ``temperature=8`` +0.80 ±
