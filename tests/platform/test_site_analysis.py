@@ -190,3 +190,30 @@ def test_requests_sent_at_once_by_one_user_keep_to_the_hourly_limit(settings: An
         analyses.request(match, 1, 1, alice)
     thread.join(timeout=10)
     assert SeatAnalysis.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_sent_at_once_by_different_users_keep_to_the_sites_waiting_cap(
+    settings: Any,
+) -> None:
+    settings.ANALYSIS_WAITING = 1
+    match = finished_match()
+    alice, bob = make_user("alice"), make_user("bob")
+    first_made = threading.Event()
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                assert analyses.request(match, 1, 0, alice).created
+                first_made.set()
+                time.sleep(0.5)  # bob's request comes before this one commits
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=first, daemon=True)
+    thread.start()
+    assert first_made.wait(timeout=10)
+    with pytest.raises(analyses.RateLimited, match="Too many analyses are waiting"):
+        analyses.request(match, 1, 1, bob)
+    thread.join(timeout=10)
+    assert SeatAnalysis.objects.count() == 1
