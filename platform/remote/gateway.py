@@ -67,6 +67,16 @@ HANDSHAKE_MS = 5000
 #: ones and the oldest, down to half (its memory and time stay bounded whatever a crowd of
 #: addresses does; such a crowd is a firewall's to stop).
 ADDRESSES_KEPT = 4096
+#: After the bot's stream reads as ended, how long to wait for gRPC to cancel the call, which
+#: it does when the connection went rather than the bot closing its stream (seconds).
+EOF_SETTLE = 0.2
+#: How a connection's end is recorded, by how it ended.
+CLOSED = "the bot closed its stream"
+GONE = (
+    "the connection went without the bot closing its stream (its network was cut, its process "
+    "killed, or it left keepalive pings unanswered)"
+)
+STOPPED = "the gateway stopped"
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,7 @@ class Gateway:
         self.name = config.name or f"{socket.gethostname()}-{os.getpid()}"
         self.redis = aioredis.Redis.from_url(config.redis_url)
         self._server: Any = None
+        self.stopping = False
         self.port = 0
         self.connections: set[_Connection] = set()
         self._opened: dict[
@@ -166,6 +177,7 @@ class Gateway:
         return self.port
 
     async def stop(self, grace: float = 1.0) -> None:
+        self.stopping = True
         if self._server is not None:
             await self._server.stop(grace)
             self._server = None
@@ -210,6 +222,9 @@ class Gateway:
         except GatewayRefused as refused:
             await connection.finish()
             await context.abort(refused.code, refused.details)
+        except asyncio.CancelledError:
+            connection.gone()
+            raise
         finally:
             self.connections.discard(connection)
             await connection.finish()
@@ -267,6 +282,7 @@ class _Connection:
         self.bot = 0
         self.kit = ""
         self.record = 0
+        self._recording: asyncio.Future[int] | None = None
         self.matches = 0
         self.ended = ""
         self.rtt: float | None = None
@@ -307,7 +323,12 @@ class _Connection:
                 "other, or wait a few seconds after it ended)",
             )
         self.bot = bot
-        self.record = await _record_connection(bot, self.gateway.name, self.address, hello.kit)
+        # Shielded, and kept: if the connection goes meanwhile, finish() still gets the row's key
+        # (the row is written whatever happens to this task) and records its end.
+        self._recording = asyncio.ensure_future(
+            _record_connection(bot, self.gateway.name, self.address, hello.kit)
+        )
+        self.record = await asyncio.shield(self._recording)
         log.info("bot %s connected from %s (%s)", name, self.address, hello.kit)
         await self._heartbeat_once()
         self._tasks = [
@@ -389,7 +410,11 @@ class _Connection:
             while self._refused is None:
                 raw = await self.context.read()
                 if raw is grpc.aio.EOF:
-                    self._lost("the bot closed its stream")
+                    # A connection that went (its network cut, its process killed, keepalive
+                    # pings unanswered) ends the reading as EOF too, and gRPC cancels the call
+                    # a moment later (the handler records that: _Connection.gone).
+                    await asyncio.sleep(EOF_SETTLE)
+                    self._lost(CLOSED)
                     return
                 now = time.monotonic()
                 allowance = min(rate * 2, allowance + (now - last) * rate)
@@ -416,6 +441,12 @@ class _Connection:
             raise
         except Exception as exc:
             self._lost(f"the stream broke ({type(exc).__name__})")
+
+    def gone(self) -> None:
+        """gRPC cancelled the call: the connection went without the bot closing its stream
+        (or the gateway is stopping)."""
+        if not self.ended:
+            self.ended = STOPPED if self.gateway.stopping else GONE
 
     def _lost(self, reason: str) -> None:
         if not self.ended:
@@ -554,6 +585,9 @@ class _Connection:
             await self.redis.eval(_DELETE_IF_MINE, 1, handover.live_key(self.bot), self.id)
         rtt = None if self.rtt is None else round(self.rtt * 1000, 1)
         with contextlib.suppress(Exception):
+            if self._recording is not None and not self.record:
+                # The connection went while its row was being written: the row is there.
+                self.record = await self._recording
             await _record_end(self.record, self.ended or "ended", self.matches, rtt)
         log.info("bot %s disconnected: %s", self.bot, self.ended)
 

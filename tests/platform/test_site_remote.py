@@ -47,6 +47,7 @@ from nimmt_site_testing import (
     wait_for,
 )
 from remote import handover, services
+from remote.gateway import CLOSED, GONE
 from remote.models import RemoteConnection
 from remote.tls import self_signed
 from submissions.models import Bot
@@ -638,11 +639,41 @@ def test_keepalive_ends_a_half_open_connection_while_another_bot_plays(
     assert freed < 5  # a ping a second, a second to answer it; the idle time (5 s) is not it
     ended = RemoteConnection.objects.get(bot=gone).ended
     # the stream's end as gRPC reports a transport that went, not the idle time's "no match"
-    assert ended == "the bot closed its stream", ended
+    assert ended == GONE, ended
     assert all(seat.faults == [] for seat in done.seats.all())
     assert _bot_report(_report(arena, done), "plays-on")["network"]["address"] == (
         arena.host.site_address
     )
+
+
+def test_a_connection_records_whether_the_bot_closed_its_stream_or_the_connection_went(
+    arena: Arena,
+) -> None:
+    closes, closes_token = _remote_bot("closes")
+    goes, goes_token = _remote_bot("goes")
+
+    async def connect_then(token: str, bot: Bot, close: bool) -> None:
+        call, channel = _hello(arena, token)
+        await call.write(
+            pb.BotMessage(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, token=token))
+        )
+        await asyncio.to_thread(wait_for, "the bot to be live", lambda: _live(bot), 10)
+        if close:
+            await call.done_writing()  # the bot's end of the stream, and nothing else
+            await call.code()
+        else:
+            call.cancel()  # as a killed process's or a cut network's end reads to the gateway
+            await asyncio.sleep(0.1)
+        await channel.close()
+
+    asyncio.run(connect_then(closes_token, closes, close=True))
+    asyncio.run(connect_then(goes_token, goes, close=False))
+
+    def ended(bot: Bot) -> str | None:
+        return RemoteConnection.objects.get(bot=bot).ended or None
+
+    assert wait_for("the first end", lambda: ended(closes), 10) == CLOSED
+    assert wait_for("the second end", lambda: ended(goes), 10) == GONE
 
 
 def test_an_address_that_opens_too_many_streams_a_minute_is_refused_and_others_are_not(
