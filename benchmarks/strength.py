@@ -40,20 +40,31 @@ Deal ``d`` of a run with seed ``S`` is ``Game.new(variant, players, seed=S * 100
 seeds follow :func:`arena.local.bot_seed`, so a run is reproducible (on the ``cpu`` clock up to
 the work a time budget buys) and ``--jobs`` changes nothing but the time it takes.
 
-**The kept run.** ``benchmarks/results/strength-30ms-cpu/`` holds the parts of the search bot's
-round robin (seed 1, 30 ms CPU, 4 players, two seats against two; one file per table, named
-after it), played with::
+**The kept run.** ``benchmarks/results/strength-30ms-cpu/`` holds the parts of the round robin
+of ``search,mcs,flat,heuristic,random`` (seed 1, 30 ms CPU; its ``README.md`` has the combined
+tables): the search bot's pairs and ``mcs - flat`` at each 4-player table, 300 deals, one file
+per table named after it, played with::
 
     nice -n 19 python benchmarks/strength.py --bots search,mcs,flat,heuristic \
         --pairs search-mcs,search-heuristic,search-flat,mcs-flat --tables pro+luck:4 \
         --deals 300 --first-deal 0 --jobs 2 --every 25 --json pro-luck-4.json
+
+the other pairs of the 4-player tables, 150 deals (``others-4.json``: ``--pairs
+search-random,mcs-heuristic,mcs-random,flat-heuristic,flat-random,heuristic-random --tables
+basic:4,basic+luck:4,pro:4,pro+luck:4,classic:4``), and every pair in the card game at 2 and 5
+players, 100 deals (``classic-2-5.json``: ``--tables classic:2,classic:5``); the last two were
+each run with ``--jobs 1`` beside the other and stopped after a whole checkpoint. Then::
+
     python benchmarks/strength.py --combine benchmarks/results/strength-30ms-cpu/*.json
 
-A part stopped early keeps the deals it finished (the file is rewritten every ``--every``
+A part stopped early keeps the deals it finished (the file is replaced every ``--every``
 deals); the next sitting plays on with ``--first-deal`` and keeps its own file beside it.
-The wall-clock times of ``basic-4.json`` include 36 minutes when the run was paused (stopped
-and continued, to keep the machine quiet for another benchmark): only its CPU-clock times, the
-budget's clock, are the bots' own.
+Wall-clock times: those of ``basic-4.json`` include 36 minutes when the run was paused
+(stopped and continued, to keep the machine quiet for another benchmark), and the last two
+parts ran beside test runs at the lowest priority (wall p95 up to 61 ms, max seconds); only the
+CPU-clock times, the budget's clock, are the bots' own there. The per-table files were played
+on a quiet machine (search's CPU p95 30.2 ms; wall p95 30.9 to 31.2 ms in the four that were
+not paused).
 """
 
 import argparse
