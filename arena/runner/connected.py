@@ -161,8 +161,9 @@ async def exited_log_tail(process: BotProcess) -> str:
     read from a pipe by a thread of its own, which may not have read them yet (up to
     ``LOG_END_WAIT`` s, for a process that exited while something it started holds the pipe)."""
     if process.poll() is not None:
-        until = asyncio.get_running_loop().time() + LOG_END_WAIT
-        while not process.log_complete and asyncio.get_running_loop().time() < until:
+        loop = asyncio.get_running_loop()
+        until = loop.time() + LOG_END_WAIT
+        while not process.log_complete and loop.time() < until:
             await asyncio.sleep(0.005)
     return log_tail(process)
 

@@ -24,10 +24,11 @@ from datetime import timedelta
 from typing import Any
 
 from core import leases, storage
+from core.locks import hold_count
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from arena import analysis
@@ -38,8 +39,6 @@ from matches.models import Match, SeatAnalysis
 log = logging.getLogger(__name__)
 #: An analysis whose worker died this often (killed past its time limit, say) is given up.
 MAX_ATTEMPTS = 3
-#: The PostgreSQL advisory lock that counts the site's waiting analyses one request at a time.
-WAITING_LOCK = 0x6E696D6D  # "nimm"
 
 
 class RequestRefused(Exception):
@@ -96,7 +95,7 @@ def request(
                 f"You asked for {recent} analyses in the last hour; the limit is "
                 f"{settings.ANALYSIS_PER_HOUR}. Try again later."
             )
-        _count_waiting_one_at_a_time()
+        hold_count("analyses waiting")  # users' requests count one after the other
         waiting = SeatAnalysis.objects.filter(
             status__in=(SeatAnalysis.QUEUED, SeatAnalysis.RUNNING)
         ).count()
@@ -116,16 +115,6 @@ def request(
             assert found is not None
             return Requested(found, created=False)
     return Requested(created, created=True)
-
-
-def _count_waiting_one_at_a_time() -> None:
-    """Hold the site's waiting count until this transaction ends: requests by different users
-    (who lock different rows) would otherwise each count the others' uncommitted analyses as
-    not there, and together pass the cap. PostgreSQL's transaction-scoped advisory lock; SQLite
-    (the demo) writes one transaction at a time anyway."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [WAITING_LOCK])
 
 
 def compute(analysis_pk: int) -> str:

@@ -167,25 +167,32 @@ def test_a_seat_written_in_other_digits_is_refused_as_not_a_number() -> None:
     assert SeatAnalysis.objects.count() == 0
 
 
-@pytest.mark.django_db(transaction=True)
-def test_requests_sent_at_once_by_one_user_keep_to_the_hourly_limit(settings: Any) -> None:
-    settings.ANALYSIS_PER_HOUR = 1
-    match = finished_match()
-    alice = make_user("alice")
-    first_made = threading.Event()
+def _first_held_open(match: Match, user: Any) -> threading.Thread:
+    """A request by ``user`` for seat 0 that has made its analysis and holds its transaction
+    open for half a second; the thread, once the analysis is made (uncommitted)."""
+    made = threading.Event()
 
     def first() -> None:
         try:
             with transaction.atomic():
-                assert analyses.request(match, 1, 0, alice).created
-                first_made.set()
+                assert analyses.request(match, 1, 0, user).created
+                made.set()
                 time.sleep(0.5)  # the second request comes before this one commits
         finally:
             connections.close_all()
 
     thread = threading.Thread(target=first, daemon=True)
     thread.start()
-    assert first_made.wait(timeout=10)
+    assert made.wait(timeout=10)
+    return thread
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_sent_at_once_by_one_user_keep_to_the_hourly_limit(settings: Any) -> None:
+    settings.ANALYSIS_PER_HOUR = 1
+    match = finished_match()
+    alice = make_user("alice")
+    thread = _first_held_open(match, alice)
     with pytest.raises(analyses.RateLimited, match="limit is 1"):
         analyses.request(match, 1, 1, alice)
     thread.join(timeout=10)
@@ -198,22 +205,8 @@ def test_requests_sent_at_once_by_different_users_keep_to_the_sites_waiting_cap(
 ) -> None:
     settings.ANALYSIS_WAITING = 1
     match = finished_match()
-    alice, bob = make_user("alice"), make_user("bob")
-    first_made = threading.Event()
-
-    def first() -> None:
-        try:
-            with transaction.atomic():
-                assert analyses.request(match, 1, 0, alice).created
-                first_made.set()
-                time.sleep(0.5)  # bob's request comes before this one commits
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=first, daemon=True)
-    thread.start()
-    assert first_made.wait(timeout=10)
+    thread = _first_held_open(match, make_user("alice"))
     with pytest.raises(analyses.RateLimited, match="Too many analyses are waiting"):
-        analyses.request(match, 1, 1, bob)
+        analyses.request(match, 1, 1, make_user("bob"))
     thread.join(timeout=10)
     assert SeatAnalysis.objects.count() == 1
