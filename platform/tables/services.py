@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from core.locks import hold_count
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -88,6 +89,7 @@ def open_table_of(person: User | AbstractBaseUser | AnonymousUser) -> Table | No
 def check_room() -> None:
     """Raise :class:`TableRefused` while ``TABLES_AT_ONCE`` tables are queued or playing: each
     holds a match worker for its game, and the bots' matches must keep theirs."""
+    hold_count("tables open")  # within a transaction: people's requests count one at a time
     open_tables = Table.objects.filter(match__status__in=(Match.QUEUED, Match.RUNNING))
     if open_tables.count() >= settings.TABLES_AT_ONCE:
         raise TableRefused(

@@ -345,6 +345,33 @@ def test_only_so_many_tables_play_at_once_on_the_site(house: list[Bot], settings
     assert Table.objects.count() == 3
 
 
+@pytest.mark.django_db(transaction=True)
+def test_tables_asked_for_at_once_by_different_people_keep_to_the_sites_cap(
+    house: list[Bot], settings: Any
+) -> None:
+    settings.TABLES_AT_ONCE = 1
+    made = threading.Event()
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                services.create_table(
+                    make_user("alice"), "basic", house, decision_ms=1000, bank_ms=0
+                )
+                made.set()
+                time.sleep(0.5)  # bob asks before alice's table is committed
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=first, daemon=True)
+    thread.start()
+    assert made.wait(timeout=10)
+    with pytest.raises(services.TableRefused, match="every table is taken"):
+        services.create_table(make_user("bob"), "basic", house, decision_ms=1000, bank_ms=0)
+    thread.join(timeout=10)
+    assert Table.objects.count() == 1
+
+
 @pytest.mark.django_db
 def test_the_people_ladder_is_read_a_page_at_a_time_in_order() -> None:
     # Made in one statement, without passwords: hashing 120 passwords took a minute.
