@@ -29,8 +29,9 @@ import secrets
 from dataclasses import dataclass
 
 from accounts.models import User
+from core.locks import hold_count
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from ladders.models import DUPLICATE_MAX_GAMES, STANDINGS_COLUMNS, STANDINGS_RATING, Ladder, Rating
@@ -184,7 +185,7 @@ def _start(test: VersionTest) -> Step:
         return _stop(test, f"v{candidate.number} did not pass its checks.")
     if candidate.status != BotVersion.PASSED:
         return Step()  # still being checked
-    _take_slot_lock()
+    hold_count(SLOTS)  # two tests starting together cannot both take the last slot
     running = VersionTest.objects.filter(status=VersionTest.RUNNING).count()
     if running >= settings.VERSION_TESTS_AT_ONCE:
         return Step()  # waits for a slot
@@ -202,16 +203,8 @@ def _start(test: VersionTest) -> Step:
     return Step(matches=_create_pair(test))
 
 
-#: The PostgreSQL advisory lock under which a test counts the running ones and starts.
-SLOT_LOCK = 0x7673_7072  # "vspr"
-
-
-def _take_slot_lock() -> None:
-    """Tests start one at a time, so that two starting together cannot both take the last
-    slot (until this transaction ends; SQLite, the demo's, writes one at a time anyway)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SLOT_LOCK])
+#: The count a test takes its slot under (:func:`core.locks.hold_count`).
+SLOTS = "version tests running"
 
 
 def _stop(test: VersionTest, why: str) -> Step:

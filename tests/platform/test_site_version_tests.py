@@ -10,6 +10,7 @@ from typing import Any
 import psycopg
 import pytest
 from accounts.models import User
+from core.locks import lock_key
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
@@ -355,12 +356,12 @@ def test_tests_start_one_at_a_time(alice: User) -> None:
             connection.close()  # this thread's own connection
 
     with psycopg.connect(database_url(), autocommit=True) as other:
-        other.execute("SELECT pg_advisory_lock(%s)", [services.SLOT_LOCK])
+        other.execute("SELECT pg_advisory_lock(%s)", [lock_key(services.SLOTS)])
         starting = threading.Thread(target=start)
         starting.start()
         starting.join(1.0)
         assert starting.is_alive() and not steps  # it waits for the slots' lock
-        other.execute("SELECT pg_advisory_unlock(%s)", [services.SLOT_LOCK])
+        other.execute("SELECT pg_advisory_unlock(%s)", [lock_key(services.SLOTS)])
         starting.join(10)
     assert len(steps[0].matches) == 2
 
