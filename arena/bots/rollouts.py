@@ -29,9 +29,10 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
+from arena.engine import playout
 from arena.engine.decisions import Decision, DecisionKind, PlayTile, TakeRow
 from arena.engine.game import Game
-from arena.engine.playout import CORE, Position
+from arena.engine.playout import Position
 
 #: Share of the rule's cards played at random instead.
 EXPLORE = 0.1
@@ -53,10 +54,11 @@ def classic_playouts(
         raise ValueError("a tile choice is pending: every decision plays a tile")
     if not pos.variant.classic or pos.pending_kind is not DecisionKind.TILE:
         raise ValueError("the rule's playouts start from a tile choice in the card game")
-    if CORE is not None:
+    core = playout.CORE
+    if core is not None:
         rows = [[t for t in row if t > 0] for row in pos.spaces]
         hands, chosen, scores = pos.hands, pos.chosen, pos.scores
-        return CORE.rule_playouts(
+        return core.rule_playouts(
             rng, rows, hands, chosen, scores, seat, tiles, explore, record
         )  # fmt: skip
     if record is not None and len(tiles) != 1:

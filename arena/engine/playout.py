@@ -732,14 +732,18 @@ def _start(
     return Position(snap)
 
 
-def _fast_game(v: Variant, players: int, rules: Reading) -> tuple[object, int, bool] | None:
-    """The core's whole-game loop's arguments (board, tiles, second set), or ``None`` if the
-    variant needs the general simulator (luck or action cards)."""
+@cache
+def _fast_game(name: str, players: int, rules: str) -> tuple[object, int, int, bool] | None:
+    """The core's whole-game loop's arguments (board, tiles, hand size, second set) for a
+    game of ``name`` at ``players`` (checked), or ``None`` if the variant needs the general
+    simulator (luck or action cards)."""
+    v = variant(name)
+    v.check_players(players)
     if v.luck or v.actions:
         return None
-    board = None if v.classic else _board(v.name, rules.name).core
+    board = None if v.classic else _board(v.name, rules).core
     supply = v.tiles - v.start_rows - players * v.hand_size
-    return board, v.tiles, second_set_due(v, players, 1, supply)
+    return board, v.tiles, v.hand_size, second_set_due(v, players, 1, supply)
 
 
 def random_game_scores(name: str, players: int, rng: Random, rules: Reading = CURRENT) -> list[int]:
@@ -748,16 +752,15 @@ def random_game_scores(name: str, players: int, rng: Random, rules: Reading = CU
 
     The deal is :meth:`Game.new`'s from a seed of :data:`SEED_BITS` bits drawn from ``rng``.
     """
-    v = variant(name)
-    v.check_players(players)
+    fast = _fast_game(name, players, rules.name)
     seed = rng.getrandbits(SEED_BITS)
     if CORE is None:
         game = Game.new(name, players, seed, rules)
         return [int(s) for s in _game_playout(Position(game), Random(seed), None, None, 0, None)]
-    fast = _fast_game(v, players, rules)
     if fast is not None:
-        board, tiles, second = fast
-        return CORE.random_games(board, players, tiles, v.hand_size, second, seed, 1)[0]
+        board, tiles, hand_size, second = fast
+        return CORE.random_games(board, players, tiles, hand_size, second, seed, 1)[0]
+    v = variant(name)
     tiles_, luck, actions, state = _shuffled_deal(v, seed)
     pos = _start(name, *deal(v, players, tiles_), luck, actions, rules)
     return [int(s) for s in pos._general_playouts(state, None, None, 0)[0]]  # type: ignore[arg-type]
@@ -777,12 +780,12 @@ def random_game(name: str, players: int, rng: Random, rules: Reading = CURRENT) 
     game = Game.new(name, players, seed, rules)
     setup = game.setup
     turns: list[Turn] = []
-    fast = None if CORE is None else _fast_game(v, players, rules)
+    fast = _fast_game(name, players, rules.name)
     if CORE is None:
         scores: Sequence[float] = _game_playout(Position(game), Random(seed), None, None, 0, turns)
     elif fast is not None:
-        board, tiles, second = fast
-        scores = CORE.random_games(board, players, tiles, v.hand_size, second, seed, 1, turns)[0]
+        board, tiles, hand_size, second = fast
+        scores = CORE.random_games(board, players, tiles, hand_size, second, seed, 1, turns)[0]
     else:
         *_, state = _shuffled_deal(v, seed)
         pos = Position(game)
