@@ -308,3 +308,158 @@ def test_a_build_that_makes_countless_empty_files_is_stopped(tmp_path):
     limits = builds.BuildLimits(output_mb=8, seconds=120)
     done = builds.build(load(folder), root=tmp_path / "builds", limits=limits)
     assert done.problem == "its folder grew beyond 8 MB: stopped"
+
+
+# -- builds under attack: each fails with its reason, and nothing it made outlives it
+
+DEEP_TREE = (
+    "i=0; while [ $i -lt 1100 ]; do mkdir d; cd d; i=$((i+1)); done\n"
+    "cp /usr/bin/id id; chmod 6755 id; echo x > open; chmod 666 open\n"
+)
+
+
+def set_id_files(root: Path) -> list[str]:
+    found = subprocess.run(
+        ["find", str(root), "-perm", "/6000"], capture_output=True, text=True, check=False
+    )
+    return found.stdout.split()
+
+
+@pytest.fixture
+def leases(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every uid lease the builds take (to see that each was given back)."""
+    from arena.sandbox import process, uids
+
+    taken: list[uids.UidLease] = []
+    acquire_uid = uids.acquire_uid
+
+    def acquire() -> uids.UidLease:
+        lease = acquire_uid()
+        taken.append(lease)
+        return lease
+
+    monkeypatch.setattr(process.uids, "acquire_uid", acquire)
+    return taken
+
+
+def assert_all_given_back(leases: list[Any]) -> None:
+    from arena.sandbox.uids import processes_of
+
+    assert leases, "the build ran as a uid of its own"
+    for lease in leases:
+        assert not lease.held, lease
+        assert processes_of(lease.uid) == []
+
+
+@needs_bwrap
+def test_a_build_that_leaves_a_1100_deep_tree_with_a_setuid_program_fails_and_leaves_nothing(
+    tmp_path, leases
+):
+    root = tmp_path / "builds"
+    done = builds.build(load(made_bot(tmp_path / "deep", script=DEEP_TREE)), root=root)
+    assert not done.ok
+    assert done.problem.startswith("its folder is deeper than 64 levels")  # stopped, or after
+    assert set_id_files(root) == []
+    assert [p.name for p in root.iterdir() if not p.name.endswith(".lock")] == []
+    assert_all_given_back(leases)
+    # The same process builds another bot at once.
+    other = builds.build(load(made_bot(tmp_path / "other")), root=root)
+    assert other.ok, other.problem
+
+
+@needs_bwrap
+def test_nimmt_bot_check_prints_a_failed_build_of_a_deep_tree_and_then_checks_another_bot(
+    tmp_path, monkeypatch, capsys
+):
+    root = tmp_path / "builds"
+    monkeypatch.setenv("NIMMT_BUILD_DIR", str(root))
+    deep = made_bot(tmp_path / "deep", script=DEEP_TREE)
+    assert main(["bot", "check", str(deep), "--out", str(tmp_path / "c1")]) == 1
+    captured = capsys.readouterr()
+    assert "FAIL build: `sh build.sh` failed: its folder is deeper than 64 levels" in captured.out
+    assert "Traceback" not in captured.out + captured.err
+    assert set_id_files(root) == []
+    good = made_bot(tmp_path / "good")
+    assert main(["bot", "check", str(good), "--out", str(tmp_path / "c2")]) == 0
+    assert "PASS made is ready for the arena" in capsys.readouterr().out
+
+
+@needs_bwrap
+def test_a_build_that_leaves_a_setuid_program_is_refused_and_the_bits_are_gone(tmp_path, leases):
+    root = tmp_path / "builds"
+    script = "cp starter.py made.py; cp /usr/bin/id id; chmod 6755 id; mkdir -m 2777 shared\n"
+    done = builds.build(load(made_bot(tmp_path, script=script)), root=root)
+    assert not done.ok
+    assert done.problem == "its folder holds id with setuid or setgid bits: refused"
+    assert set_id_files(root) == []
+    assert_all_given_back(leases)
+
+
+@needs_bwrap
+def test_a_build_that_leaves_a_fifo_is_refused(tmp_path):
+    done = builds.build(
+        load(made_bot(tmp_path, script="cp starter.py made.py; mkfifo pipe\n")),
+        root=tmp_path / "builds",
+    )
+    assert not done.ok
+    assert done.problem.startswith("its folder holds pipe, which is neither a file, a folder")
+
+
+@needs_bwrap
+def test_a_build_whose_sparse_files_are_larger_than_the_cap_fails_at_their_apparent_size(
+    tmp_path,
+):
+    script = "cp starter.py made.py; for i in 1 2 3 4 5; do truncate -s 10M sparse$i; done\n"
+    limits = builds.BuildLimits(output_mb=20)
+    done = builds.build(
+        load(made_bot(tmp_path, script=script)), root=tmp_path / "builds", limits=limits
+    )
+    assert not done.ok
+    assert done.problem.startswith("its folder grew beyond 20 MB")
+
+
+@needs_bwrap
+def test_a_build_that_makes_too_many_entries_fails_saying_so(tmp_path):
+    script = "cp starter.py made.py; mkdir many; cd many; seq 1 100001 | xargs touch\n"
+    limits = builds.BuildLimits(output_mb=4096, seconds=120)
+    done = builds.build(
+        load(made_bot(tmp_path, script=script)), root=tmp_path / "builds", limits=limits
+    )
+    assert not done.ok
+    assert "more than 100000 files and folders" in done.problem
+
+
+@needs_bwrap
+def test_a_fork_bomb_build_is_held_to_its_process_limit_and_one_cpu(tmp_path):
+    limits = builds.BuildLimits()
+    assert (limits.cpus, limits.processes) == (1.0, 128)
+    assert limits.sandbox_limits().processes == 128 and limits.sandbox_limits().cpus == 1.0
+    script = "i=0; while [ $i -lt 300 ]; do sleep 30 & i=$((i+1)); done; wait\n"
+    done = builds.build(load(made_bot(tmp_path, script=script)), root=tmp_path / "builds")
+    assert not done.ok
+    assert "fork" in done.log.lower(), done.log
+    assert done.seconds < 60
+
+
+@needs_bwrap
+def test_a_bot_folder_deeper_than_the_limit_is_not_built(tmp_path):
+    folder = made_bot(tmp_path)
+    (folder / "/".join(["d"] * 70)).mkdir(parents=True)
+    done = builds.build(load(folder), root=tmp_path / "builds")
+    assert done.problem == "the bot's folder cannot be built: it is deeper than 64 levels"
+
+
+def test_folders_that_split_the_same_bytes_differently_have_different_keys(tmp_path):
+    manifest = SH_BUILD
+    script = {"build.sh": "true\n"}
+    one = bot_folder(tmp_path / "one", manifest, {**script, "a": "1\0F", "b": "2"})
+    two = bot_folder(tmp_path / "two", manifest, {**script, "a": "1", "b": "\0F2"})
+    three = bot_folder(tmp_path / "three", manifest, {**script, "a": "1\0Fb\0000\0002"})
+    limits = builds.BuildLimits()
+    keys = {builds.build_key(load(folder), limits) for folder in (one, two, three)}
+    assert len(keys) == 3
+    # An empty folder is part of what is built.
+    empty = bot_folder(tmp_path / "empty", manifest, {**script, "a": "1\0F", "b": "2"})
+    (empty / "nothing").mkdir()
+    assert builds.build_key(load(empty), limits) != builds.build_key(load(one), limits)
+    assert builds.RECIPE_VERSION >= 2

@@ -187,3 +187,13 @@ def test_it_does_not_let_a_bot_outlive_its_runner(make_bot: MakeBot) -> None:
         runner.wait()
 
     assert wait_for(lambda: processes_of(uid) == [], timeout=5)
+
+
+def test_it_shows_no_host_boot_line_load_or_local_installs(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("host_view"))
+
+    assert "/proc/cmdline: nimmt-bot\n" in done.log, done.log
+    assert "/proc/loadavg: 0.00 0.00 0.00 1/1 1\n" in done.log
+    assert "/usr/local: []\n" in done.log
+    with open("/proc/cmdline") as host:
+        assert host.read().strip() not in done.log
