@@ -152,6 +152,32 @@ def test_it_kills_a_daemon_left_by_double_fork_and_setsid(make_bot: MakeBot) -> 
     assert processes_of(bot.uid) == []
 
 
+def _states(uid: int) -> set[str]:
+    states = set()
+    for pid in processes_of(uid):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                states.add(stat.read().rsplit(")", 1)[1].split()[0])
+        except OSError:
+            pass
+    return states
+
+
+def test_it_kills_stopped_and_uninterruptible_processes_through_the_cgroup(
+    make_bot: MakeBot,
+) -> None:
+    bot = launch(make_bot("stop_and_hide"))
+    try:
+        assert wait_for(lambda: "ready" in bot.log_text()), bot.log_text()
+        uid = bot.uid
+        assert uid is not None
+        assert wait_for(lambda: {"T", "D"} <= _states(uid)), _states(uid)
+    finally:
+        bot.kill()
+
+    assert processes_of(uid) == []
+
+
 def test_it_ends_the_daemons_when_the_bot_exits(make_bot: MakeBot) -> None:
     bot = launch(make_bot("double_fork"))
     try:
