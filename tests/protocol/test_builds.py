@@ -463,3 +463,60 @@ def test_folders_that_split_the_same_bytes_differently_have_different_keys(tmp_p
     (empty / "nothing").mkdir()
     assert builds.build_key(load(empty), limits) != builds.build_key(load(one), limits)
     assert builds.RECIPE_VERSION >= 2
+
+
+# -- a full disk: not the bot's fault, and nothing left behind
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 24 MiB tmpfs of this test's own, mounted and unmounted by it (as root)."""
+    import os
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small disk needs root")
+    disk = tmp_path / "disk"
+    disk.mkdir(mode=0o711)
+    options = "size=24m,mode=0711,nosuid,nodev"
+    subprocess.run(["mount", "-t", "tmpfs", "-o", options, "nimmt-test", str(disk)], check=True)
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "--lazy", str(disk)], check=False)
+
+
+@needs_bwrap
+def test_a_build_that_fills_the_disk_fails_as_disk_full_leaves_nothing_and_the_next_builds(
+    tmp_path, small_disk
+):
+    root = small_disk / "builds"
+    limits = builds.BuildLimits(reserve_mb=8)
+    script = "cp starter.py made.py; while true; do head -c 1000000 /dev/zero >> big; done\n"
+    done = builds.build(
+        load(made_bot(tmp_path / "filler", script=script)), root=root, limits=limits
+    )
+    assert not done.ok and done.disk_full
+    assert done.problem.startswith("the build disk is full: not enough free space (")
+    assert "8 MB kept in reserve" in done.problem
+    assert [p.name for p in root.iterdir() if not p.name.endswith(".lock")] == []
+    assert builds.free_bytes(root) > 20 * 1024 * 1024
+    honest = builds.build(load(made_bot(tmp_path / "honest")), root=root, limits=limits)
+    assert honest.ok, honest.problem
+    assert not honest.disk_full
+
+
+@needs_bwrap
+def test_a_build_on_a_disk_with_less_free_than_the_reserve_is_not_started(tmp_path, small_disk):
+    limits = builds.BuildLimits(reserve_mb=64)
+    program = load(made_bot(tmp_path))
+    done = builds.build(program, root=small_disk / "builds", limits=limits)
+    assert done.disk_full and not done.ok and done.log == ""
+    with pytest.raises(builds.BuildDiskFull) as caught:
+        builds.ready(program, root=small_disk / "builds", limits=limits)
+    assert isinstance(caught.value, builds.BuildFailed)  # caught wherever a failed build is
+    assert caught.value.build.disk_full
+
+
+def test_a_bots_own_failure_is_not_a_full_disk(tmp_path):
+    done = builds.Build(load(made_bot(tmp_path)), None, "", problem="it exited with status 1")
+    assert not done.disk_full
