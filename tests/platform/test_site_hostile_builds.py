@@ -22,10 +22,14 @@ DEEP_TREE = (
     b"cp /usr/bin/id id; chmod 6755 id; echo x > open; chmod 666 open\n"
 )
 SPARSE = b"cp starter.py made.py; for i in $(seq 1 200); do truncate -s 1000M sparse$i; done\n"
+FORK_BOMB = b"i=0; while [ $i -lt 300 ]; do sleep 30 & i=$((i+1)); done; wait\n"
+#: Two folders whose files hold the same bytes split differently (an unframed key mixed them).
+SPLIT = b"cat a > made.py; if [ -f b ]; then cat b >> made.py; fi\n"
 
 
-def upload(client: Client, name: str, script: bytes) -> Bot:
+def upload(client: Client, name: str, script: bytes, **extra: bytes) -> Bot:
     files = {"nimmt-bot.toml": MANIFEST, "build.sh": script, "starter.py": STARTER.read_bytes()}
+    files.update(extra)
     response = client.post(reverse("new-bot"), {"name": name, "file": zip_upload(files)})
     assert response.status_code == 302, response.content
     return Bot.objects.get(name=name)
@@ -61,6 +65,13 @@ def test_hostile_builds_fail_with_their_reason_and_the_next_upload_builds(
     sparse = verdict(upload(client, "sparse", SPARSE))
     assert sparse.status == "failed"
     assert "failed: its folder grew beyond 1024 MB" in sparse.validation_log
+    bomb = verdict(upload(client, "bomb", FORK_BOMB))
+    assert bomb.status == "failed"
+    assert "fork" in bomb.validation_log.lower(), bomb.validation_log
+    one = verdict(upload(client, "split-one", SPLIT, a=b"x = 1", b=b"y = 2\n"))
+    two = verdict(upload(client, "split-two", SPLIT, a=b"x = 1\x00Fb\x000\x00y = 2\n"))
+    for version in (one, two):
+        assert "build: `sh build.sh` built in" in version.validation_log, version.validation_log
 
     assert celery_worker.process is not None and celery_worker.process.poll() is None
     output = celery_worker.output()
