@@ -192,18 +192,20 @@ class BotProcess:
         """Kill every process through the bot's cgroups (a scan of /proc only where there are
         none), remove them, close the log; ``_gone`` says whether all went."""
         try:
-            self._signal_all()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self._popen.wait(KILL_TIMEOUT)
-            if self._cgroup is None:
-                self._gone = self._wait_all_gone()
-            else:
-                with contextlib.suppress(OSError, ValueError):
-                    self._peak_bytes = self._cgroup.peak_memory_bytes()
-                    self._oom_kills = self._cgroup.oom_kills()
-                    self._cpu_seconds = self._cgroup.cpu_seconds()
-                    self._cpu_throttled = self._cgroup.cpu_throttled()
-                self._gone = self._cgroup.remove(KILL_TIMEOUT)
+            try:
+                self._signal_all()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._popen.wait(KILL_TIMEOUT)
+            finally:
+                if self._cgroup is None:
+                    self._gone = self._wait_all_gone()
+                else:
+                    with contextlib.suppress(OSError, ValueError):
+                        self._peak_bytes = self._cgroup.peak_memory_bytes()
+                        self._oom_kills = self._cgroup.oom_kills()
+                        self._cpu_seconds = self._cgroup.cpu_seconds()
+                        self._cpu_throttled = self._cgroup.cpu_throttled()
+                    self._gone = self._cgroup.remove(KILL_TIMEOUT)
         finally:
             try:
                 self._log.close()
