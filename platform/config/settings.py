@@ -227,6 +227,11 @@ BANK_MS = env_int("NIMMT_BANK_MS", 10_000, minimum=0)
 # sandbox within these limits (arena.runner.build.BuildLimits); matches run what it made.
 BUILD_SECONDS = env_int("NIMMT_BUILD_SECONDS", 300, minimum=1)
 BUILD_MEMORY_MB = env_int("NIMMT_BUILD_MEMORY_MB", 2048, minimum=64)
+# A build's share of the machine (cores' worth of CPU time, processes and threads), so that a
+# fork bomb of a build slows no match; and the free space it must leave on the build disk.
+BUILD_CPUS = env_float("NIMMT_BUILD_CPUS", 1.0, minimum=0.01)
+BUILD_PROCESSES = env_int("NIMMT_BUILD_PROCESSES", 128, minimum=16)
+BUILD_RESERVE_MB = env_int("NIMMT_BUILD_RESERVE_MB", 256, minimum=1)
 GAMES_PER_MATCH = env_int("NIMMT_GAMES_PER_MATCH", 1, minimum=1, maximum=100)
 # The most games one tournament may plan (a round robin grows with the entrants' combinations).
 TOURNAMENT_MAX_GAMES = env_int("NIMMT_TOURNAMENT_MAX_GAMES", 2000, minimum=1)

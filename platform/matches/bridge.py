@@ -177,8 +177,14 @@ def play_match(
 
 
 def build_limits() -> builds.BuildLimits:
-    """The limits of a bot's build (settings ``BUILD_SECONDS``, ``BUILD_MEMORY_MB``)."""
-    return builds.BuildLimits(seconds=settings.BUILD_SECONDS, memory_mb=settings.BUILD_MEMORY_MB)
+    """The limits of a bot's build (the settings ``BUILD_*``)."""
+    return builds.BuildLimits(
+        seconds=settings.BUILD_SECONDS,
+        memory_mb=settings.BUILD_MEMORY_MB,
+        cpus=settings.BUILD_CPUS,
+        processes=settings.BUILD_PROCESSES,
+        reserve_mb=settings.BUILD_RESERVE_MB,
+    )
 
 
 def build_cache() -> Path:
