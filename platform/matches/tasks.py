@@ -5,7 +5,8 @@
   then send what follows: the rating of a ladder match, another attempt, and the news that the
   match ended (:data:`matches.signals.match_ended`, which a tournament hears). A match that
   runs past its own time bound is stopped and failed (:mod:`matches.bounds`).
-* ``rate_match`` (queue ``maintenance``): apply finished matches to their ladder, in order.
+* ``rate_match`` (queue ``ratings``, which every match worker takes from first: a finished
+  match is rated in the slot it freed): apply finished matches to their ladder, in order.
 * ``schedule_matches`` (beat): keep every playing bot busy (:mod:`matches.scheduler`) and send
   the matches it created.
 * ``analyse_seat`` (queue ``maintenance``): compute a decision analysis someone asked for
@@ -145,7 +146,7 @@ def queue_match(
     return match
 
 
-@house_task(queue="maintenance")
+@house_task(queue="ratings")
 def rate_match(*, match_pk: int) -> None:
     ladder_pk = Match.objects.filter(pk=match_pk).values_list("ladder_id", flat=True).first()
     if ladder_pk is not None:

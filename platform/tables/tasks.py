@@ -1,5 +1,7 @@
-"""The table's Celery task: the worker plays a person's match like any other (queue
-``matches``), the person sitting at a :class:`~tables.seat.PersonSeat`.
+"""The table's Celery task: the worker plays a person's match like any other, from a queue of
+its own (``tables``) that every match worker takes from before the league's ``matches``
+(:data:`core.celery.QUEUES`), so a person waits for the next free slot, not for the league;
+the person sits at a :class:`~tables.seat.PersonSeat`.
 
 ``play_table`` claims the table's match (:mod:`core.leases`), plays it through
 :func:`matches.bridge.play_match` with the table's time control, the live view's
@@ -51,7 +53,7 @@ def forget_old_guests() -> None:
         log.info("forgot %d guests idle for %d days", forgotten, settings.GUEST_KEEP_DAYS)
 
 
-@house_task(queue="matches", time_limit=60 * 60)
+@house_task(queue="tables", time_limit=60 * 60)
 def play_table(*, table_pk: int) -> None:
     table = Table.objects.select_related("match").filter(pk=table_pk).first()
     if table is None:
