@@ -29,6 +29,7 @@ from matches import bridge, results
 from matches.live import LiveFeed
 from matches.models import Match, entrant_names
 from matches.signals import match_ended
+from matches.tasks import STORE_SECONDS, match_pulse, stalled
 from submissions import builds
 
 from arena.runner.seat import Seat
@@ -91,8 +92,9 @@ def play_table(*, table_pk: int) -> None:
                 bridge.Entrant(names[number], builds.run_dir(seat.version), seat.bot.is_house)
             )
     out_dir = results.staging_dir(match, claim)
+    pulse = match_pulse(match.players)
     try:
-        with leases.heartbeat(claim):
+        with leases.heartbeat(claim, pulse, stalled=stalled(play_table)):
             with LiveFeed(match.pk) as feed:
                 outcome = bridge.play_match(
                     variant=match.variant,
@@ -103,7 +105,9 @@ def play_table(*, table_pk: int) -> None:
                     watch=feed,
                     decision_ms=table.decision_ms,
                     bank_ms=table.bank_ms,
+                    alive=pulse.beat,
                 )
+            pulse.expect(STORE_SECONDS)
             person.close()
             stored = store(claim, table, outcome, out_dir)
     except (bridge.ArenaError, storage.StorageError) as error:
