@@ -245,7 +245,10 @@ ANALYSIS_WAITING = env_int("NIMMT_ANALYSIS_WAITING", 20, minimum=1)
 # ---------------------------------------------------------------------------- Celery
 
 CELERY_BROKER_URL = broker_from_url("NIMMT_BROKER_URL", "filesystem://localhost//")
+# A worker takes its next task from the first of its queues that has one (core.celery.QUEUES:
+# people's tables and ratings before the league's matches), on either broker.
 if CELERY_BROKER_URL.startswith("filesystem"):
+    CELERY_BROKER_TRANSPORT = "core.brokers:FolderTransport"
     _BROKER_DIR = VAR_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "data_folder_in": str(_BROKER_DIR / "queue"),
@@ -269,6 +272,7 @@ else:
         "unacked_restore_interval": env_int("NIMMT_BROKER_RESTORE_INTERVAL", 10, minimum=1),
         "unacked_restore_throttle": env_int("NIMMT_BROKER_RESTORE_THROTTLE", 10, minimum=1),
         "socket_connect_timeout": 5,
+        "queue_order_strategy": "priority",
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a broker restart must not stop the workers
