@@ -3,8 +3,16 @@ its match ends (whatever the bot does after), its self-signed certificate outliv
 and every kit tells an untrusted certificate apart from an arena it cannot reach."""
 
 import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
 import time
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -13,7 +21,15 @@ import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
-from nimmt_site_testing import flush_broker, make_user
+from nimmt_site_testing import (
+    PLATFORM,
+    REPO,
+    TEST_BOTS,
+    flush_broker,
+    make_user,
+    process_env,
+    wait_for,
+)
 from remote import gateway as gateway_module
 from remote import handover, services
 from remote.gateway import Gateway, GatewayConfig
@@ -123,3 +139,137 @@ def test_a_connection_ends_when_its_match_ends_though_the_bot_keeps_its_stream_o
     row = RemoteConnection.objects.get(bot=bot)
     assert row.ended == "the match is over" and row.ended_at is not None and row.matches == 1
     assert not broker.exists(handover.live_key(bot.pk))  # it may connect again at once
+
+
+# ---------------------------------------------------------------------------- the demo's gateway
+
+GATEWAY_PORTS = range(8440, 8460)  # this machine's loopback
+
+
+def _free_port() -> int:
+    for port in GATEWAY_PORTS:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError("no free port for the gateway")
+
+
+class DemoGateway:
+    """``manage.py run_gateway --self-signed FOLDER`` on loopback, as ``./dev demo`` runs it."""
+
+    def __init__(self, folder: Path, port: int) -> None:
+        self.folder, self.port = folder, port
+        self.log = folder / "gateway.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"grpcs://127.0.0.1:{self.port}"
+
+    @property
+    def cert(self) -> Path:
+        return self.folder / "tls" / "gateway.crt"
+
+    def start(self) -> None:
+        self.log.write_text("")
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "manage.py", "run_gateway", "--address",
+                 f"127.0.0.1:{self.port}", "--self-signed", str(self.folder / "tls")],
+                cwd=PLATFORM, env=process_env(), stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        wait_for("the gateway to listen", lambda: "gateway listening" in self.log.read_text(), 60)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=30)
+            self.process = None
+
+
+@pytest.fixture
+def demo_gateway(tmp_path: Path) -> Iterator[DemoGateway]:
+    gateway = DemoGateway(tmp_path, _free_port())
+    gateway.start()
+    yield gateway
+    gateway.stop()
+
+
+class Kit:
+    """A bot program started with ``--remote`` (and its output)."""
+
+    def __init__(self, command: list[str], token: str, log: Path, cwd: Path | None = None) -> None:
+        self.log = log
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "PYTHONPATH": str(REPO),
+               "NIMMT_REMOTE_TOKEN": token, "HOME": str(log.parent)}  # fmt: skip
+        with log.open("ab") as out:
+            self.process = subprocess.Popen(
+                command, env=env, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
+def _online(bot: Bot) -> bool:
+    return bot.pk in services.online([bot.pk])
+
+
+def _python_kit(gateway: DemoGateway, *args: str) -> list[str]:
+    return [sys.executable, str(TEST_BOTS / "quick" / "bot.py"), "--remote", gateway.url, *args]
+
+
+def test_a_restarted_gateway_keeps_its_certificate_and_a_kit_with_the_old_ca_reconnects(
+    demo_gateway: DemoGateway, tmp_path: Path
+) -> None:
+    first = demo_gateway.cert.read_bytes()
+    bot, token = _remote_bot("steadfast")
+    kit = Kit(_python_kit(demo_gateway, "--ca", str(demo_gateway.cert)), token, tmp_path / "k.log")
+    try:
+        wait_for("the bot to be online", lambda: _online(bot), 30)
+        demo_gateway.stop()
+        wait_for("the bot to be offline", lambda: not _online(bot), 60)
+        demo_gateway.start()
+        assert demo_gateway.cert.read_bytes() == first
+        wait_for("the bot to be online again", lambda: _online(bot), 60)
+        assert RemoteConnection.objects.filter(bot=bot).count() == 2
+        assert kit.process.poll() is None, kit.output()
+    finally:
+        kit.stop()
+
+
+def test_the_python_kit_says_the_certificate_is_not_trusted_and_stops(
+    demo_gateway: DemoGateway, tmp_path: Path
+) -> None:
+    _, token = _remote_bot("trusting")
+    kit = Kit(_python_kit(demo_gateway, "--connect-timeout", "3"), token, tmp_path / "k.log")
+    try:
+        kit.process.wait(timeout=60)
+    finally:
+        kit.stop()
+    assert kit.process.returncode == 1, kit.output()
+    assert "the arena's certificate is not trusted (pass --ca FILE)" in kit.output()
+    assert "cannot reach" not in kit.output()
+
+
+def test_a_kit_that_cannot_reach_the_gateway_says_so_and_keeps_trying(tmp_path: Path) -> None:
+    _, token = _remote_bot("patient")
+    nowhere = DemoGateway(tmp_path, _free_port())  # nothing listens there
+    kit = Kit(_python_kit(nowhere, "--connect-timeout", "1"), token, tmp_path / "k.log")
+    try:
+        wait_for("a second try", lambda: kit.output().count("cannot reach the gateway") >= 2, 60)
+        assert kit.process.poll() is None
+        assert "not trusted" not in kit.output()
+    finally:
+        kit.stop()
