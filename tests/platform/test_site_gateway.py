@@ -5,6 +5,7 @@ and every kit tells an untrusted certificate apart from an arena it cannot reach
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -38,6 +39,8 @@ from submissions.models import Bot
 
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION
+from arena.runner.build import ready
+from arena.runner.manifest import load
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -273,3 +276,58 @@ def test_a_kit_that_cannot_reach_the_gateway_says_so_and_keeps_trying(tmp_path: 
         assert "not trusted" not in kit.output()
     finally:
         kit.stop()
+
+
+def _kit_command(language: str, folder: Path) -> tuple[list[str], Path | None]:
+    """How the starter of ``language`` runs here (built in ``folder`` if need be), and the
+    folder it runs in."""
+    starter = REPO / "bots" / f"starter-{language}"
+    if language == "python":
+        return [sys.executable, str(starter / "bot.py")], None
+    if language == "javascript":
+        return [str(shutil.which("node")), str(starter / "bot.js")], None
+    if language == "java":  # built as the arena builds it, cached by content across runs
+        program = ready(load(starter))
+        return list(program.command), program.directory
+    shutil.copytree(starter, folder / starter.name)
+    subprocess.run(["sh", "build.sh"], cwd=folder / starter.name, check=True, timeout=600)
+    return [str(folder / starter.name / "bot")], None
+
+
+KITS = [("python", "python3"), ("javascript", "node"), ("go", "go"), ("cpp", "g++"),
+        ("java", "javac")]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("language", "tool"), KITS, ids=[k for k, _ in KITS])
+def test_each_kit_tells_an_untrusted_certificate_from_an_arena_it_cannot_reach(
+    demo_gateway: DemoGateway, tmp_path: Path, language: str, tool: str
+) -> None:
+    if not shutil.which(tool):
+        pytest.skip(f"needs {tool}")
+    kit, cwd = _kit_command(language, tmp_path)
+    bot, token = _remote_bot(f"kit-{language}")
+    remote = ["--remote", demo_gateway.url, "--connect-timeout", "3"]
+    untrusted = Kit([*kit, *remote], token, tmp_path / "untrusted.log", cwd)
+    nowhere = DemoGateway(tmp_path, _free_port())
+    unreachable = Kit(
+        [*kit, "--remote", nowhere.url, "--connect-timeout", "1"], token, tmp_path / "u.log", cwd
+    )
+    trusted = Kit([*kit, *remote, "--ca", str(demo_gateway.cert)], token, tmp_path / "t.log", cwd)
+    try:
+        untrusted.process.wait(timeout=90)
+        assert untrusted.process.returncode == 1, untrusted.output()
+        assert "the arena's certificate is not trusted (pass --ca FILE)" in untrusted.output()
+        assert "cannot reach" not in untrusted.output()
+        wait_for("the trusting kit to be online", lambda: _online(bot), 60)
+        wait_for(
+            "the unreachable kit to say so twice",
+            lambda: unreachable.output().count("cannot reach") >= 2,
+            90,
+        )
+        assert unreachable.process.poll() is None and "not trusted" not in unreachable.output()
+        for output in (untrusted.output(), trusted.output()):
+            assert "DEP0123" not in output and "DeprecationWarning" not in output
+    finally:
+        for started in (untrusted, unreachable, trusted):
+            started.stop()
