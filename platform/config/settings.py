@@ -26,6 +26,7 @@ from config.env import (
     env_path,
     env_rate,
     env_str,
+    trusted_proxies,
 )
 from config.object_store import object_store
 
@@ -72,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # X-Forwarded-* only from TRUSTED_PROXIES: before anything reads them
+    "accounts.throttle.ForwardedHeaders",
     # /healthz and /metrics, for load balancers and Prometheus on internal addresses: before
     # the host check and the HTTPS redirect (core.operations).
     "core.operations.OperationsMiddleware",
@@ -166,9 +169,10 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     },
 }
-# The client's address, for log-in lockout and sign-up limits: REMOTE_ADDR, or the last entry
-# of X-Forwarded-For when a proxy in front appends it (and clients cannot set it themselves).
-TRUST_FORWARDED_FOR = env_bool("NIMMT_TRUST_FORWARDED_FOR", BEHIND_TLS_PROXY)
+# The client's address, for log-in lockout, sign-up and table limits: REMOTE_ADDR, or, when
+# REMOTE_ADDR is one of these proxies, the nearest X-Forwarded-For entry that is not one of them
+# (accounts.throttle). X-Forwarded-* headers from anybody else are dropped on arrival.
+TRUSTED_PROXIES = trusted_proxies()
 
 # ---------------------------------------------------------------------------- the arena
 
@@ -337,12 +341,17 @@ RATELIMIT_IP_META_KEY = "accounts.throttle.limit_address"
 SIGNUP_RATE = env_rate("NIMMT_SIGNUP_RATE", "5/h")
 SIGNUP_ATTEMPT_RATE = env_rate("NIMMT_SIGNUP_ATTEMPT_RATE", "30/h")
 
-# Log-in lockout (django-axes): after this many failed passwords for one username from one
-# address, that pair is refused for the cool-off; other addresses can still log in to it.
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# Log-in lockout (django-axes, accounts.lockout): after this many failed passwords for one
+# username from one address, that pair is refused for the cool-off (other addresses can still
+# log in to it); after LOGIN_ADDRESS_FAILURE_LIMIT failures from one address, whatever the
+# usernames, that address is refused for every account (password spraying).
+AXES_HANDLER = "accounts.lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = env_int("NIMMT_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int(
+    "NIMMT_LOGIN_ADDRESS_FAILURE_LIMIT", 20, minimum=AXES_FAILURE_LIMIT
+)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("NIMMT_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # in this order
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
