@@ -39,7 +39,14 @@ from arena.stats import SeatedGame, summarize_series
 from .lineup import Entrant, Lineup, MatchError
 from .notes import NOTES_FOLDER, DecisionNote, notes_file, notes_name
 from .referee import Player, Referee, TableRules
-from .results import BotReport, MatchResult, MatchSettings, match_ranks, replay_file
+from .results import (
+    BotReport,
+    MatchResult,
+    MatchSettings,
+    Ranking,
+    match_ranks,
+    replay_file,
+)
 from .rules import BANK_MS, DECISION_MS, EXTERNAL_WAIT_MS, MAX_FAULTS, START_MS, MatchConfig
 
 _REPLAY_NAME = re.compile(r"game-\d{5,}\.json")
@@ -139,7 +146,7 @@ async def _play_match(
             config.duplicate,
         ),
         sandbox=lineup.sandbox,
-        bots=_reports(lineup, players, seated),
+        bots=_reports(lineup, players, seated, config),
         table=tuple(table),
         replays=tuple(replays),
         notes=tuple(notes),
@@ -186,7 +193,7 @@ async def _play_game(
 
 
 def _reports(
-    lineup: Lineup, players: list[Player], seated: list[SeatedGame]
+    lineup: Lineup, players: list[Player], seated: list[SeatedGame], config: MatchConfig
 ) -> tuple[BotReport, ...]:
     scores = [0] * len(players)
     game_ranks: list[list[int]] = [[] for _ in players]
@@ -194,7 +201,12 @@ def _reports(
         for seat, entry in enumerate(game.seats):
             scores[entry] += game.scores[seat]
             game_ranks[entry].append(game.ranks[seat])
-    ranks = match_ranks(game_ranks)
+    ranks = match_ranks(
+        game_ranks,
+        Ranking.of(config.games, config.duplicate),
+        scores,
+        get_variant(config.variant).higher_is_better,
+    )
     return tuple(
         BotReport(
             name=player.name,
