@@ -342,9 +342,9 @@ class Lineup:
         if self._closed:
             return
         self._closed = True
-        for slot in self._slots.values():
-            if slot.process is not None:
-                slot.process.kill()
+        processes = [slot.process for slot in self._slots.values() if slot.process is not None]
+        if processes:  # all at once, through their cgroups, off the event loop
+            await asyncio.get_running_loop().run_in_executor(None, sandbox.end_all, processes)
         if not self._ended:  # the match broke off: let the joined seats go too
             for seat in self._joined.values():
                 seat.drop("crash", "the match was broken off")
