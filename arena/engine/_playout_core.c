@@ -155,7 +155,10 @@ static PyObject *scores_list(const long *scores, int players) {
 
 /* ------------------------------------------------------------------ sequences and codes */
 
-/* sorted(items, key=keys.__getitem__): stable insertion sort */
+/* sorted(items, key=keys.__getitem__): stable insertion sort. Random play orders a hand by one
+ * random key per tile number rather than by a Fisher-Yates shuffle: any part of a hand is then
+ * in the same order as within the whole, so a playout with a tile forced is the playout of the
+ * position after that tile was chosen, from the same seed (tests/test_playout.py). */
 static void sort_by_key(long *items, int n, const double *keys) {
     for (int i = 1; i < n; i++) {
         long x = items[i];
