@@ -843,6 +843,45 @@ static PyObject *py_random_games(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* deal_orders(seed, sizes) -> (orders, state)
+ *
+ * Game.new's shuffles from ``seed`` (arena/engine/rng.py's DealRandom.shuffle, one after the
+ * other): for each size n in ``sizes`` the order of positions 0..n-1, and the generator's state
+ * after the last (the play goes on from there). */
+static PyObject *py_deal_orders(PyObject *self, PyObject *args) {
+    PyObject *rng, *sizes_in;
+    if (!PyArg_ParseTuple(args, "OO", &rng, &sizes_in)) return NULL;
+    Gen genv, *gen = &genv;
+    if (gen_seed(rng, gen) < 0) return NULL;
+    long sizes[8];
+    int nsizes = read_ints(sizes_in, sizes, 8, "sizes");
+    if (nsizes < 0) return NULL;
+    PyObject *orders = PyList_New(nsizes);
+    if (orders == NULL) return NULL;
+    for (int k = 0; k < nsizes; k++) {
+        long n = sizes[k], order[4096];
+        if (n < 0 || n > 4096) {
+            Py_DECREF(orders);
+            PyErr_SetString(PyExc_ValueError, "deal_orders: a size from 0 to 4096");
+            return NULL;
+        }
+        for (long i = 0; i < n; i++) order[i] = i;
+        for (long i = n - 1; i > 0; i--) {
+            long j = (long)gen_below(gen, (uint64_t)i + 1), x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        PyObject *list = PyList_New(n);
+        if (list == NULL) {
+            Py_DECREF(orders);
+            return NULL;
+        }
+        for (long i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(order[i]));
+        PyList_SET_ITEM(orders, k, list);
+    }
+    return Py_BuildValue("(NK)", orders, (unsigned long long)gen->state);
+}
+
 /* rule_playouts(rng, policy, rows, hands, chosen, scores, seat, tiles, explore[, record])
  *
  * The card game played on by a policy (a capsule; arena/bots/rollouts.py's classic_playouts
@@ -2420,6 +2459,7 @@ static PyMethodDef methods[] = {
     {"tile_playouts", py_tile_playouts, METH_VARARGS,
      "Basic and card game playouts from a tile choice."},
     {"row_playouts", py_row_playouts, METH_VARARGS, "Card game playouts from a row choice."},
+    {"deal_orders", py_deal_orders, METH_VARARGS, "Game.new's shuffles from a seed."},
     {"random_games", py_random_games, METH_VARARGS,
      "Whole random games of basic or the card game, dealt as Game.new deals."},
     {"general_board", py_general_board, METH_VARARGS, "A board of the general simulator."},
