@@ -2294,7 +2294,7 @@ static PyObject *py_deal(PyObject *self, PyObject *args) {
     DealPlan *p = PyCapsule_GetPointer(capsule, "nimmt.deal_plan");
     if (p == NULL) return NULL;
     double keys[NTILES];
-    for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen); /* random_keys(rng) */
+    for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen); /* sampling.random_keys */
     long hidden[NTILES], gone[NTILES], box[NTILES], pool[2 * NTILES];
     memcpy(hidden, p->hidden, sizeof(long) * (size_t)p->nhidden);
     memcpy(gone, p->gone, sizeof(long) * (size_t)p->ngone);
