@@ -277,6 +277,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long tasks: do not hold messages another worker could run
+# Every task in a fresh pool child, forked from a worker that never made a gRPC server or
+# channel: gRPC supports fork only before its first one (grpc's doc/fork_support.md), and a
+# child that played a match has them (and their threads). A child forked after them wedged in
+# grpc.aio.server(). The fork costs a few ms against a match's second of CPU (docs/OPERATIONS.md).
+CELERY_WORKER_MAX_TASKS_PER_CHILD = env_int("NIMMT_WORKER_MAX_TASKS_PER_CHILD", 1, minimum=1)
+CELERY_WORKER_POOL = "core.pool:TaskPool"  # prefork, an exited child replaced at once
 # A running match survives a broker outage; its result is guarded by its claim on the row.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
