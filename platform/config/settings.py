@@ -201,6 +201,9 @@ VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 60, minimum
 # (core.celery.resend_stale). Work whose worker died is sent again as soon as its lease ends.
 REQUEUE_AFTER_SECONDS = env_int("NIMMT_REQUEUE_AFTER_SECONDS", 45, minimum=1)
 SWEEP_INTERVAL_SECONDS = env_float("NIMMT_SWEEP_INTERVAL_SECONDS", 15.0, minimum=0.5)
+# A match that found a disk of the arena's full waits this long before it is tried again (the
+# attempt not counted: core.disks).
+DISK_FULL_RETRY_SECONDS = env_float("NIMMT_DISK_FULL_RETRY_SECONDS", 30.0, minimum=0.5)
 # A match is stopped past its own bound (matches.bounds.time_bound: starts, games, decisions,
 # allowance and bank) plus this margin; a cap (seconds, 0: none) may shorten every bound.
 MATCH_TIME_MARGIN_SECONDS = env_float("NIMMT_MATCH_TIME_MARGIN_SECONDS", 60.0, minimum=0.0)
