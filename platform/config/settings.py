@@ -26,6 +26,7 @@ from config.env import (
     env_path,
     env_rate,
     env_str,
+    redis_from_url,
     trusted_proxies,
 )
 from config.object_store import object_store
@@ -380,10 +381,13 @@ DEFAULT_FROM_EMAIL = env_str("NIMMT_EMAIL_FROM", f"{SITE_NAME} <arena@localhost>
 
 # The gateway (remote.gateway, `manage.py run_gateway`): where remote bots connect, with TLS
 # (certificate and key files; plaintext only when it listens on loopback), and the address the
-# bot page tells their owners to use. The hand-over to the workers goes through the broker's
-# Redis. A bot stays online for REMOTE_GRACE_SECONDS after its connection drops, and a match
-# waits as long for it to reconnect; REMOTE_NETWORK_MS caps the time of each answer that is
-# counted as the network's, not the bot's (remote.seat).
+# bot page tells their owners to use. The hand-over to the workers goes through Redis
+# (lists a worker and a gateway block on, keys that expire, atomic check-and-set scripts):
+# REMOTE_REDIS_URL, by default the broker's when it is Redis; the demo's folder broker has no
+# such store, so ./dev demo starts a private Redis on a socket for it. A bot stays online
+# for REMOTE_GRACE_SECONDS after its connection drops, and a match waits as long for it to
+# reconnect; REMOTE_NETWORK_MS caps the time of each answer that is counted as the network's,
+# not the bot's (remote.seat).
 GATEWAY_ADDRESS = env_str("NIMMT_GATEWAY_ADDRESS", "127.0.0.1:7443")
 GATEWAY_URL = env_str("NIMMT_GATEWAY_URL", "")
 _GATEWAY_CERT = env_str("NIMMT_GATEWAY_TLS_CERT", "")
@@ -401,7 +405,9 @@ GATEWAY_KEEPALIVE_TIMEOUT_SECONDS = env_float(
 GATEWAY_CONNECTS_PER_MINUTE = env_int("NIMMT_GATEWAY_CONNECTS_PER_MINUTE", 60, minimum=1)
 REMOTE_GRACE_SECONDS = env_float("NIMMT_REMOTE_GRACE_SECONDS", 30.0, minimum=1.0)
 REMOTE_NETWORK_MS = env_int("NIMMT_REMOTE_NETWORK_MS", 250, minimum=0, maximum=5000)
-REMOTE_REDIS_URL = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""
+REMOTE_REDIS_URL = redis_from_url(
+    "NIMMT_REMOTE_REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""
+)
 
 # ---------------------------------------------------------------------------- logging
 
