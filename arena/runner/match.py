@@ -205,7 +205,8 @@ def _reports(
         BotReport(
             name=player.name,
             kind=lineup.entrants[player.entry].kind,
-            faults=tuple(player.faults),
+            # by game (a duplicate match plays them rotation by rotation), in order within one
+            faults=tuple(sorted(player.faults, key=lambda fault: fault.game)),
             dropped=player.dropped,
             answers=player.answers,
             think_mean_ms=1000 * player.think_total / player.answers if player.answers else None,

@@ -112,3 +112,20 @@ def test_a_duplicate_match_refuses_a_bot_with_a_seat_of_its_own() -> None:
     entrants = [Entrant("remote", joined=join), Entrant("r", in_process=_Remembering)]
     with pytest.raises(MatchError, match=r"cannot seat remote: .* \(a remote bot, a person\)"):
         run_match(MatchConfig("basic", 2, 1, duplicate=True), entrants)
+
+
+@needs_bwrap
+def test_a_bot_dropped_in_one_rotation_is_not_started_again_in_the_next(tmp_path: Path) -> None:
+    entrants = [
+        fixture_bot("crash-at-start"),
+        Entrant("r", in_process=_Remembering),
+    ]
+    result = play(entrants, tmp_path, games=4, duplicate=True)
+    crashed = result.bots[0]
+    assert crashed.dropped is not None and crashed.dropped.before_start
+    # a fault in every game, listed by game although played rotation by rotation
+    assert [f.game for f in crashed.faults] == [1, 2, 3, 4]
+    assert crashed.program is not None and crashed.program.log is not None
+    log = (tmp_path / crashed.program.log).read_text("utf-8")
+    assert log.count("model.bin is missing") == 1, log  # started once, never again
+    assert "started the bot afresh" not in log
