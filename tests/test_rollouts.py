@@ -2,6 +2,7 @@
 API's games, seats avoid the sixth card, every option meets the same randomness."""
 
 import random
+from typing import Any
 
 import pytest
 
@@ -35,10 +36,15 @@ def test_a_rule_playout_is_the_game_the_engine_plays(seed: int, players: int) ->
     game = Game.new("classic", players, seed)
     rng = random.Random(seed)
     tile = rng.choice(game.hands[0])
-    plays: list[list[int | None]] = []
-    (scores,) = classic_playouts(Position(game), rng, 0, [PlayTile(tile)], 0.3, plays)
+    record: list[dict[str, Any]] = []
+    (scores,) = classic_playouts(Position(game), rng, 0, [PlayTile(tile)], 0.3, record)
+    plays = [turn["plays"] for turn in record]
     assert plays[0][0] == tile and len(plays) == 10
     assert replay_in_game(game, plays) == scores
+    # the core's record is the game's: every row it took and every turn's scores
+    taken = [c for turn in record for c in turn["choices"]]
+    assert taken == [c for turn in game.turns for c in turn.choices]
+    assert [turn["scores"] for turn in record] == [turn.scores for turn in game.turns]
 
 
 def test_without_exploration_a_seat_takes_no_row_while_it_holds_a_safe_card() -> None:
@@ -53,11 +59,11 @@ def test_without_exploration_a_seat_takes_no_row_while_it_holds_a_safe_card() ->
             below = [row for row in rows if row[-1] < tile]
             return not below or len(max(below, key=lambda row: row[-1])) == 5
 
-        plays: list[list[int | None]] = []
+        record: list[dict[str, Any]] = []
         pos = Position(game)
-        classic_playouts(pos, random.Random(seed), 0, [PlayTile(game.hands[0][0])], 0.0, plays)
+        classic_playouts(pos, random.Random(seed), 0, [PlayTile(game.hands[0][0])], 0.0, record)
         for seat in (1, 2, 3):
-            tile = plays[0][seat]
+            tile = record[0]["plays"][seat]
             assert tile is not None
             if takes_a_row(tile):
                 assert all(takes_a_row(t) for t in game.hands[seat])

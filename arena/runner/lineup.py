@@ -410,9 +410,9 @@ class Lineup:
     async def _clear_sitting(self, grace: float = 0.2) -> None:
         """End the sitting's processes, stop its servers, keep its slots for the report."""
         slots, self._slots = self._slots, {}
-        for slot in slots.values():
-            if slot.process is not None:
-                slot.process.kill()
+        processes = [slot.process for slot in slots.values() if slot.process is not None]
+        if processes:  # all at once, through their cgroups, off the event loop
+            await asyncio.get_running_loop().run_in_executor(None, sandbox.end_all, processes)
         for entry, slot in slots.items():
             self._past.setdefault(entry, []).append(slot)
             with contextlib.suppress(Exception):

@@ -44,7 +44,14 @@ from arena.stats import SeatedGame, summarize_series
 from .lineup import Entrant, Lineup, MatchError
 from .notes import NOTES_FOLDER, DecisionNote, notes_file, notes_name
 from .referee import Player, Referee, TableRules
-from .results import BotReport, MatchResult, MatchSettings, match_ranks, replay_file
+from .results import (
+    BotReport,
+    MatchResult,
+    MatchSettings,
+    Ranking,
+    match_ranks,
+    replay_file,
+)
 from .rules import BANK_MS, DECISION_MS, EXTERNAL_WAIT_MS, MAX_FAULTS, START_MS, MatchConfig
 
 _REPLAY_NAME = re.compile(r"game-\d{5,}\.json")
@@ -52,9 +59,35 @@ _REPLAY_NAME = re.compile(r"game-\d{5,}\.json")
 #: ``watch(number, game, names)``: game ``number`` (1-based) of the match is dealt (see
 #: :func:`run_match`).
 Watch = Callable[[int, Game, tuple[str, ...]], None]
+#: How often a match's loop calls ``alive`` (:func:`run_match`), in seconds.
+ALIVE_S = 0.5
+
+
+async def _beat(alive: Callable[[], None]) -> None:
+    while True:
+        alive()
+        await asyncio.sleep(ALIVE_S)
 
 
 async def _play(
+    config: MatchConfig,
+    entrants: Sequence[Entrant],
+    progress: Callable[[int, int], None] | None,
+    announce: Callable[[str, str, str], None] | None,
+    watch: Watch | None,
+    alive: Callable[[], None] | None = None,
+) -> MatchResult:
+    if alive is None:
+        return await _play_match(config, entrants, progress, announce, watch)
+    alive()  # the loop runs: from here on its own beats say so
+    beating = asyncio.create_task(_beat(alive))
+    try:
+        return await _play_match(config, entrants, progress, announce, watch)
+    finally:
+        beating.cancel()
+
+
+async def _play_match(
     config: MatchConfig,
     entrants: Sequence[Entrant],
     progress: Callable[[int, int], None] | None,
@@ -129,7 +162,7 @@ async def _play(
             config.duplicate,
         ),
         sandbox=lineup.sandbox,
-        bots=_reports(lineup, players, seated),
+        bots=_reports(lineup, players, seated, config),
         table=tuple(table),
         replays=tuple(replays),
         notes=tuple(notes),
@@ -192,7 +225,7 @@ def sittings(config: MatchConfig, players: int) -> list[list[int]]:
 
 
 def _reports(
-    lineup: Lineup, players: list[Player], seated: list[SeatedGame]
+    lineup: Lineup, players: list[Player], seated: list[SeatedGame], config: MatchConfig
 ) -> tuple[BotReport, ...]:
     scores = [0] * len(players)
     game_ranks: list[list[int]] = [[] for _ in players]
@@ -200,7 +233,12 @@ def _reports(
         for seat, entry in enumerate(game.seats):
             scores[entry] += game.scores[seat]
             game_ranks[entry].append(game.ranks[seat])
-    ranks = match_ranks(game_ranks)
+    ranks = match_ranks(
+        game_ranks,
+        Ranking.of(config.games, config.duplicate),
+        scores,
+        get_variant(config.variant).higher_is_better,
+    )
     return tuple(
         BotReport(
             name=player.name,
@@ -226,6 +264,7 @@ def run_match(
     progress: Callable[[int, int], None] | None = None,
     announce: Callable[[str, str, str], None] | None = None,
     watch: Watch | None = None,
+    alive: Callable[[], None] | None = None,
 ) -> MatchResult:
     """Play the match ``config`` describes between ``entrants`` (lineup order; the number of
     entrants is the number of players). ``progress(done, total)`` is called after each game;
@@ -233,7 +272,9 @@ def run_match(
     ``watch(number, game, names)`` is called when game ``number`` (1-based) is dealt, before
     its first decision, so that a spectator can follow it live by listening to its step events
     (:meth:`Game.listen`, e.g. :class:`arena.engine.frames.Film`); a listener runs inside the
-    match's loop, so it must be quick and must not change the game.
+    match's loop, so it must be quick and must not change the game. ``alive()`` is called from
+    the match's loop every :data:`ALIVE_S` seconds while it runs (and once as it starts): a
+    loop that something blocks stops calling it (the site lets the match's lease run out).
 
     Raises :class:`MatchError` if the bots cannot be run as asked (see :class:`Entrant`).
     """
@@ -257,7 +298,7 @@ def run_match(
                 "deal in every seat rotation and could remember it; play the match without "
                 "duplicate deals"
             )
-    return asyncio.run(_play(config, entrants, progress, announce, watch))
+    return asyncio.run(_play(config, entrants, progress, announce, watch, alive))
 
 
 __all__ = [

@@ -26,6 +26,7 @@ from config.env import (
     env_path,
     env_rate,
     env_str,
+    trusted_proxies,
 )
 from config.object_store import object_store
 
@@ -72,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # X-Forwarded-* only from TRUSTED_PROXIES: before anything reads them
+    "accounts.throttle.ForwardedHeaders",
     # /healthz and /metrics, for load balancers and Prometheus on internal addresses: before
     # the host check and the HTTPS redirect (core.operations).
     "core.operations.OperationsMiddleware",
@@ -166,9 +169,10 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     },
 }
-# The client's address, for log-in lockout and sign-up limits: REMOTE_ADDR, or the last entry
-# of X-Forwarded-For when a proxy in front appends it (and clients cannot set it themselves).
-TRUST_FORWARDED_FOR = env_bool("NIMMT_TRUST_FORWARDED_FOR", BEHIND_TLS_PROXY)
+# The client's address, for log-in lockout, sign-up and table limits: REMOTE_ADDR, or, when
+# REMOTE_ADDR is one of these proxies, the nearest X-Forwarded-For entry that is not one of them
+# (accounts.throttle). X-Forwarded-* headers from anybody else are dropped on arrival.
+TRUSTED_PROXIES = trusted_proxies()
 
 # ---------------------------------------------------------------------------- the arena
 
@@ -227,6 +231,11 @@ BANK_MS = env_int("NIMMT_BANK_MS", 10_000, minimum=0)
 # sandbox within these limits (arena.runner.build.BuildLimits); matches run what it made.
 BUILD_SECONDS = env_int("NIMMT_BUILD_SECONDS", 300, minimum=1)
 BUILD_MEMORY_MB = env_int("NIMMT_BUILD_MEMORY_MB", 2048, minimum=64)
+# A build's share of the machine (cores' worth of CPU time, processes and threads), so that a
+# fork bomb of a build slows no match; and the free space it must leave on the build disk.
+BUILD_CPUS = env_float("NIMMT_BUILD_CPUS", 1.0, minimum=0.01)
+BUILD_PROCESSES = env_int("NIMMT_BUILD_PROCESSES", 128, minimum=16)
+BUILD_RESERVE_MB = env_int("NIMMT_BUILD_RESERVE_MB", 256, minimum=1)
 GAMES_PER_MATCH = env_int("NIMMT_GAMES_PER_MATCH", 1, minimum=1, maximum=100)
 # The most games one tournament may plan (a round robin grows with the entrants' combinations).
 TOURNAMENT_MAX_GAMES = env_int("NIMMT_TOURNAMENT_MAX_GAMES", 2000, minimum=1)
@@ -240,7 +249,10 @@ ANALYSIS_WAITING = env_int("NIMMT_ANALYSIS_WAITING", 20, minimum=1)
 # ---------------------------------------------------------------------------- Celery
 
 CELERY_BROKER_URL = broker_from_url("NIMMT_BROKER_URL", "filesystem://localhost//")
+# A worker takes its next task from the first of its queues that has one (core.celery.QUEUES:
+# people's tables and ratings before the league's matches), on either broker.
 if CELERY_BROKER_URL.startswith("filesystem"):
+    CELERY_BROKER_TRANSPORT = "core.brokers:FolderTransport"
     _BROKER_DIR = VAR_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "data_folder_in": str(_BROKER_DIR / "queue"),
@@ -264,6 +276,7 @@ else:
         "unacked_restore_interval": env_int("NIMMT_BROKER_RESTORE_INTERVAL", 10, minimum=1),
         "unacked_restore_throttle": env_int("NIMMT_BROKER_RESTORE_THROTTLE", 10, minimum=1),
         "socket_connect_timeout": 5,
+        "queue_order_strategy": "priority",
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a broker restart must not stop the workers
@@ -328,12 +341,17 @@ RATELIMIT_IP_META_KEY = "accounts.throttle.limit_address"
 SIGNUP_RATE = env_rate("NIMMT_SIGNUP_RATE", "5/h")
 SIGNUP_ATTEMPT_RATE = env_rate("NIMMT_SIGNUP_ATTEMPT_RATE", "30/h")
 
-# Log-in lockout (django-axes): after this many failed passwords for one username from one
-# address, that pair is refused for the cool-off; other addresses can still log in to it.
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# Log-in lockout (django-axes, accounts.lockout): after this many failed passwords for one
+# username from one address, that pair is refused for the cool-off (other addresses can still
+# log in to it); after LOGIN_ADDRESS_FAILURE_LIMIT failures from one address, whatever the
+# usernames, that address is refused for every account (password spraying).
+AXES_HANDLER = "accounts.lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = env_int("NIMMT_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int(
+    "NIMMT_LOGIN_ADDRESS_FAILURE_LIMIT", 20, minimum=AXES_FAILURE_LIMIT
+)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("NIMMT_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # in this order
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"

@@ -134,7 +134,8 @@ def worker_env(transactional_db: None, sandbox_runtime: Path) -> dict[str, str]:
 
 @pytest.fixture
 def celery_worker(worker_env: dict[str, str], tmp_path: Path) -> Iterator[CeleryProcess]:
-    """A real worker on every queue, two processes; stopped (killed) after the test."""
+    """A real worker on every queue (in ``core.celery.QUEUES``' order), two processes;
+    stopped (killed) after the test."""
     worker = CeleryProcess.worker(worker_env, tmp_path / "worker.log")
     worker.start()
     yield worker
