@@ -8,9 +8,10 @@ cd /app/platform
 case "${1:-web}" in
     web)
         python manage.py migrate --noinput
-        # Threaded workers (NIMMT_WEB_WORKERS, NIMMT_WEB_THREADS): see config/gunicorn.py.
+        # Threaded workers (NIMMT_WEB_WORKERS, NIMMT_WEB_THREADS) and the proxies whose
+        # X-Forwarded-* headers are believed (NIMMT_TRUSTED_PROXIES): see config/gunicorn.py.
         exec gunicorn --config python:config.gunicorn config.wsgi --bind 0.0.0.0:8000 \
-            --access-logfile - --forwarded-allow-ips '*'
+            --access-logfile -
         ;;
     worker-matches)
         exec celery -A config worker -Q ratings,tables,challenges,maintenance,matches \

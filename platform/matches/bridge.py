@@ -138,8 +138,9 @@ def play_match(
     while it runs (:class:`core.leases.Pulse`'s ``beat``).
 
     ``duplicate``: the ``games`` are ``games / len(entrants)`` deals, each played once per seat
-    rotation (``games`` must be a multiple of the number of entrants), in one runner match: the
-    bots are started once.
+    rotation (``games`` must be a multiple of the number of entrants), in one runner match that
+    starts the bots afresh for each rotation (no process is dealt a deal twice); a
+    :class:`SeatedEntrant` (a person, a remote bot) is refused a duplicate match.
     """
     players = len(entrants)
     if duplicate and games % players:
@@ -180,8 +181,14 @@ def play_match(
 
 
 def build_limits() -> builds.BuildLimits:
-    """The limits of a bot's build (settings ``BUILD_SECONDS``, ``BUILD_MEMORY_MB``)."""
-    return builds.BuildLimits(seconds=settings.BUILD_SECONDS, memory_mb=settings.BUILD_MEMORY_MB)
+    """The limits of a bot's build (the settings ``BUILD_*``)."""
+    return builds.BuildLimits(
+        seconds=settings.BUILD_SECONDS,
+        memory_mb=settings.BUILD_MEMORY_MB,
+        cpus=settings.BUILD_CPUS,
+        processes=settings.BUILD_PROCESSES,
+        reserve_mb=settings.BUILD_RESERVE_MB,
+    )
 
 
 def build_cache() -> Path:

@@ -426,17 +426,24 @@ def runner_match(
     *,
     variant: str = "basic",
     seed: int = 1,
+    games: int = 1,
+    duplicate: bool = False,
 ) -> Match:
-    """A finished one-game match of ``bots`` played by the match runner with the engine bots
-    ``players`` makes (in process, one per seat), its folder kept in the arena's storage as the
-    pipeline keeps it: the replay, and beside it the notes the bots made on their decisions."""
-    match = Match.objects.create(variant=variant, players=len(bots), seed=seed)
+    """A finished match of ``bots`` (one game unless ``games``; ``duplicate``: each deal in
+    every seat rotation) played by the match runner with the engine bots ``players`` makes (in
+    process, one per seat), its folder kept in the arena's storage as the pipeline keeps it: the
+    replays, and beside them the notes the bots made on their decisions."""
+    match = Match.objects.create(
+        variant=variant, players=len(bots), seed=seed, games=games, duplicate=duplicate
+    )
     for number, bot in enumerate(bots):
         assert bot.active_version_id is not None
         Seat.objects.create(match=match, seat=number, bot=bot, version_id=bot.active_version_id)
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
     with tempfile.TemporaryDirectory() as out:
-        config = MatchConfig(variant=variant, games=1, seed=seed, out=Path(out))
+        config = MatchConfig(
+            variant=variant, games=games, seed=seed, out=Path(out), duplicate=duplicate
+        )
         entrants = [
             Entrant(name, in_process=make)
             for name, make in zip(entrant_names(seats), players, strict=True)
