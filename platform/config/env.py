@@ -174,6 +174,26 @@ def broker_from_url(name: str, default: str, environ: Mapping[str, str] | None =
     return url
 
 
+def env_source(name: str, default: str, environ: Mapping[str, str] | None = None) -> str:
+    """Where ``git clone`` finds a repository: an ``https://``, ``http://``, ``ssh://``,
+    ``git://`` or ``file://`` URL, ``user@host:path``, or an absolute path; ``""`` for none.
+
+    >>> env_source("X", "", {"X": "https://git.example.org/nimmt-arena.git"})
+    'https://git.example.org/nimmt-arena.git'
+    """
+    value = env_str(name, default, environ).strip()
+    scheme = urlsplit(value).scheme
+    scp_like = re.fullmatch(r"[\w.-]+@[\w.-]+:\S+", value) is not None
+    if value and not (
+        scheme in ("https", "http", "ssh", "git", "file") or scp_like or value.startswith("/")
+    ):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a repository's address; give a URL "
+            "(https://host/project.git), user@host:path or an absolute path"
+        )
+    return value
+
+
 _RATE = re.compile(r"(?P<count>[1-9][0-9]*)/(?P<multiple>[1-9][0-9]*)?(?P<period>[smhd])")
 
 

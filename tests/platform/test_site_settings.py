@@ -13,6 +13,7 @@ from config.env import (
     env_int,
     env_list,
     env_path,
+    env_source,
 )
 from django.core.exceptions import ImproperlyConfigured
 from nimmt_site_testing import PLATFORM, REPO
@@ -33,6 +34,8 @@ from nimmt_site_testing import PLATFORM, REPO
         (lambda env: database_from_url("NIMMT_DEBUG", "", env), "sqlite:///", "absolute"),
         (lambda env: database_from_url("NIMMT_DEBUG", "", env), "sqlite:///rel.db", "absolute"),
         (lambda env: broker_from_url("NIMMT_DEBUG", "", env), "amqp://x", "unsupported"),
+        (lambda env: env_source("NIMMT_DEBUG", "", env), "our git server", "repository's address"),
+        (lambda env: env_source("NIMMT_DEBUG", "", env), "relative/clone", "absolute path"),
     ],
 )
 def test_it_names_the_variable_with_a_bad_value(read: object, value: str, words: str) -> None:
@@ -51,6 +54,9 @@ def test_it_reads_good_values_and_defaults() -> None:
     db = database_from_url("X", "postgres://u:p%2Fw@db.example:5433/arena?sslmode=require", {})
     assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == ("u", "p/w", "db.example", 5433)
     assert db["OPTIONS"] == {"sslmode": "require"}
+    for source in ("https://git.example.org/arena.git", "git@git.example.org:arena.git", "/srv/a"):
+        assert env_source("S", "", {"S": source}) == source
+    assert env_source("S", "", {}) == ""
 
 
 def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
