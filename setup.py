@@ -1,13 +1,15 @@
-"""The compiled playout core (``arena/engine/_playout_core.c``), built from source by every
-install; the rest of the project's build is in ``pyproject.toml`` (setuptools still calls
-``ext-modules`` there experimental, and says so on every install).
+"""The compiled core of the rules (``arena/engine/_playout_core.c``) and the house bots'
+rollout rule (``arena/bots/_policies.c``), built from source by every install; the rest of the
+project's build is in ``pyproject.toml`` (setuptools still calls ``ext-modules`` there
+experimental, and says so on every install).
 
-Optional: without a C compiler the install goes on and the lean path stays pure Python
+Optional: without a C compiler the install goes on and playouts go through the Game
 (``arena.engine.playout.BACKEND`` says which one plays).
 
-An editable install (``./dev``) whose core in the source tree is newer than its sources keeps
-it: installing again (another extra, say) neither rebuilds nor rewrites the file, which a
-running ``manage.py runserver`` watches (it would reload) and running processes have loaded.
+An editable install (``./dev``) whose compiled module in the source tree is newer than its
+sources keeps it: installing again (another extra, say) neither rebuilds nor rewrites the file,
+which a running ``manage.py runserver`` watches (it would reload) and running processes have
+loaded.
 """
 
 import filecmp
@@ -17,13 +19,24 @@ import shutil
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-CORE = Extension(
-    "arena.engine._playout_core", sources=["arena/engine/_playout_core.c"], optional=True
-)
+EXTENSIONS = [
+    Extension(
+        "arena.engine._playout_core",
+        sources=["arena/engine/_playout_core.c"],
+        depends=["arena/engine/_playout_core.h"],
+        optional=True,
+    ),
+    Extension(
+        "arena.bots._policies",
+        sources=["arena/bots/_policies.c"],
+        depends=["arena/engine/_playout_core.h"],
+        optional=True,
+    ),
+]
 
 
 class BuildExt(build_ext):
-    """setuptools' ``build_ext``, keeping an up-to-date core of an editable install."""
+    """setuptools' ``build_ext``, keeping an editable install's up-to-date compiled modules."""
 
     def build_extension(self, ext: Extension) -> None:
         if self.editable_mode and not self.force:
@@ -40,8 +53,8 @@ class BuildExt(build_ext):
         super().build_extension(ext)
 
     def copy_extensions_to_source(self) -> None:
-        """As setuptools does, but a core equal to the one in the source tree is not copied over
-        it (nor the file truncated under the processes that loaded it)."""
+        """As setuptools does, but a module equal to the one in the source tree is not copied
+        over it (nor the file truncated under the processes that loaded it)."""
         build_py = self.get_finalized_command("build_py")
         every = self.extensions
         self.extensions = [
@@ -57,4 +70,4 @@ def _same(a: str, b: str) -> bool:
     return os.path.isfile(a) and os.path.isfile(b) and filecmp.cmp(a, b, shallow=False)
 
 
-setup(ext_modules=[CORE], cmdclass={"build_ext": BuildExt})
+setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": BuildExt})
