@@ -25,6 +25,7 @@ from config.env import (
     env_list,
     env_path,
     env_rate,
+    env_source,
     env_str,
     redis_from_url,
     trusted_proxies,
@@ -49,6 +50,11 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("NIMMT_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("NIMMT_CSRF_TRUSTED_ORIGINS", [])
 SITE_NAME = env_str("NIMMT_SITE_NAME", "Nimmt Arena")
+# Where bot authors clone the project from (the "Write a bot" page); the demo (NIMMT_DEBUG)
+# names its own clone.
+SOURCE_URL = env_source(
+    "NIMMT_SOURCE_URL", str(REPO_DIR) if DEBUG and (REPO_DIR / ".git").exists() else ""
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
