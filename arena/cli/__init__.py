@@ -24,13 +24,19 @@ from collections.abc import Callable, Sequence
 
 from arena import __version__
 
-from . import bot, match, play, replays
+from . import bot, dataset, match, play, replays
 from .common import Failure, Subcommands, UsageError
 
 # ---------------------------------------------------------------------------- the parser
 
 #: Subcommands in the order ``nimmt --help`` lists them.
-COMMANDS: tuple[Callable[[Subcommands], None], ...] = (play.add, replays.add, match.add, bot.add)
+COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
+    play.add,
+    replays.add,
+    match.add,
+    bot.add,
+    dataset.add,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
