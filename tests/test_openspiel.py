@@ -110,6 +110,9 @@ def test_a_seats_information_never_holds_another_hand_and_resampling_keeps_it():
         assert world.legal_actions() == state.legal_actions()
     # the hidden hands differ between the worlds drawn
     assert len({w.information_state_string(3) for w in worlds}) > 1
+    board = pyspiel.convert_to_turn_based(load("basic", 4)).new_initial_state()
+    with pytest.raises(ValueError, match="card-game worlds"):
+        openspiel.resample_classic(board, 0, rng)
 
 
 def test_wait_is_the_only_action_of_a_seat_asked_nothing_and_nothing_else_is_taken():

@@ -370,6 +370,9 @@ def resample_classic(state: Any, player: int, rng: random.Random) -> Any:
     public and everything ``player`` did stays. For OpenSpiel's ISMCTS bot (:func:`ismcts_bot`).
     """
     game = state.get_game()
+    wrapped = game.get_parameters().get("game", {})
+    if wrapped.get("name") != SHORT_NAME or wrapped.get("variant") != "classic":
+        raise ValueError(f"resample_classic draws card-game worlds of {SHORT_NAME}, not {game}")
     players = game.num_players()
     v = variant("classic")
     history = list(state.history())

@@ -201,6 +201,22 @@ def test_each_row_carries_the_match_context(site: dict[str, Any]) -> None:
     assert [s["score"] for s in classic["seats"]] == classic["scores"]
 
 
+def test_a_seat_without_a_bot_is_exported_by_its_replay_name(site: dict[str, Any]) -> None:
+    """A person at a table has a place in the lineup but no seat row (and no bot)."""
+    match = site["public"][4]
+    Seat.objects.filter(match=match, seat=1).delete()
+    export = dataset.export_games(timezone.now())
+    assert export is not None
+    rows = []
+    for item in export.files:
+        if item["kind"] == "games":
+            rows += pq.read_table(io.BytesIO(stored(item["path"]))).to_pylist()
+    row = next(r for r in rows if r["match"] == str(match.uuid))
+    person = row["seats"][1]
+    assert person["name"] == "random-1" and person["bot"] is None and person["version"] is None
+    assert row["seats"][0]["bot_name"] == "heuristic"
+
+
 def test_it_leaves_out_everything_owner_only(site: dict[str, Any]) -> None:
     noted = runner_match(
         [site["bots"]["alice-bot"], site["bots"]["random-1"]],
