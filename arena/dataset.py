@@ -94,15 +94,21 @@ def decisions(record: GameRecord) -> Iterator[DecisionRow]:
 
 def games(folder: str | Path, variant: str | None = None) -> Iterator[GameRecord]:
     """Every game of the dataset in ``folder`` (what ``nimmt dataset`` downloaded), part by
-    part in the order exported; only ``variant``'s if given."""
+    part in the order exported; only ``variant``'s if given. From the Parquet files where
+    there are any and pyarrow is installed, else from the JSON lines (the same replays)."""
     root = Path(folder)
+    if not (root / GAMES_DIR).is_dir() and not (root / REPLAYS_DIR).is_dir():
+        raise FileNotFoundError(f"{root}: no dataset here (no {GAMES_DIR}/ or {REPLAYS_DIR}/)")
+    tables = _parts(root / GAMES_DIR, variant, ".parquet")
     try:
         import pyarrow.parquet as pq
-    except ImportError:  # the JSON lines hold the same replays
+    except ImportError:  # an optional extra
+        tables = []
+    if not tables:
         for path in _parts(root / REPLAYS_DIR, variant, ".jsonl.gz"):
             yield from replays_in(path)
         return
-    for path in _parts(root / GAMES_DIR, variant, ".parquet"):
+    for path in tables:
         table = pq.read_table(path, columns=["replay"])
         for text in table.column("replay").to_pylist():
             yield GameRecord.from_text(text)
