@@ -48,6 +48,7 @@ def test_it_round_trips_every_stored_replay_exactly(path):
     assert record.to_json() == json.loads(text)
     # the same keys in the same order: the arena's own files come back byte for byte
     assert json.dumps(record.to_json()) == json.dumps(json.loads(text))
+    assert record.to_text() == text.rstrip("\n")
     assert GameRecord.from_json(record.to_json()) == record
     assert hash(GameRecord.from_json(record.to_json())) == hash(record)
 
