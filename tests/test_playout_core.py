@@ -25,7 +25,7 @@ import pytest
 from independent_referee import check_replay
 from test_playout import drive
 
-from arena.bots.rollouts import classic_playouts
+from arena.bots.rollouts import POLICY, Rule, classic_playouts
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine import playout as lean
 from arena.engine.decisions import DecisionKind, PlayTile
@@ -120,7 +120,7 @@ def test_core_playouts_from_random_mid_game_positions_score_as_the_game(
             kinds[pending.kind] = kinds.get(pending.kind, 0) + 1
             pos = Position(mid)
             forced = (seat, decision) if rng.random() < 0.5 else (None, None)
-            rule = 0.3 if variant != "classic" and rng.random() < 0.3 else None
+            rule = Rule(0.3) if variant != "classic" and rng.random() < 0.3 else None
             cut = rng.choice((0, 0, 1, 3))
             call = rng.getrandbits(64)
             turns, final = pos.trace(random.Random(call), *forced, turns=cut, rule=rule)
@@ -236,7 +236,7 @@ from arena.engine import VARIANT_NAMES, Game, playout
 from arena.engine.replay import verify
 from arena.engine.sampling import Sampler
 from arena.engine.observation import observe
-from arena.bots.rollouts import classic_playouts
+from arena.bots.rollouts import Rule, classic_playouts
 from arena.engine.decisions import PlayTile
 print(playout.BACKEND, playout.CORE is None)
 rng = random.Random(1)
@@ -252,6 +252,9 @@ for v in VARIANT_NAMES:
         turns, final = pos.trace(random.Random(5), 0, legal[0])
         assert final == pos.playout(random.Random(5), 0, legal[0])
         assert observe(Sampler(observe(game, 1)).game(rng), 1) == observe(game, 1)
+        if v != "classic":  # the bots' rule, played on the Game
+            turns, final = pos.trace(random.Random(6), rule=Rule(0.2))
+            assert final == pos.playout(random.Random(6), rule=Rule(0.2)) and turns
 game = Game.new("classic", 4, 2)
 out = classic_playouts(playout.Position(game), rng, 0, [PlayTile(t) for t in game.hands[0]])
 assert len(out) == 10
@@ -274,6 +277,9 @@ def test_bad_arguments_to_the_core_are_refused() -> None:
     rng = random.Random(0)
     ends, state, rows = [3, 20, 40, 60], [65, 65, 65, 65], [0, 1, 2, 3]
     hands = [[5, 6], [7, 8]]
+    board = Position(Game.new("basic", 2, 1)).board
+    assert board is not None
+    board = board.core
     with pytest.raises(ValueError, match="out of range"):
         core.tile_playouts(
             rng, None, ends, state, rows, 0, [0, 0], [[5, 999], [7, 8]], [None, None], None,
@@ -302,9 +308,14 @@ def test_bad_arguments_to_the_core_are_refused() -> None:
         core.random_games(None, 10, 104, 12, False, rng, 1)  # 124 cards
     with pytest.raises(ValueError, match="one game only"):
         core.random_games(None, 4, 104, 10, False, rng, 2, [])
+    rows4 = [[1], [2], [3], [4]]
     with pytest.raises(ValueError, match="1 to 5 cards"):
-        core.rule_playouts(rng, [[1, 2, 3, 4, 5, 6], [7], [8], [9]], hands, [None, None],
-                           [0, 0], 0, [5], 0.1)  # fmt: skip
+        core.rule_playouts(rng, POLICY, [[1, 2, 3, 4, 5, 6], [7], [8], [9]], hands,
+                           [None, None], [0, 0], 0, [5], 0.1)  # fmt: skip
+    with pytest.raises(ValueError, match="a policy of the card game"):
+        core.rule_playouts(rng, None, rows4, hands, [None, None], [0, 0], 0, [5], 0.1)
+    with pytest.raises(ValueError, match=r"not a policy's capsule"):  # not a policy's capsule
+        core.rule_playouts(rng, board, rows4, hands, [None, None], [0, 0], 0, [5], 0.1)
 
 
 def test_bad_positions_and_decisions_for_the_general_simulator_are_refused() -> None:
@@ -328,13 +339,15 @@ def test_bad_positions_and_decisions_for_the_general_simulator_are_refused() -> 
     with pytest.raises(ValueError, match="decision out of range"):
         core.general_playouts(rng, board.general, state, 0, [(3, 40, 0, 0)], 0, 1)
     with pytest.raises(ValueError, match="one playout only"):
-        core.general_playouts(rng, board.general, state, 0, None, 0, 2, -1.0, [])
+        core.general_playouts(rng, board.general, state, 0, None, 0, 2, None, 0.0, [])
+    with pytest.raises(ValueError, match=r"not a policy's capsule"):
+        core.general_playouts(rng, board.general, state, 0, None, 0, 1, board.general, 0.0)
     with pytest.raises(ValueError, match="one playout only"):
-        core.general_playouts(rng, board.general, state, 0, None, 0, 1, -1.0, "turns")  # type: ignore[arg-type]
+        core.general_playouts(rng, board.general, state, 0, None, 0, 1, None, 0.0, "turns")  # type: ignore[arg-type]
     # a recorded playout of a valid position is recorded whole
     record: list[dict[str, Any]] = []
     core.general_playouts(rng, board.general, state, 0, [(1, pos.hands[0][0], 0, 0)], 0, 1,
-                          -1.0, record)  # fmt: skip
+                          None, 0.0, record)  # fmt: skip
     assert record and all(set(t) == {"plays", "choices", "scores"} for t in record)
     assert record[0]["plays"][0] == pos.hands[0][0]
 

@@ -59,6 +59,7 @@ def random_games(
 ) -> list[list[int]]: ...
 def rule_playouts(
     rng: Rng,
+    policy: object,
     rows: Sequence[Sequence[int]],
     hands: Sequence[Sequence[int]],
     chosen: Sequence[int | None],
@@ -80,7 +81,8 @@ def general_playouts(
     decisions: Sequence[tuple[int, int, int, int]] | None,
     turns: int,
     repeat: int,
-    rule: float = -1.0,
+    policy: object = None,
+    explore: float = 0.0,
     record: Record = None,
     /,
 ) -> list[list[float]]: ...

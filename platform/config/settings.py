@@ -26,6 +26,7 @@ from config.env import (
     env_path,
     env_rate,
     env_str,
+    redis_from_url,
     trusted_proxies,
 )
 from config.object_store import object_store
@@ -205,6 +206,9 @@ VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 60, minimum
 # (core.celery.resend_stale). Work whose worker died is sent again as soon as its lease ends.
 REQUEUE_AFTER_SECONDS = env_int("NIMMT_REQUEUE_AFTER_SECONDS", 45, minimum=1)
 SWEEP_INTERVAL_SECONDS = env_float("NIMMT_SWEEP_INTERVAL_SECONDS", 15.0, minimum=0.5)
+# A match that found a disk of the arena's full waits this long before it is tried again (the
+# attempt not counted: core.disks).
+DISK_FULL_RETRY_SECONDS = env_float("NIMMT_DISK_FULL_RETRY_SECONDS", 30.0, minimum=0.5)
 # A match is stopped past its own bound (matches.bounds.time_bound: starts, games, decisions,
 # allowance and bank) plus this margin; a cap (seconds, 0: none) may shorten every bound.
 MATCH_TIME_MARGIN_SECONDS = env_float("NIMMT_MATCH_TIME_MARGIN_SECONDS", 60.0, minimum=0.0)
@@ -286,6 +290,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long tasks: do not hold messages another worker could run
+# Every task in a fresh pool child, forked from a worker that never made a gRPC server or
+# channel: gRPC supports fork only before its first one (grpc's doc/fork_support.md), and a
+# child that played a match has them (and their threads). A child forked after them wedged in
+# grpc.aio.server(). The fork costs a few ms against a match's second of CPU (docs/OPERATIONS.md).
+CELERY_WORKER_MAX_TASKS_PER_CHILD = env_int("NIMMT_WORKER_MAX_TASKS_PER_CHILD", 1, minimum=1)
+CELERY_WORKER_POOL = "core.pool:TaskPool"  # prefork, an exited child replaced at once
 # A running match survives a broker outage; its result is guarded by its claim on the row.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
@@ -371,10 +381,13 @@ DEFAULT_FROM_EMAIL = env_str("NIMMT_EMAIL_FROM", f"{SITE_NAME} <arena@localhost>
 
 # The gateway (remote.gateway, `manage.py run_gateway`): where remote bots connect, with TLS
 # (certificate and key files; plaintext only when it listens on loopback), and the address the
-# bot page tells their owners to use. The hand-over to the workers goes through the broker's
-# Redis. A bot stays online for REMOTE_GRACE_SECONDS after its connection drops, and a match
-# waits as long for it to reconnect; REMOTE_NETWORK_MS caps the time of each answer that is
-# counted as the network's, not the bot's (remote.seat).
+# bot page tells their owners to use. The hand-over to the workers goes through Redis
+# (lists a worker and a gateway block on, keys that expire, atomic check-and-set scripts):
+# REMOTE_REDIS_URL, by default the broker's when it is Redis; the demo's folder broker has no
+# such store, so ./dev demo starts a private Redis on a socket for it. A bot stays online
+# for REMOTE_GRACE_SECONDS after its connection drops, and a match waits as long for it to
+# reconnect; REMOTE_NETWORK_MS caps the time of each answer that is counted as the network's,
+# not the bot's (remote.seat).
 GATEWAY_ADDRESS = env_str("NIMMT_GATEWAY_ADDRESS", "127.0.0.1:7443")
 GATEWAY_URL = env_str("NIMMT_GATEWAY_URL", "")
 _GATEWAY_CERT = env_str("NIMMT_GATEWAY_TLS_CERT", "")
@@ -392,7 +405,9 @@ GATEWAY_KEEPALIVE_TIMEOUT_SECONDS = env_float(
 GATEWAY_CONNECTS_PER_MINUTE = env_int("NIMMT_GATEWAY_CONNECTS_PER_MINUTE", 60, minimum=1)
 REMOTE_GRACE_SECONDS = env_float("NIMMT_REMOTE_GRACE_SECONDS", 30.0, minimum=1.0)
 REMOTE_NETWORK_MS = env_int("NIMMT_REMOTE_NETWORK_MS", 250, minimum=0, maximum=5000)
-REMOTE_REDIS_URL = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""
+REMOTE_REDIS_URL = redis_from_url(
+    "NIMMT_REMOTE_REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""
+)
 
 # ---------------------------------------------------------------------------- logging
 

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from celery import Task
-from core import leases, metrics, storage
-from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale
+from core import disks, leases, metrics, storage
+from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale, send
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
@@ -117,8 +117,15 @@ def run_match(*, match_pk: int) -> None:
         if bounds.stop(claim, faults, why):
             match_is_over(match, stored=False)
         return
-    except (bridge.ArenaError, storage.StorageError) as error:
+    except Exception as error:
         shutil.rmtree(out_dir, ignore_errors=True)
+        if disks.is_disk_full(error):  # a pause, not the match's nor a worker's fault
+            log.warning("match %s waits for disk space: %s", match.uuid, error)
+            if results.wait_for_space(claim):
+                send(run_match, countdown=settings.DISK_FULL_RETRY_SECONDS, match_pk=match_pk)
+            return
+        if not isinstance(error, (bridge.ArenaError, storage.StorageError)):
+            raise
         log.warning("match %s could not be played: %s", match.uuid, error)
         released = results.release(claim, str(error))
         if released == "again":
