@@ -25,7 +25,7 @@ import pytest
 from independent_referee import check_replay
 from test_playout import drive
 
-from arena.bots.rollouts import classic_playouts
+from arena.bots.rollouts import POLICY, Rule, classic_playouts
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine import playout as lean
 from arena.engine.decisions import DecisionKind, PlayTile
@@ -33,6 +33,7 @@ from arena.engine.observation import observe
 from arena.engine.playout import SEED_BITS, Position, random_game, random_game_scores
 from arena.engine.readings import CURRENT, READING_1, READINGS, Reading
 from arena.engine.replay import verify
+from arena.engine.rng import DealRandom
 from arena.engine.sampling import Sampler, draw_by_weight
 
 READING_IDS = [r.name for r in READINGS.values()]
@@ -62,6 +63,34 @@ def test_the_core_deals_a_seed_as_the_game_deals_it(variant: str) -> None:
                 hands = replay["setup"]["hands"]
                 for k, turn in enumerate(replay["turns"][: len(hands[0])]):
                     assert turn["plays"] == [hand[k] for hand in hands]
+
+
+def test_the_cores_shuffles_are_the_deals_generator_draw_for_draw() -> None:
+    """``deal_orders`` is ``DealRandom.shuffle`` (arena/engine/rng.py), one shuffle after the
+    other, and leaves the generator where the Python one is left."""
+    assert lean.CORE is not None
+    rng = random.Random(8)
+    for seed in [0, 1, 2**53 - 1, 2**64 - 1, 2**64 + 7, *(rng.getrandbits(64) for _ in range(50))]:
+        sizes = [rng.randrange(0, 120) for _ in range(rng.randrange(1, 4))]
+        orders, state = lean.CORE.deal_orders(seed, sizes)
+        python = DealRandom(seed)
+        for n, order in zip(sizes, orders, strict=True):
+            items = list(range(n))
+            python.shuffle(items)
+            assert order == items
+        assert state == python.state
+
+
+@pytest.mark.parametrize("variant", ["basic", "basic+luck", "pro", "pro+luck"])
+def test_a_whole_games_start_is_the_start_positions_state(variant: str) -> None:
+    v = lean.variant(variant)
+    for players in (2, 3, 6):
+        for seed in range(5):
+            tiles, luck, actions, _ = lean._shuffled_deal(v, seed)
+            rows, hands, supply = lean.deal(v, players, tiles)
+            pos = lean._start(variant, rows, hands, supply, luck, actions, CURRENT)
+            start = lean._start_state(v, players, CURRENT, tiles, luck, actions)
+            assert start == pos._core_state()
 
 
 def test_a_whole_game_is_the_recorded_game_of_the_same_seed() -> None:
@@ -120,7 +149,7 @@ def test_core_playouts_from_random_mid_game_positions_score_as_the_game(
             kinds[pending.kind] = kinds.get(pending.kind, 0) + 1
             pos = Position(mid)
             forced = (seat, decision) if rng.random() < 0.5 else (None, None)
-            rule = 0.3 if variant != "classic" and rng.random() < 0.3 else None
+            rule = Rule(0.3) if variant != "classic" and rng.random() < 0.3 else None
             cut = rng.choice((0, 0, 1, 3))
             call = rng.getrandbits(64)
             turns, final = pos.trace(random.Random(call), *forced, turns=cut, rule=rule)
@@ -234,9 +263,10 @@ _WITHOUT_CORE = """
 import random
 from arena.engine import VARIANT_NAMES, Game, playout
 from arena.engine.replay import verify
+from arena.engine.rng import DealRandom
 from arena.engine.sampling import Sampler
 from arena.engine.observation import observe
-from arena.bots.rollouts import classic_playouts
+from arena.bots.rollouts import Rule, classic_playouts
 from arena.engine.decisions import PlayTile
 print(playout.BACKEND, playout.CORE is None)
 rng = random.Random(1)
@@ -252,6 +282,9 @@ for v in VARIANT_NAMES:
         turns, final = pos.trace(random.Random(5), 0, legal[0])
         assert final == pos.playout(random.Random(5), 0, legal[0])
         assert observe(Sampler(observe(game, 1)).game(rng), 1) == observe(game, 1)
+        if v != "classic":  # the bots' rule, played on the Game
+            turns, final = pos.trace(random.Random(6), rule=Rule(0.2))
+            assert final == pos.playout(random.Random(6), rule=Rule(0.2)) and turns
 game = Game.new("classic", 4, 2)
 out = classic_playouts(playout.Position(game), rng, 0, [PlayTile(t) for t in game.hands[0]])
 assert len(out) == 10
@@ -274,6 +307,9 @@ def test_bad_arguments_to_the_core_are_refused() -> None:
     rng = random.Random(0)
     ends, state, rows = [3, 20, 40, 60], [65, 65, 65, 65], [0, 1, 2, 3]
     hands = [[5, 6], [7, 8]]
+    board = Position(Game.new("basic", 2, 1)).board
+    assert board is not None
+    board = board.core
     with pytest.raises(ValueError, match="out of range"):
         core.tile_playouts(
             rng, None, ends, state, rows, 0, [0, 0], [[5, 999], [7, 8]], [None, None], None,
@@ -302,9 +338,14 @@ def test_bad_arguments_to_the_core_are_refused() -> None:
         core.random_games(None, 10, 104, 12, False, rng, 1)  # 124 cards
     with pytest.raises(ValueError, match="one game only"):
         core.random_games(None, 4, 104, 10, False, rng, 2, [])
+    rows4 = [[1], [2], [3], [4]]
     with pytest.raises(ValueError, match="1 to 5 cards"):
-        core.rule_playouts(rng, [[1, 2, 3, 4, 5, 6], [7], [8], [9]], hands, [None, None],
-                           [0, 0], 0, [5], 0.1)  # fmt: skip
+        core.rule_playouts(rng, POLICY, [[1, 2, 3, 4, 5, 6], [7], [8], [9]], hands,
+                           [None, None], [0, 0], 0, [5], 0.1)  # fmt: skip
+    with pytest.raises(ValueError, match="a policy of the card game"):
+        core.rule_playouts(rng, None, rows4, hands, [None, None], [0, 0], 0, [5], 0.1)
+    with pytest.raises(ValueError, match=r"not a policy's capsule"):  # not a policy's capsule
+        core.rule_playouts(rng, board, rows4, hands, [None, None], [0, 0], 0, [5], 0.1)
 
 
 def test_bad_positions_and_decisions_for_the_general_simulator_are_refused() -> None:
@@ -328,13 +369,15 @@ def test_bad_positions_and_decisions_for_the_general_simulator_are_refused() -> 
     with pytest.raises(ValueError, match="decision out of range"):
         core.general_playouts(rng, board.general, state, 0, [(3, 40, 0, 0)], 0, 1)
     with pytest.raises(ValueError, match="one playout only"):
-        core.general_playouts(rng, board.general, state, 0, None, 0, 2, -1.0, [])
+        core.general_playouts(rng, board.general, state, 0, None, 0, 2, None, 0.0, [])
+    with pytest.raises(ValueError, match=r"not a policy's capsule"):
+        core.general_playouts(rng, board.general, state, 0, None, 0, 1, board.general, 0.0)
     with pytest.raises(ValueError, match="one playout only"):
-        core.general_playouts(rng, board.general, state, 0, None, 0, 1, -1.0, "turns")  # type: ignore[arg-type]
+        core.general_playouts(rng, board.general, state, 0, None, 0, 1, None, 0.0, "turns")  # type: ignore[arg-type]
     # a recorded playout of a valid position is recorded whole
     record: list[dict[str, Any]] = []
     core.general_playouts(rng, board.general, state, 0, [(1, pos.hands[0][0], 0, 0)], 0, 1,
-                          -1.0, record)  # fmt: skip
+                          None, 0.0, record)  # fmt: skip
     assert record and all(set(t) == {"plays", "choices", "scores"} for t in record)
     assert record[0]["plays"][0] == pos.hands[0][0]
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots.rollouts import classic_playouts
+from arena.bots.rollouts import Rule, _landing_cost, classic_playouts
 from arena.engine import Game
 from arena.engine.decisions import DecisionKind, PlayTile, TakeRow
 from arena.engine.playout import Position
@@ -79,3 +79,27 @@ def test_every_option_meets_the_same_randomness() -> None:
     first = classic_playouts(pos, random.Random(5), 0, options)
     again = classic_playouts(pos, random.Random(5), 0, list(reversed(options)))
     assert first == list(reversed(again))
+
+
+@pytest.mark.parametrize("variant", ["basic", "basic+luck", "pro", "pro+luck"])
+def test_the_compiled_rule_and_the_games_rule_play_the_cheapest_tiles(variant: str) -> None:
+    """Without exploration, every seat's first tile of a rule playout costs least landing
+    alone on the board, by the compiled rule (the core's playouts) and by the rule on a Game
+    (the backend without the core)."""
+    rng = random.Random(variant)
+    for seed in range(12):
+        game = Game.new(variant, 4, seed)
+        for _ in range(rng.randrange(0, 30)):  # somewhere into the game
+            pending = game.pending
+            if pending is None:
+                break
+            game.apply(pending.seats[0], rng.choice(game.legal(pending.seats[0])))
+        pending = game.pending
+        if pending is None or pending.kind is not DecisionKind.TILE or len(pending.seats) < 4:
+            continue
+        turns, _ = Position(game).trace(random.Random(seed), rule=Rule(0.0))
+        for seat in range(4):
+            costs = {t: _landing_cost(game, t) for t in game.hands[seat]}
+            cheapest = min(costs.values())
+            assert costs[turns[0]["plays"][seat]] == cheapest
+            assert costs[Rule(0.0).tile(game, seat, random.Random(seed))] == cheapest

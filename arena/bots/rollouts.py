@@ -11,8 +11,11 @@ cheap: a few list lookups per card in hand.
 Every option meets the same randomness (common random numbers): one seed is drawn from the
 caller's generator and each option's playout starts from it.
 
-The playouts run on the compiled core (``rule_playouts``); where it is not built, the same rule
-plays through the :class:`~arena.engine.game.Game` (slowly).
+The playouts run on the compiled core (``rule_playouts``), which plays by this module's rule
+compiled (``_policies.c``, a policy of the core's ``_playout_core.h``): the engine plays the
+rules, the bots name the policy. Where either is not built, the same rule plays through the
+:class:`~arena.engine.game.Game` (slowly). :class:`Rule` is the board game's rule, for
+:meth:`Position.playouts <arena.engine.playout.Position.playouts>`.
 
 >>> import random
 >>> from arena.engine import Game
@@ -26,6 +29,7 @@ plays through the :class:`~arena.engine.game.Game` (slowly).
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
@@ -34,8 +38,61 @@ from arena.engine.decisions import Decision, DecisionKind, PlayTile, TakeRow
 from arena.engine.game import Game
 from arena.engine.playout import Position
 
+try:
+    from . import _policies
+except ImportError:  # built without a C compiler: the rule plays through the Game
+    _policies = None  # type: ignore[assignment]
+
 #: Share of the rule's cards played at random instead.
 EXPLORE = 0.1
+#: The rule compiled (``_policies.c``), as the core takes it; ``None`` where it did not build.
+POLICY: object = None if _policies is None else _policies.RULE
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The rule as a :class:`~arena.engine.playout.TileRule` for the board game's playouts
+    (:meth:`Position.playouts <arena.engine.playout.Position.playouts>`, ``rule``): every
+    seat, each turn, plays the tile that would cost it least landing alone on the board as the
+    turn starts, ties broken at random; with probability ``explore`` a uniformly random tile.
+    A tile's cost, in half points: a completed row's bullheads (half of them on a claim space,
+    whose tiles come back to hand), less 10 for a +10 marker; a space's gain or loss; half a
+    point for a draw, a point gained for an action card (while the supply or the deck lasts).
+    """
+
+    explore: float = EXPLORE
+
+    @property
+    def policy(self) -> object:
+        return POLICY
+
+    def tile(self, game: Game, seat: int, rnd: Random) -> int:
+        """The rule's tile on ``game`` (the backend without the core)."""
+        hand = game.hands[seat]
+        if rnd.random() < self.explore:
+            return hand[int(rnd.random() * len(hand))]
+        costs = [_landing_cost(game, t) for t in hand]
+        best = min(costs)
+        return rnd.choice([t for t, c in zip(hand, costs, strict=True) if c == best])
+
+
+def _landing_cost(game: Game, tile: int) -> int:
+    """What ``tile`` would cost its player landing alone on ``game``'s board (:class:`Rule`)."""
+    row = game.target_row(tile)
+    assert row is not None  # the board game: the highest row takes a tile below every row
+    space = game.fill[row]
+    kind = game.layout[row][space]
+    if space == len(game.spaces[row]) - 1:
+        held = sum(game.bullheads[t] for t in game.row_tiles(row))
+        cost = held if kind == "C" else 2 * held
+        return cost - 20 if game.markers[row][space] == "final10" else cost
+    if game.markers[row][space] == "plus5":
+        return -10
+    bh = game.bullheads[tile]
+    costs = {"+": -2 * bh, "-": 2 * bh, "D": 1 if game.supply else 0}
+    if kind == "A":
+        return -2 if game.action_deck else 0
+    return costs.get(kind, 0)
 
 
 def classic_playouts(
@@ -55,11 +112,11 @@ def classic_playouts(
     if not pos.variant.classic or pos.pending_kind is not DecisionKind.TILE:
         raise ValueError("the rule's playouts start from a tile choice in the card game")
     core = playout.CORE
-    if core is not None:
+    if core is not None and POLICY is not None:
         rows = [[t for t in row if t > 0] for row in pos.spaces]
         hands, chosen, scores = pos.hands, pos.chosen, pos.scores
         return core.rule_playouts(
-            rng, rows, hands, chosen, scores, seat, tiles, explore, record
+            rng, POLICY, rows, hands, chosen, scores, seat, tiles, explore, record
         )  # fmt: skip
     if record is not None and len(tiles) != 1:
         raise ValueError("record: for one playout only")

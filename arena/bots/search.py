@@ -21,11 +21,11 @@ quiet one. So the bot is PIMC with these additions:
 - **Rollout policy.** The rest of the game is played out to the end. In the card game
   (``rollout=rule``) every seat then plays by a cheap rule that avoids the sixth card
   (:mod:`arena.bots.rollouts`): random play takes rows all the time, and the penalties nobody
-  competent would collect drown the differences between options. Elsewhere the lean path's
+  competent would collect drown the differences between options. Elsewhere the core's
   uniformly random decisions (:mod:`arena.engine.playout`); in the professional version
   without action cards (``actions=none``: random Swap, Stop or Another cards turn the board
   over at random and only add noise; the card asked about now is kept). In the board game
-  ``rollout=rule`` plays the lean path's rule instead (:meth:`Position.playouts
+  ``rollout=rule`` plays :class:`arena.bots.rollouts.Rule` instead (:meth:`Position.playouts
   <arena.engine.playout.Position.playouts>`: each seat's tile that costs least landing alone
   on the board, a random one with probability ``explore``, default 0.1), the default in the
   professional version with and without luck cards. Paired against random rollouts (30 ms
@@ -120,7 +120,7 @@ from arena.runner.notes import Note
 from .base import Bot, GameInfo
 from .heuristic import HeuristicBot
 from .mcs import search_note, shortlist
-from .rollouts import EXPLORE, classic_playouts
+from .rollouts import EXPLORE, Rule, classic_playouts
 from .timing import Deadline, clock_named
 
 Playouts = Callable[[Position, Random, int, list[Decision]], Sequence[Sequence[float]]]
@@ -386,9 +386,9 @@ class SearchBot(Bot):
         return options[best]
 
     def _playouts(self, view: Observation, settings: Settings) -> Playouts:
-        """How a sample is played out for each option: the lean path's random playouts, or
+        """How a sample is played out for each option: the core's random playouts, or
         with ``rollout=rule`` tiles chosen by a rule: in the card game's tile choice the rule
-        of :mod:`arena.bots.rollouts`, in the board game the lean path's (:meth:`_rule`)."""
+        of :mod:`arena.bots.rollouts`, in the board game its :class:`~.rollouts.Rule`."""
         pending = view.pending
         assert pending is not None
         rule, explore = self._rule(view, settings), settings.explore
@@ -399,11 +399,12 @@ class SearchBot(Bot):
         return Position.playouts
 
     @staticmethod
-    def _rule(view: Observation, settings: Settings) -> float | None:
-        """The lean path's rule for the board game's rollouts (``rule`` of
-        :meth:`Position.playouts <arena.engine.playout.Position.playouts>`), or ``None``."""
+    def _rule(view: Observation, settings: Settings) -> Rule | None:
+        """The rule for the board game's rollouts (:class:`~arena.bots.rollouts.Rule`, the
+        ``rule`` of :meth:`Position.playouts <arena.engine.playout.Position.playouts>`), or
+        ``None``."""
         if settings.rollout == "rule" and not variant(view.variant).classic:
-            return settings.explore
+            return Rule(settings.explore)
         return None
 
     def _opponent_model(self, view: Observation, settings: Settings) -> Model | None:

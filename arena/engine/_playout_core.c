@@ -11,41 +11,10 @@
  * deals from it. Nothing here reads the caller's generator's internals.
  */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+
+#include "_playout_core.h"
 
 /* ------------------------------------------------------------------ the generator */
-
-/* SplitMix64, as arena/engine/rng.py specifies it: a seed means the same stream in every
- * language. A call seeds its own generator from the caller's (an int, taken modulo 2**64, or
- * any object with getrandbits, of which one 64-bit draw is taken), so nothing here reads the
- * caller's generator's internals. */
-typedef struct {
-    uint64_t state;
-} Gen;
-
-static inline uint64_t gen_next64(Gen *g) {
-    uint64_t z = (g->state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* a uniform double in [0, 1): the top 53 bits */
-static inline double gen_random(Gen *g) {
-    return (double)(gen_next64(g) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* DealRandom.below(n): uniform in [0, n), rejection sampling (no modulo bias) */
-static inline uint64_t gen_below(Gen *g, uint64_t n) {
-    uint64_t limit = UINT64_MAX - (((UINT64_MAX % n) + 1) % n); /* 2**64 - 2**64 % n, less 1 */
-    for (;;) {
-        uint64_t x = gen_next64(g);
-        if (x <= limit) return x % n;
-    }
-}
 
 /* n uniform sorted row positions 0..3 of the card game (two bits each) */
 static void random_rows(Gen *g, unsigned char *out, Py_ssize_t n) {
@@ -76,18 +45,24 @@ static int gen_seed(PyObject *rng, Gen *g) {
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* A policy's capsule (NIMMT_POLICY_CAPSULE), or NULL for None (or an error set). */
+static const NimmtPolicy *read_policy(PyObject *obj) {
+    if (obj == Py_None) return NULL;
+    if (!PyCapsule_IsValid(obj, NIMMT_POLICY_CAPSULE)) {
+        PyErr_SetString(PyExc_ValueError, "policy: not a policy's capsule (" NIMMT_POLICY_CAPSULE ")");
+        return NULL;
+    }
+    const NimmtPolicy *p = PyCapsule_GetPointer(obj, NIMMT_POLICY_CAPSULE);
+    if (p == NULL) return NULL;
+    if (p->version != NIMMT_POLICY_VERSION) {
+        PyErr_Format(PyExc_ValueError, "a policy of version %d, the core takes %d", p->version,
+                     NIMMT_POLICY_VERSION);
+        return NULL;
+    }
+    return p;
+}
+
 /* ------------------------------------------------------------------ argument helpers */
-
-#define MAX_CODES 512
-#define MAX_SEATS 16
-#define MAX_ROWS 32
-#define MAX_HAND 64
-#define NTILES 105 /* random_keys: one key per entry of CARD_BULLHEADS */
-
-typedef struct {
-    int n;
-    long v[MAX_HAND];
-} IntList;
 
 static int read_ints(PyObject *seq, long *out, int cap, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
@@ -180,7 +155,10 @@ static PyObject *scores_list(const long *scores, int players) {
 
 /* ------------------------------------------------------------------ sequences and codes */
 
-/* sorted(items, key=keys.__getitem__): stable insertion sort */
+/* sorted(items, key=keys.__getitem__): stable insertion sort. Random play orders a hand by one
+ * random key per tile number rather than by a Fisher-Yates shuffle: any part of a hand is then
+ * in the same order as within the whole, so a playout with a tile forced is the playout of the
+ * position after that tile was chosen, from the same seed (tests/test_playout.py). */
 static void sort_by_key(long *items, int n, const double *keys) {
     for (int i = 1; i < n; i++) {
         long x = items[i];
@@ -246,21 +224,6 @@ typedef struct {
     long stride, shift;
     int nkind;
 } BasicBoard;
-
-typedef struct {
-    int n;                 /* active rows */
-    long ends[MAX_ROWS];   /* sorted last tiles */
-    long state[MAX_ROWS];  /* the rows' states, by sorted position */
-    long rows[MAX_ROWS];   /* the rows' numbers, by sorted position (card game) */
-    uint64_t empty;        /* basic: bit r set for every empty row */
-} Rows;
-
-/* bisect.bisect(a, x): the rows are few, so a count without branches beats a search */
-static inline int bisect_right(const long *a, int n, long x) {
-    int lo = 0;
-    for (int k = 0; k < n; k++) lo += a[k] <= x;
-    return lo;
-}
 
 /* a[1..j] = a[0..j-1] (j is small: a plain loop beats a call to memmove) */
 static inline void shift_up(long *a, int j) {
@@ -329,8 +292,6 @@ static int basic_loop(Rows *r, long *scores, const long *codes, int ncodes, cons
     return 0;
 }
 
-#define CLASSIC_FULL (5 << 6)
-
 /* _CLASSIC_INC: 64 + the card game's bullheads of t, filled in at import */
 static long classic_inc_table[256];
 
@@ -346,12 +307,13 @@ static void fill_classic_inc(void) {
 typedef struct {
     const unsigned char *bytes;
     Py_ssize_t n, i;
+    const NimmtPolicy *policy; /* PICK_POLICY: its card_row names the row */
 } RowDraws;
 
-#define PICK_CHEAPEST (-2)
+#define PICK_POLICY (-2)
 
 /* The card game's placements: a card lower than every row takes the row pick_row names (the
- * first time; pick_row >= 0), or the cheapest (PICK_CHEAPEST, every time), or else a random
+ * first time; pick_row >= 0), or the policy's row (PICK_POLICY, every time), or else a random
  * row from ``draws``; ``rec``: the record whose last turn receives the row choices. */
 static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, long pick_row,
                         RowDraws *draws, PyObject *rec) {
@@ -372,10 +334,8 @@ static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, lo
             continue;
         }
         int j = -1;
-        if (pick_row == PICK_CHEAPEST) { /* the row with the fewest bullheads, the first such */
-            j = 0;
-            for (int k = 1; k < r->n; k++)
-                if ((r->state[k] & 63) < (r->state[j] & 63)) j = k;
+        if (pick_row == PICK_POLICY) {
+            j = draws->policy->card_row(r);
         } else if (pick_row >= 0) {
             for (int k = 0; k < r->n; k++)
                 if (r->rows[k] == pick_row) j = k;
@@ -454,7 +414,7 @@ static int play_recorded(Rows *r, long *scores, const long *codes, int ncodes,
         int rc = b != NULL ? basic_loop(r, scores, codes + c, end - c, b)
                            : classic_loop(r, scores, codes + c, end - c, pick_row, draws, rec);
         if (rc < 0) return -1;
-        if (pick_row != PICK_CHEAPEST) pick_row = -1;
+        if (pick_row != PICK_POLICY) pick_row = -1;
         PyObject *list = scores_list(scores, players);
         Py_ssize_t nrec = PyList_Size(rec);
         rc = list == NULL || nrec <= 0
@@ -619,7 +579,7 @@ static PyObject *py_tile_playouts(PyObject *self, PyObject *args) {
             }
             if (turns && q->n > turns) q->n = turns;
         }
-        RowDraws rd = {draws, 0, 0};
+        RowDraws rd = {draws, 0, 0, NULL};
         if (b == NULL) {
             random_rows(gen, draws, left);
             rd.n = left;
@@ -766,7 +726,7 @@ static PyObject *py_row_playouts(PyObject *self, PyObject *args) {
             copy_rows(&r, &start);
             long scores[MAX_SEATS];
             memcpy(scores, scores0, sizeof(scores));
-            RowDraws rd = {draws, left, 0};
+            RowDraws rd = {draws, left, 0, NULL};
             long first = pick[picks_in == Py_None ? 0 : d];
             int rc = record != Py_None ? play_recorded(&r, scores, codes, ncodes, NULL, first, &rd,
                                                        record, players, 1)
@@ -863,7 +823,7 @@ static PyObject *py_random_games(PyObject *self, PyObject *args) {
         for (int i = 0; i < 4; i++)
             r.state[i] = b != NULL ? b->inc[r.ends[i]] + r.rows[i] * b->stride
                                    : classic_inc(r.ends[i]);
-        RowDraws rd = {draws, 0, 0};
+        RowDraws rd = {draws, 0, 0, NULL};
         if (b == NULL) {
             random_rows(gen, draws, n);
             rd.n = n;
@@ -883,44 +843,66 @@ static PyObject *py_random_games(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* rule_playouts(rng, rows, hands, chosen, scores, seat, tiles, explore)
+/* deal_orders(seed, sizes) -> (orders, state)
  *
- * arena/bots/rollouts.py's classic_playouts: one playout per tile of ``seat`` in ``tiles``,
- * every seat after that playing by the rule (a card that takes no row, else the cheapest by
- * the board; with probability ``explore`` a random card), each from the same generator state;
- * the generator is left where the last one ended. ``rows``: the board's rows, their tiles. */
-/* The card game's rule (arena/bots/rollouts.py): the index of the card ``hand`` plays: with
- * probability explore a random one, else one that takes no row (uniformly among those), else
- * the cheapest by the board as it stands. */
-static int rule_card(Gen *gen, const Rows *r, const IntList *hand, double explore) {
-    if (gen_random(gen) < explore) return (int)(gen_random(gen) * hand->n);
-    long cheapest = r->state[0] & 63;
-    for (int k = 1; k < r->n; k++)
-        if ((r->state[k] & 63) < cheapest) cheapest = r->state[k] & 63;
-    long best = 1L << 30;
-    int k = 0, ties = 0;
-    for (int j = 0; j < hand->n; j++) {
-        int i = bisect_right(r->ends, r->n, hand->v[j]) - 1;
-        long cost = i < 0 ? cheapest : (r->state[i] >= CLASSIC_FULL ? r->state[i] & 63 : 0);
-        if (cost < best) {
-            best = cost;
-            k = j;
-            ties = 1;
-        } else if (cost == best) {
-            ties++;
-            if (gen_random(gen) * ties < 1) k = j; /* a uniform choice among the ties */
+ * Game.new's shuffles from ``seed`` (arena/engine/rng.py's DealRandom.shuffle, one after the
+ * other): for each size n in ``sizes`` the order of positions 0..n-1, and the generator's state
+ * after the last (the play goes on from there). */
+static PyObject *py_deal_orders(PyObject *self, PyObject *args) {
+    PyObject *rng, *sizes_in;
+    if (!PyArg_ParseTuple(args, "OO", &rng, &sizes_in)) return NULL;
+    Gen genv, *gen = &genv;
+    if (gen_seed(rng, gen) < 0) return NULL;
+    long sizes[8];
+    int nsizes = read_ints(sizes_in, sizes, 8, "sizes");
+    if (nsizes < 0) return NULL;
+    PyObject *orders = PyList_New(nsizes);
+    if (orders == NULL) return NULL;
+    for (int k = 0; k < nsizes; k++) {
+        long n = sizes[k], order[4096];
+        if (n < 0 || n > 4096) {
+            Py_DECREF(orders);
+            PyErr_SetString(PyExc_ValueError, "deal_orders: a size from 0 to 4096");
+            return NULL;
         }
+        for (long i = 0; i < n; i++) order[i] = i;
+        for (long i = n - 1; i > 0; i--) {
+            long j = (long)gen_below(gen, (uint64_t)i + 1), x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        PyObject *list = PyList_New(n);
+        if (list == NULL) {
+            Py_DECREF(orders);
+            return NULL;
+        }
+        for (long i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(order[i]));
+        PyList_SET_ITEM(orders, k, list);
     }
-    return k;
+    return Py_BuildValue("(NK)", orders, (unsigned long long)gen->state);
 }
 
+/* rule_playouts(rng, policy, rows, hands, chosen, scores, seat, tiles, explore[, record])
+ *
+ * The card game played on by a policy (a capsule; arena/bots/rollouts.py's classic_playouts
+ * passes the house bots' rule): one playout per tile of ``seat`` in ``tiles``, every seat
+ * after that playing the card the policy's card_tile names (``explore``: its share of random
+ * cards) and taking the row its card_row names, each from the same generator state.
+ * ``rows``: the board's rows, their tiles. ``record``: a list for the turns (one tile). */
 static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
-    PyObject *rng, *rows_in, *hands_in, *chosen_in, *scores_in, *tiles_in, *record = Py_None;
+    PyObject *rng, *policy_in, *rows_in, *hands_in, *chosen_in, *scores_in, *tiles_in,
+        *record = Py_None;
     int seat;
     double explore;
-    if (!PyArg_ParseTuple(args, "OOOOOiOd|O", &rng, &rows_in, &hands_in, &chosen_in, &scores_in,
-                          &seat, &tiles_in, &explore, &record))
+    if (!PyArg_ParseTuple(args, "OOOOOOiOd|O", &rng, &policy_in, &rows_in, &hands_in, &chosen_in,
+                          &scores_in, &seat, &tiles_in, &explore, &record))
         return NULL;
+    const NimmtPolicy *policy = read_policy(policy_in);
+    if (policy == NULL || policy->card_tile == NULL || policy->card_row == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "rule_playouts: a policy of the card game's tiles and rows");
+        return NULL;
+    }
     if (record != Py_None && (!PyList_Check(record) || PySequence_Size(tiles_in) != 1)) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "record: a list, for one playout only");
@@ -1010,6 +992,7 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
         hands[seat].n--;
         Rows r;
         copy_rows(&r, &start);
+        RowDraws rd = {NULL, 0, 0, policy};
         int forced = 1;
         for (long turn = 0;; turn++) {
             long plays[MAX_SEATS];
@@ -1021,7 +1004,12 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
                 }
                 IntList *hand = &hands[s];
                 if (!hand->n) continue;
-                int k = rule_card(gen, &r, hand, explore);
+                int k = policy->card_tile(gen, &r, hand, explore);
+                if (k < 0 || k >= hand->n) {
+                    Py_DECREF(out);
+                    PyErr_SetString(PyExc_ValueError, "the policy chose no card of the hand");
+                    return NULL;
+                }
                 plays[nplays++] = turn << 12 | hand->v[k] << 4 | s;
                 for (int j = k; j + 1 < hand->n; j++) hand->v[j] = hand->v[j + 1];
                 hand->n--;
@@ -1030,9 +1018,9 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
             if (!nplays) break;
             sort_codes(plays, nplays);
             int rc = record != Py_None
-                         ? play_recorded(&r, scores, plays, nplays, NULL, PICK_CHEAPEST, NULL,
+                         ? play_recorded(&r, scores, plays, nplays, NULL, PICK_POLICY, &rd,
                                          record, players, 0)
-                         : classic_loop(&r, scores, plays, nplays, PICK_CHEAPEST, NULL, NULL);
+                         : classic_loop(&r, scores, plays, nplays, PICK_POLICY, &rd, NULL);
             if (rc < 0) {
                 Py_DECREF(out);
                 return NULL;
@@ -1053,54 +1041,6 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
 /* Basic + luck and the professional version (basic too, from any point), random
  * decisions (the first one forced if asked). Cards are codes: luck 0 plus5, 1 final10;
  * actions by their index in ACTION_CARDS. */
-
-#define G_ROWS 26
-#define G_SPACES 24
-#define G_SEATS 10
-#define G_HAND 128
-#define G_HELD 64
-#define G_DECK 256
-#define G_QUEUE 64
-
-enum { K_PLAIN, K_PLUS, K_MINUS, K_PLUS5, K_DRAW, K_ACTION };
-enum { A_STOP, A_SWAP, A_SKIP, A_FRONT, A_ASCENDING, A_ANYWHERE, A_ANOTHER, A_PLUS5, A_NONE = -1 };
-enum { F_NONE, F_TILE, F_LUCK, F_ACTION };
-
-typedef struct {
-    int kind, a, b, c; /* tile: a; luck: row a, space b; action: card a, row b, new tile c */
-} Forced;
-
-typedef struct {
-    int nrows, length[G_ROWS], claim[G_ROWS], kinds[G_ROWS][G_SPACES];
-    int nmiddle, middle_r[G_ROWS * G_SPACES], middle_s[G_ROWS * G_SPACES];
-} GBoard;
-
-typedef struct {
-    const GBoard *board;
-    Gen *gen;
-    int players, pro, hs, stop_own, another_low, plus5_replaces;
-    long bh[NTILES];
-    int spaces[G_ROWS][G_SPACES], fill[G_ROWS], kind[G_ROWS][G_SPACES], f10[G_ROWS];
-    long rsum[G_ROWS];
-    int nends, ends[G_ROWS], erow[G_ROWS];
-    int nstops, stops[G_ROWS];
-    int nheld[G_SEATS], held[G_SEATS][G_HELD];
-    long scores[G_SEATS];
-    int nsupply, supply[G_DECK], sup_i;
-    int nluck, luck[G_DECK], luck_i;
-    int nactions, actions[G_DECK], act_i;
-    int nturns, set_number;
-    int nq, queue[G_QUEUE];
-    unsigned char carded[256];
-    int ncarded;
-    int over;
-    long final[G_SEATS];
-    Forced forced;
-    int nh[G_SEATS], hands[G_SEATS][G_HAND];
-    double rule; /* below 0: random tiles; else the rule's share of random tiles (_rule_tile) */
-    int err;     /* set when the position breaks an assumption, or a record could not be written */
-    PyObject *rec; /* NULL, or the list that receives the game's turns in the replay's form */
-} Sim;
 
 static const char *const action_names[8] = {"stop",      "swap",     "skip",    "front",
                                             "ascending", "anywhere", "another", "plus5"};
@@ -1737,63 +1677,6 @@ static void g_end_turn(Sim *m) {
     }
 }
 
-/* The board game rule (Position.playouts, rule): what t would cost its player landing alone
- * on the board, in half points */
-static long g_rule_cost(Sim *m, int t) {
-    int i = g_bisect(m, t) - 1;
-    if (i < 0) i = m->nends - 1;
-    if (i < 0) {
-        m->err = 1;
-        return 0;
-    }
-    const GBoard *b = m->board;
-    int row = m->erow[i], f = m->fill[row];
-    if (f == b->length[row] - 1) {
-        long cost = b->claim[row] ? m->rsum[row] : 2 * m->rsum[row];
-        return m->f10[row] ? cost - 20 : cost;
-    }
-    switch (m->kind[row][f]) {
-    case K_PLUS:
-        return -2 * m->bh[t];
-    case K_MINUS:
-        return 2 * m->bh[t];
-    case K_PLUS5:
-        return -10;
-    case K_DRAW:
-        return m->sup_i < m->nsupply ? 1 : 0;
-    case K_ACTION:
-        return m->act_i < m->nactions ? -2 : 0;
-    default:
-        return 0;
-    }
-}
-
-/* The board game rule: the rule's tile, taken from the seat's hand */
-static int g_rule_tile(Sim *m, int seat) {
-    int *hand = m->hands[seat], n = m->nh[seat], k = 0;
-    if (g_random(m) < m->rule) {
-        k = (int)(g_random(m) * n);
-    } else {
-        long best = 1L << 30;
-        int ties = 0;
-        for (int j = 0; j < n; j++) {
-            long cost = g_rule_cost(m, hand[j]);
-            if (cost < best) {
-                best = cost;
-                k = j;
-                ties = 1;
-            } else if (cost == best) {
-                ties++;
-                if (g_random(m) * ties < 1) k = j; /* a uniform choice among the ties */
-            }
-        }
-    }
-    int t = hand[k];
-    for (int j = k; j + 1 < n; j++) hand[j] = hand[j + 1];
-    m->nh[seat] = n - 1;
-    return t;
-}
-
 /* _turn: chosen tiles (0: none) and the seats that still choose, the first one the forced
  * tile's if there is one */
 static void g_turn(Sim *m, const long *chosen, const int *to_choose, int nchoose) {
@@ -1822,7 +1705,18 @@ static void g_turn(Sim *m, const long *chosen, const int *to_choose, int nchoose
             m->err = 1;
             return;
         }
-        codes[n++] = (m->rule < 0 ? m->hands[s][--m->nh[s]] : g_rule_tile(m, s)) << 4 | s;
+        int k = m->nh[s] - 1; /* random play: the hand is in a random order */
+        if (m->policy != NULL && m->policy->board_tile != NULL) {
+            k = m->policy->board_tile(m, s, m->explore);
+            if (k < 0 || k >= m->nh[s]) {
+                m->err = 1;
+                return;
+            }
+        }
+        int t = m->hands[s][k];
+        for (int j = k; j + 1 < m->nh[s]; j++) m->hands[s][j] = m->hands[s][j + 1];
+        m->nh[s]--;
+        codes[n++] = t << 4 | s;
     }
     if (m->err) return;
     m->nturns++;
@@ -2112,20 +2006,22 @@ static PyObject *g_result(const Sim *m, int turns) {
     return out;
 }
 
-/* general_playouts(rng, board, state, seat, decisions, turns, repeat[, rule])
+/* general_playouts(rng, board, state, seat, decisions, turns, repeat[, policy, explore, record])
  *
  * Position.playouts (and .playout) on the general simulator: for each decision (kind, a, b, c)
  * in ``decisions`` (or one free playout for None) one playout from the same generator state,
  * ``repeat`` rounds; ``state``: the position's fields (playout.py, Position._core_state);
- * ``rule``: below 0 (the default) random tiles, else Position.playouts' rule with that share
- * of random tiles. */
+ * ``policy``: None (random tiles) or a policy's capsule, whose board_tile chooses the tiles
+ * (``explore``: its share of random ones). ``record``: a list for the turns (one playout). */
 static PyObject *py_general_playouts(PyObject *self, PyObject *args) {
-    PyObject *rng, *board, *st, *decisions, *record = Py_None;
+    PyObject *rng, *board, *st, *decisions, *policy_in = Py_None, *record = Py_None;
     int seat, turns, repeat;
-    double rule = -1.0;
-    if (!PyArg_ParseTuple(args, "OOOiOii|dO", &rng, &board, &st, &seat, &decisions, &turns,
-                          &repeat, &rule, &record))
+    double explore = 0.0;
+    if (!PyArg_ParseTuple(args, "OOOiOii|OdO", &rng, &board, &st, &seat, &decisions, &turns,
+                          &repeat, &policy_in, &explore, &record))
         return NULL;
+    const NimmtPolicy *policy = read_policy(policy_in);
+    if (policy == NULL && PyErr_Occurred()) return NULL;
     if (record != Py_None && (!PyList_Check(record) || repeat != 1 ||
                               (decisions != Py_None && PySequence_Size(decisions) != 1))) {
         if (!PyErr_Occurred())
@@ -2150,7 +2046,8 @@ static PyObject *py_general_playouts(PyObject *self, PyObject *args) {
         goto done;
     }
     if (g_read(st, b, g) < 0) goto done;
-    g->sim.rule = rule < 0 ? -1.0 : rule;
+    g->sim.policy = policy;
+    g->sim.explore = explore;
     forced[0].kind = F_NONE;
     if (decisions != Py_None) {
         PyObject *fast = PySequence_Fast(decisions, "decisions");
@@ -2397,7 +2294,7 @@ static PyObject *py_deal(PyObject *self, PyObject *args) {
     DealPlan *p = PyCapsule_GetPointer(capsule, "nimmt.deal_plan");
     if (p == NULL) return NULL;
     double keys[NTILES];
-    for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen); /* random_keys(rng) */
+    for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen); /* sampling.random_keys */
     long hidden[NTILES], gone[NTILES], box[NTILES], pool[2 * NTILES];
     memcpy(hidden, p->hidden, sizeof(long) * (size_t)p->nhidden);
     memcpy(gone, p->gone, sizeof(long) * (size_t)p->ngone);
@@ -2562,6 +2459,7 @@ static PyMethodDef methods[] = {
     {"tile_playouts", py_tile_playouts, METH_VARARGS,
      "Basic and card game playouts from a tile choice."},
     {"row_playouts", py_row_playouts, METH_VARARGS, "Card game playouts from a row choice."},
+    {"deal_orders", py_deal_orders, METH_VARARGS, "Game.new's shuffles from a seed."},
     {"random_games", py_random_games, METH_VARARGS,
      "Whole random games of basic or the card game, dealt as Game.new deals."},
     {"general_board", py_general_board, METH_VARARGS, "A board of the general simulator."},

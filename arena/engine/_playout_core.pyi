@@ -46,6 +46,7 @@ def row_playouts(
     record: Record = None,
     /,
 ) -> list[list[int]]: ...
+def deal_orders(rng: Rng, sizes: Sequence[int], /) -> tuple[list[list[int]], int]: ...
 def random_games(
     board: object,
     players: int,
@@ -59,6 +60,7 @@ def random_games(
 ) -> list[list[int]]: ...
 def rule_playouts(
     rng: Rng,
+    policy: object,
     rows: Sequence[Sequence[int]],
     hands: Sequence[Sequence[int]],
     chosen: Sequence[int | None],
@@ -80,7 +82,8 @@ def general_playouts(
     decisions: Sequence[tuple[int, int, int, int]] | None,
     turns: int,
     repeat: int,
-    rule: float = -1.0,
+    policy: object = None,
+    explore: float = 0.0,
     record: Record = None,
     /,
 ) -> list[list[float]]: ...

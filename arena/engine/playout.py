@@ -42,7 +42,7 @@ import os
 from collections.abc import Sequence
 from functools import cache
 from random import Random
-from typing import Any
+from typing import Any, Protocol
 
 from .decisions import (
     Decision,
@@ -77,6 +77,7 @@ __all__ = [
     "CORE",
     "SEED_BITS",
     "Position",
+    "TileRule",
     "random_game",
     "random_game_scores",
     "runs_compiled",
@@ -110,6 +111,23 @@ def runs_compiled(rng: object = None) -> bool:
     """Whether playouts run on the compiled core (:data:`BACKEND` ``"compiled"``); any
     generator with ``getrandbits`` seeds it."""
     return CORE is not None
+
+
+class TileRule(Protocol):
+    """A rule for the tiles of :meth:`Position.playouts` (``rule``), given by the bots
+    (:class:`arena.bots.rollouts.Rule`): the engine plays the rules, a policy is a bot's.
+
+    ``policy``: the compiled form the core calls (a capsule of ``_playout_core.h``'s
+    ``NimmtPolicy``), or ``None``; ``tile``: the same rule on a :class:`Game`, for the backend
+    that plays without the core; ``explore``: the share of uniformly random tiles."""
+
+    @property
+    def explore(self) -> float: ...
+
+    @property
+    def policy(self) -> object: ...
+
+    def tile(self, game: Game, seat: int, rnd: Random) -> int: ...
 
 
 # Space kinds of the core; a Plus five luck marker turns a space into _PLUS5.
@@ -319,7 +337,7 @@ class Position:
         seat: int | None = None,
         decision: Decision | None = None,
         turns: int = 0,
-        rule: float | None = None,
+        rule: TileRule | None = None,
     ) -> Sequence[float]:
         """Final scores of one game played on from here (see the class docstring).
 
@@ -327,7 +345,7 @@ class Position:
         as they stand then (0: play to the end). In the professional version a game cut short
         is charged the hand penalty it can expect (every seat pays, for the tiles it holds
         beyond the shortest hand, their mean bullheads), a fraction.
-        ``rule``: the tiles are chosen by the rule of :meth:`playouts` instead of at random.
+        ``rule``: the tiles are chosen by a rule (see :meth:`playouts`) instead of at random.
         """
         if decision is None:
             return self._play(rng, None, None, turns, 1, rule)[0]
@@ -340,7 +358,7 @@ class Position:
         decisions: Sequence[Decision],
         turns: int = 0,
         repeat: int = 1,
-        rule: float | None = None,
+        rule: TileRule | None = None,
     ) -> Sequence[Sequence[float]]:
         """One playout per decision of ``seat``, all with the same randomness: the final scores
         of each, in order (``turns`` as for :meth:`playout`).
@@ -354,12 +372,9 @@ class Position:
         one after the other: the same as ``repeat`` calls, without the cost of a call per
         round.
 
-        ``rule`` (board game; a probability): the tiles are not random but chosen by a rule,
-        as cheap as the card game's (:mod:`arena.bots.rollouts`), that stands for players who
-        look at the board: every seat, each turn, plays the tile that would cost it least
-        landing alone on the board as the turn starts (a completed row's bullheads first of
-        all, then a space's gain or loss), ties broken at random; with probability ``rule`` a
-        uniformly random tile instead. Luck-card spaces and action cards stay random.
+        ``rule`` (board game): the tiles are not random but chosen by a bots' rule
+        (:class:`TileRule`; the house bots' is :class:`arena.bots.rollouts.Rule`), every seat,
+        every turn. Luck-card spaces and action cards stay random.
         """
         return self._play(rng, seat, decisions, turns, repeat, rule)
 
@@ -370,7 +385,7 @@ class Position:
         decisions: Sequence[Decision] | None,
         turns: int,
         repeat: int,
-        rule: float | None,
+        rule: TileRule | None,
     ) -> Sequence[Sequence[float]]:
         """:meth:`playouts`, or with ``decisions`` ``None`` one free playout per round."""
         if repeat < 1:
@@ -380,7 +395,7 @@ class Position:
         _check_rule(self, rule)
         if self.over is not None:
             return [list(self.over) for _ in range(repeat) for _ in decisions or (None,)]
-        if CORE is None:
+        if CORE is None or (rule is not None and rule.policy is None):
             return _game_playouts(self, rng, seat, decisions, turns, repeat, rule)
         if self._fast and rule is None:
             return self._core_playouts(rng, seat, decisions, turns, repeat)
@@ -432,7 +447,7 @@ class Position:
         decisions: Sequence[Decision] | None,
         turns: int,
         repeat: int = 1,
-        rule: float | None = None,
+        rule: TileRule | None = None,
     ) -> list[list[float]]:
         """:meth:`playouts` (or :meth:`playout`) on the compiled general simulator."""
         core = CORE
@@ -441,7 +456,7 @@ class Position:
         coded = None if decisions is None else [_decision_code(d) for d in decisions]
         return core.general_playouts(
             rng, board.general, self._core_state(), -1 if seat is None else seat, coded,
-            turns, repeat, -1.0 if rule is None else rule,
+            turns, repeat, *_rule_args(rule),
         )  # fmt: skip
 
     def _core_state(self) -> tuple[Any, ...]:
@@ -482,7 +497,7 @@ class Position:
         seat: int | None = None,
         decision: Decision | None = None,
         turns: int = 0,
-        rule: float | None = None,
+        rule: TileRule | None = None,
     ) -> tuple[list[Turn], Sequence[float]]:
         """The playout :meth:`playout` plays with the same arguments, recorded by the core: the
         turns from here on in the replay's form, and the scores. If the position is in the
@@ -494,7 +509,7 @@ class Position:
         if self.pending_kind is not DecisionKind.TILE:
             record.append({"plays": None, "choices": [], "scores": []})
         scores: Sequence[float]
-        if CORE is None:
+        if CORE is None or (rule is not None and rule.policy is None):
             once = None if decision is None else [decision]
             scores = _game_playouts(self, rng, seat, once, turns, 1, rule, record)[0]
             return record, scores
@@ -518,7 +533,7 @@ class Position:
             coded = None if decision is None else [_decision_code(decision)]
             scores = CORE.general_playouts(
                 rng, board.general, self._core_state(), -1 if seat is None else seat, coded,
-                turns, 1, -1.0 if rule is None else rule, record,
+                turns, 1, *_rule_args(rule), record,
             )[0]  # fmt: skip
         return record, scores
 
@@ -573,13 +588,19 @@ class Position:
         return [tile << _SEAT_BITS | owner, *reversed(self.queue)]
 
 
-def _check_rule(pos: Position, rule: float | None) -> None:
+def _check_rule(pos: Position, rule: TileRule | None) -> None:
     if rule is None:
         return
     if pos.board is None:
         raise ValueError("the card game's rule playouts are in arena.bots.rollouts")
-    if not 0 <= rule <= 1:
-        raise ValueError(f"rule: a probability from 0 to 1, not {rule}")
+    if not 0 <= rule.explore <= 1:
+        raise ValueError(f"rule: explore is a probability from 0 to 1, not {rule.explore}")
+
+
+def _rule_args(rule: TileRule | None) -> tuple[object, float]:
+    """A rule as the core takes it: the policy's capsule (or None: random) and its share of
+    random tiles."""
+    return (None, 0.0) if rule is None else (rule.policy, rule.explore)
 
 
 _ACTION_CODE = {card: i for i, card in enumerate(ACTION_CARDS)}
@@ -609,18 +630,17 @@ def _game_playouts(
     decisions: Sequence[Decision] | None,
     turns: int,
     repeat: int,
-    rule: float | None,
+    rule: TileRule | None,
     record: list[Turn] | None = None,
 ) -> list[list[float]]:
-    """:meth:`Position.playouts` where the core is not built: the same random play through
-    the :class:`Game` itself (uniform over ``game.legal``), one seed per round."""
-    if rule is not None:
-        raise RuntimeError(f"the rule's playouts need the compiled core: {BACKEND_NOTE}")
+    """:meth:`Position.playouts` where the core is not built (or the rule has no compiled
+    form): the same play through the :class:`Game` (random decisions uniform over
+    ``game.legal``, tiles by ``rule`` if given), one seed per round."""
     results = []
     for _ in range(repeat):
         seed = rng.getrandbits(64)
         for d in decisions or (None,):
-            results.append(_game_playout(pos, Random(seed), seat, d, turns, record))
+            results.append(_game_playout(pos, Random(seed), seat, d, turns, record, rule))
     return results
 
 
@@ -631,6 +651,7 @@ def _game_playout(
     decision: Decision | None,
     turns: int,
     record: list[Turn] | None,
+    rule: TileRule | None = None,
 ) -> list[float]:
     snap = pos._snap
     pending = snap.pending
@@ -653,7 +674,10 @@ def _game_playout(
         ):
             break
         who = waiting.seats[0]
-        game.apply(who, rnd.choice(game.legal(who)))
+        if rule is not None and waiting.kind is DecisionKind.TILE:
+            game.apply(who, PlayTile(rule.tile(game, who, rnd)))
+        else:
+            game.apply(who, rnd.choice(game.legal(who)))
     if record is not None:
         if record:  # the turn in progress: the choices made here
             done = len(snap.turns[-1].choices)
@@ -683,14 +707,23 @@ def _game_playout(
 def _shuffled_deal(v: Variant, seed: int) -> tuple[list[int], list[str], list[str], int]:
     """The tiles and both decks in the order :meth:`Game.new` deals them from ``seed``, and
     the generator's state after the deal (the play goes on from there)."""
+    if CORE is not None:
+        luck, actions = v.luck_deck, v.action_deck
+        (tiles, lorder, aorder), state = CORE.deal_orders(seed, (v.tiles, len(luck), len(actions)))
+        return (
+            [t + 1 for t in tiles],
+            [luck[i] for i in lorder],
+            [actions[i] for i in aorder],
+            state,
+        )
     rng = DealRandom(seed)
     tiles = list(range(1, v.tiles + 1))
     rng.shuffle(tiles)
-    luck = list(v.luck_deck)
-    rng.shuffle(luck)
-    actions = list(v.action_deck)
-    rng.shuffle(actions)
-    return tiles, luck, actions, rng.state
+    luck_ = list(v.luck_deck)
+    rng.shuffle(luck_)
+    actions_ = list(v.action_deck)
+    rng.shuffle(actions_)
+    return tiles, luck_, actions_, rng.state
 
 
 def _start(
@@ -733,6 +766,44 @@ def _start(
 
 
 @cache
+def _start_parts(name: str, players: int, rules: str) -> tuple[Any, ...]:
+    """The parts of a start position's :meth:`Position._core_state` that no deal changes,
+    worked out once per variant, player count and reading."""
+    v = variant(name)
+    v.check_players(players)
+    tiles = list(range(1, v.tiles + 1))
+    pos = _start(name, *deal(v, players, tiles), v.luck_deck, v.action_deck, reading(rules))
+    assert pos.board is not None
+    return (*pos._fixed_state(), pos.board)
+
+
+def _start_state(
+    v: Variant, players: int, rules: Reading, tiles: list[int], luck: list[str], actions: list[str]
+) -> tuple[Any, ...]:
+    """``Position(start)._core_state()`` of the start of a game dealt ``tiles``, ``luck`` and
+    ``actions`` (RULES.md 2), without making the position: the general simulator's whole
+    random games."""
+    head, middle, tail, board = _start_parts(v.name, players, rules.name)
+    bh, start, hs = head[6], v.start_rows, v.hand_size
+    spaces = [[EMPTY] * n for n in board.length]
+    fill = [0] * len(spaces)
+    rsum = [0] * len(spaces)
+    for r in range(start):
+        spaces[r][0] = tiles[r]
+        fill[r] = 1
+        rsum[r] = bh[tiles[r]]
+    active = sorted(zip(tiles[:start], range(start), strict=True))
+    hands = [sorted(tiles[start + s * hs : start + (s + 1) * hs]) for s in range(players)]
+    return (
+        *head[:7], spaces, fill, head[9], head[10], rsum, [e for e, _ in active],
+        [r for _, r in active], head[14], [[] for _ in range(players)], [0] * players,
+        tiles[start + players * hs :], [_LUCK_CODE[c] for c in luck],
+        [_ACTION_CODE[c] for c in actions], *middle, hands, *tail, list(range(players)),
+        [None] * players,
+    )  # fmt: skip
+
+
+@cache
 def _fast_game(name: str, players: int, rules: str) -> tuple[object, int, int, bool] | None:
     """The core's whole-game loop's arguments (board, tiles, hand size, second set) for a
     game of ``name`` at ``players`` (checked), or ``None`` if the variant needs the general
@@ -758,12 +829,13 @@ def random_game_scores(name: str, players: int, rng: Random, rules: Reading = CU
         game = Game.new(name, players, seed, rules)
         return [int(s) for s in _game_playout(Position(game), Random(seed), None, None, 0, None)]
     if fast is not None:
-        board, tiles, hand_size, second = fast
-        return CORE.random_games(board, players, tiles, hand_size, second, seed, 1)[0]
+        board, count, hand_size, second = fast
+        return CORE.random_games(board, players, count, hand_size, second, seed, 1)[0]
     v = variant(name)
-    tiles_, luck, actions, state = _shuffled_deal(v, seed)
-    pos = _start(name, *deal(v, players, tiles_), luck, actions, rules)
-    return [int(s) for s in pos._general_playouts(state, None, None, 0)[0]]  # type: ignore[arg-type]
+    tiles, luck, actions, state = _shuffled_deal(v, seed)
+    general = _start_parts(name, players, rules.name)[-1].general
+    start = _start_state(v, players, rules, tiles, luck, actions)
+    return [int(s) for s in CORE.general_playouts(state, general, start, -1, None, 0, 1)[0]]
 
 
 def random_game(name: str, players: int, rng: Random, rules: Reading = CURRENT) -> dict[str, Any]:
@@ -791,7 +863,7 @@ def random_game(name: str, players: int, rng: Random, rules: Reading = CURRENT) 
         pos = Position(game)
         assert pos.board is not None
         scores = CORE.general_playouts(
-            state, pos.board.general, pos._core_state(), -1, None, 0, 1, -1.0, turns
+            state, pos.board.general, pos._core_state(), -1, None, 0, 1, None, 0.0, turns
         )[0]
     final = [int(score) for score in scores]
     return {
