@@ -201,6 +201,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 # holder stopped renewing (a killed worker) is played again by whoever claims it next.
 MATCH_LEASE_SECONDS = env_int("NIMMT_MATCH_LEASE_SECONDS", 60, minimum=3)
 VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 60, minimum=3)
+# An owner's versions pending or validating at once; more wait their turn (submissions.turns)
+VALIDATION_PER_OWNER = env_int("NIMMT_VALIDATION_PER_OWNER", 1, minimum=1)
 # Work whose message was lost (a broker restart, a send while it was down) is sent again this
 # long after its last sending, at the sweep after: lost work waits at most 45 + 15 = 60 s
 # (core.celery.resend_stale). Work whose worker died is sent again as soon as its lease ends.

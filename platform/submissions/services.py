@@ -34,6 +34,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena.runner.manifest import BotProgram
+from submissions import turns
 from submissions import unpack as unpacking
 from submissions.models import BOT_NAME_RULE, Bot, BotVersion
 from submissions.tasks import validate_version
@@ -227,8 +228,10 @@ def _keep(stage: StagedUpload, get_bot: Callable[[], Bot], activate: bool) -> Bo
             version.code_dir = f"bots/{bot.uuid}/{version.uuid}{storage.ARCHIVE_SUFFIX}"
             version.code_sha256 = storage.keep_folder(stage.code_dir, version.code_dir)
             kept.append(version.code_dir)
+            version.status = turns.first_status(bot.owner_id)  # a fair share of the checks
             version.save()
-            enqueue(validate_version, version_pk=version.pk)
+            if version.status == BotVersion.PENDING:
+                enqueue(validate_version, version_pk=version.pk)
         return version
     except storage.StorageError as error:
         storage.delete_all(kept)
