@@ -23,8 +23,10 @@ from submissions.models import BotVersion
 IN_TURN = (BotVersion.PENDING, BotVersion.VALIDATING)
 
 
-def _lock_owner(owner_id: int) -> None:
-    """Until the current transaction ends, be the only one deciding ``owner_id``'s turns."""
+def hold_owner(owner_id: int) -> None:
+    """Until the current transaction ends, be the only one deciding ``owner_id``'s turns. Take
+    it first in the transaction: a row inserted beforehand that refers to the owner (a new bot)
+    holds a share lock on it, and two such transactions would each wait for the other."""
     list(User.objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True))
 
 
@@ -35,7 +37,7 @@ def _mine(owner_id: int) -> "QuerySet[BotVersion]":
 def first_status(owner_id: int) -> str:
     """The status of an upload of ``owner_id``'s just made: ``pending`` while the owner has a
     place, else ``waiting``. Call it in the transaction that saves the version."""
-    _lock_owner(owner_id)
+    hold_owner(owner_id)
     busy = _mine(owner_id).filter(status__in=IN_TURN).count()
     waiting = _mine(owner_id).filter(status=BotVersion.WAITING).exists()
     if busy < settings.VALIDATION_PER_OWNER and not waiting:
@@ -46,7 +48,7 @@ def first_status(owner_id: int) -> str:
 def let_in(owner_id: int) -> list[int]:
     """Let ``owner_id``'s oldest waiting versions take the places free now; their keys, for the
     caller to send. Call it in a transaction (after a verdict, and from the sweeper)."""
-    _lock_owner(owner_id)
+    hold_owner(owner_id)
     free = settings.VALIDATION_PER_OWNER - _mine(owner_id).filter(status__in=IN_TURN).count()
     if free <= 0:
         return []

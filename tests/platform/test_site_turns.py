@@ -2,12 +2,14 @@
 ``VALIDATION_PER_OWNER`` wait their turn and are let in one by one behind the other owners'
 (round robin), so one owner's backlog, or endless builds, cannot hold up anyone else."""
 
+import threading
 from pathlib import Path
 
 import pytest
 from accounts.models import User
 from core import leases
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 from nimmt_site_testing import (
     TEST_BOTS,
@@ -145,3 +147,28 @@ def test_one_owners_endless_builds_delay_anothers_verdict_by_one_slot_at_most(
         worker.kill()
     assert done.status == BotVersion.PASSED, done.validation_log
     assert settings.VALIDATION_PER_OWNER == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_uploads_of_one_owner_at_once_both_kept_and_only_one_takes_the_place() -> None:
+    alice = make_user("alice")
+    start = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def upload(name: str) -> None:
+        try:
+            start.wait(timeout=10)
+            _upload(alice, name)
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=upload, args=(f"at-once-{n}",)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    statuses = sorted(BotVersion.objects.filter(bot__owner=alice).values_list("status", flat=True))
+    assert statuses == [BotVersion.PENDING, BotVersion.WAITING]
