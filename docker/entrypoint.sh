@@ -1,6 +1,7 @@
 #!/bin/sh
 # One image, several roles: web (gunicorn), worker-matches, worker-validation, beat, or any
-# manage.py command ("manage migrate", "manage load_demo").
+# manage.py command ("manage migrate", "manage load_demo"). A worker takes from the first of its
+# queues that has a task: people's tables and ratings before the league (core.celery.QUEUES).
 set -eu
 cd /app/platform
 
@@ -13,7 +14,7 @@ case "${1:-web}" in
             --access-logfile -
         ;;
     worker-matches)
-        exec celery -A config worker -Q matches,maintenance \
+        exec celery -A config worker -Q ratings,tables,challenges,maintenance,matches \
             --concurrency "${NIMMT_MATCH_CONCURRENCY:-2}" -n "matches@%h" -l INFO
         ;;
     worker-validation)

@@ -208,6 +208,9 @@ VALIDATION_PER_OWNER = env_int("NIMMT_VALIDATION_PER_OWNER", 1, minimum=1)
 # (core.celery.resend_stale). Work whose worker died is sent again as soon as its lease ends.
 REQUEUE_AFTER_SECONDS = env_int("NIMMT_REQUEUE_AFTER_SECONDS", 45, minimum=1)
 SWEEP_INTERVAL_SECONDS = env_float("NIMMT_SWEEP_INTERVAL_SECONDS", 15.0, minimum=0.5)
+# A match that found a disk of the arena's full waits this long before it is tried again (the
+# attempt not counted: core.disks).
+DISK_FULL_RETRY_SECONDS = env_float("NIMMT_DISK_FULL_RETRY_SECONDS", 30.0, minimum=0.5)
 # A match is stopped past its own bound (matches.bounds.time_bound: starts, games, decisions,
 # allowance and bank) plus this margin; a cap (seconds, 0: none) may shorten every bound.
 MATCH_TIME_MARGIN_SECONDS = env_float("NIMMT_MATCH_TIME_MARGIN_SECONDS", 60.0, minimum=0.0)
@@ -238,6 +241,11 @@ BANK_MS = env_int("NIMMT_BANK_MS", 10_000, minimum=0)
 # sandbox within these limits (arena.runner.build.BuildLimits); matches run what it made.
 BUILD_SECONDS = env_int("NIMMT_BUILD_SECONDS", 300, minimum=1)
 BUILD_MEMORY_MB = env_int("NIMMT_BUILD_MEMORY_MB", 2048, minimum=64)
+# A build's share of the machine (cores' worth of CPU time, processes and threads), so that a
+# fork bomb of a build slows no match; and the free space it must leave on the build disk.
+BUILD_CPUS = env_float("NIMMT_BUILD_CPUS", 1.0, minimum=0.01)
+BUILD_PROCESSES = env_int("NIMMT_BUILD_PROCESSES", 128, minimum=16)
+BUILD_RESERVE_MB = env_int("NIMMT_BUILD_RESERVE_MB", 256, minimum=1)
 GAMES_PER_MATCH = env_int("NIMMT_GAMES_PER_MATCH", 1, minimum=1, maximum=100)
 # The most games one tournament may plan (a round robin grows with the entrants' combinations).
 TOURNAMENT_MAX_GAMES = env_int("NIMMT_TOURNAMENT_MAX_GAMES", 2000, minimum=1)
@@ -251,7 +259,10 @@ ANALYSIS_WAITING = env_int("NIMMT_ANALYSIS_WAITING", 20, minimum=1)
 # ---------------------------------------------------------------------------- Celery
 
 CELERY_BROKER_URL = broker_from_url("NIMMT_BROKER_URL", "filesystem://localhost//")
+# A worker takes its next task from the first of its queues that has one (core.celery.QUEUES:
+# people's tables and ratings before the league's matches), on either broker.
 if CELERY_BROKER_URL.startswith("filesystem"):
+    CELERY_BROKER_TRANSPORT = "core.brokers:FolderTransport"
     _BROKER_DIR = VAR_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "data_folder_in": str(_BROKER_DIR / "queue"),
@@ -275,6 +286,7 @@ else:
         "unacked_restore_interval": env_int("NIMMT_BROKER_RESTORE_INTERVAL", 10, minimum=1),
         "unacked_restore_throttle": env_int("NIMMT_BROKER_RESTORE_THROTTLE", 10, minimum=1),
         "socket_connect_timeout": 5,
+        "queue_order_strategy": "priority",
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a broker restart must not stop the workers
@@ -284,6 +296,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long tasks: do not hold messages another worker could run
+# Every task in a fresh pool child, forked from a worker that never made a gRPC server or
+# channel: gRPC supports fork only before its first one (grpc's doc/fork_support.md), and a
+# child that played a match has them (and their threads). A child forked after them wedged in
+# grpc.aio.server(). The fork costs a few ms against a match's second of CPU (docs/OPERATIONS.md).
+CELERY_WORKER_MAX_TASKS_PER_CHILD = env_int("NIMMT_WORKER_MAX_TASKS_PER_CHILD", 1, minimum=1)
+CELERY_WORKER_POOL = "core.pool:TaskPool"  # prefork, an exited child replaced at once
 # A running match survives a broker outage; its result is guarded by its claim on the row.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
