@@ -15,6 +15,7 @@ from nimmt_site_testing import (
     TEST_BOTS,
     CeleryProcess,
     bot_files,
+    flush_broker,
     make_user,
     random_bot_upload,
     wait_for,
@@ -169,6 +170,7 @@ def test_two_uploads_of_one_owner_at_once_both_kept_and_only_one_takes_the_place
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
+    flush_broker()  # the two uploads' messages: later tests count the queue
     assert errors == []
     statuses = sorted(BotVersion.objects.filter(bot__owner=alice).values_list("status", flat=True))
     assert statuses == [BotVersion.PENDING, BotVersion.WAITING]
