@@ -12,7 +12,7 @@ case "${1:-web}" in
             --access-logfile - --forwarded-allow-ips '*'
         ;;
     worker-matches)
-        exec celery -A config worker -Q matches,maintenance \
+        exec celery -A config worker -Q challenges,matches,maintenance \
             --concurrency "${NIMMT_MATCH_CONCURRENCY:-2}" -n "matches@%h" -l INFO
         ;;
     worker-validation)

@@ -145,6 +145,67 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     ),
+    "Challenge": _object(
+        [
+            "id",
+            "challenger",
+            "bot",
+            "version",
+            "variant",
+            "players",
+            "deals",
+            "games",
+            "status",
+            "rated",
+            "url",
+            "page",
+            "match",
+        ],
+        {
+            "id": _UUID,
+            "challenger": {"type": "string", "description": "the challenger's username"},
+            "bot": _object(["id", "name"], {"id": _UUID, "name": {"type": "string"}}),
+            "version": {"type": "integer", "description": "the challenger's version (seat 0)"},
+            "variant": {"type": "string"},
+            "players": {"type": "integer"},
+            "deals": {"type": "integer", "minimum": 1},
+            "games": {"type": "integer", "description": "deals x players (seat rotations)"},
+            "status": {"enum": ["queued", "running", "finished", "failed"]},
+            "rated": {"const": False, "description": "a challenge is never rated"},
+            "created_at": _TIME,
+            "finished_at": _TIME,
+            "url": _URL,
+            "page": _URL,
+            "match": {**_URL, "description": "the match's API address"},
+            "error": {"type": "string", "description": "one challenge only"},
+            "seats": {"type": "array", "items": _ref("Seat"), "description": "one challenge only"},
+            "edges": {
+                "type": "array",
+                "description": "one challenge only; empty until its match is finished",
+                "items": _object(
+                    ["opponent", "seat", "deals", "edge", "half_width", "los", "significant"],
+                    {
+                        "opponent": _object(
+                            ["id", "name"], {"id": _UUID, "name": {"type": "string"}}
+                        ),
+                        "seat": {"type": "integer", "minimum": 1},
+                        "deals": {"type": "integer", "minimum": 0},
+                        "edge": {
+                            "type": "number",
+                            "description": "the challenger's points per game minus the "
+                            "opponent's on the same deals (higher = better)",
+                        },
+                        "half_width": _nullable(
+                            "number", description="of the 95% interval (null below 2 deals)"
+                        ),
+                        "los": _nullable("number", description="likelihood of superiority"),
+                        "significant": {"type": "boolean"},
+                        "per_deal": {"type": "array", "items": {"type": "number"}},
+                    },
+                ),
+            },
+        },
+    ),
 }
 
 
@@ -211,6 +272,7 @@ _UPLOAD = {
     }
 }
 _ANY_JSON = {"type": "object"}
+_BOOL = {"type": "boolean"}
 
 
 def document() -> dict[str, Any]:
@@ -304,6 +366,69 @@ def document() -> dict[str, Any]:
                 ),
                 "parameters": [_BOT],
             },
+        },
+        "/bots/{bot_id}/challenges/": {
+            "post": {
+                **_post(
+                    "Let others challenge the bot, or stop it (house bots always accept)",
+                    _wrapped(
+                        bot=_object(["id", "name"], {"id": _UUID, "name": {"type": "string"}}),
+                        accepts_challenges={"type": "boolean"},
+                    ),
+                    {"application/json": {"schema": _object(["accept"], {"accept": _BOOL})}},
+                ),
+                "parameters": [_BOT],
+            }
+        },
+        "/challenges/": {
+            "get": _get(
+                "Challenges, newest first",
+                _wrapped(challenges={"type": "array", "items": _ref("Challenge")}),
+                _param("challenger", "query", {"type": "string"}, "a challenger's username"),
+                _param(
+                    "limit",
+                    "query",
+                    {"type": "integer", "minimum": 0, "maximum": 100},
+                    "how many (20)",
+                ),
+            ),
+            "post": {
+                **_post(
+                    "Challenge: your bot's active version against the opponents you choose, in "
+                    "one unrated duplicate match (429 when one of your limits is reached)",
+                    _wrapped(challenge=_ref("Challenge")),
+                    {
+                        "application/json": {
+                            "schema": _object(
+                                ["bot", "opponents", "deals"],
+                                {
+                                    "bot": {**_UUID, "description": "your bot"},
+                                    "opponents": {"type": "array", "items": _UUID},
+                                    "variant": {"type": "string", "default": "basic"},
+                                    "players": {
+                                        "type": "integer",
+                                        "description": "opponents + 1 (the default)",
+                                    },
+                                    "deals": {"type": "integer", "minimum": 1},
+                                },
+                            )
+                        }
+                    },
+                ),
+                "responses": {
+                    "201": _json(_wrapped(challenge=_ref("Challenge")), "made"),
+                    "400": _error("refused: the message says why"),
+                    "401": _error("no valid token"),
+                    "429": _error("a limit is reached: the message says which"),
+                },
+            },
+        },
+        "/challenges/{challenge_id}/": {
+            "get": _get(
+                "One challenge: its match's state, line-up and the challenger's edges",
+                _wrapped(challenge=_ref("Challenge")),
+                _param("challenge_id", "path", _UUID, "the challenge's id"),
+            )
         },
         "/versions/{version_id}/": {
             "get": _get(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from api import views
+from api import organising, views
 
 urlpatterns = [
     path("", views.index, name="api-index"),
@@ -15,6 +15,7 @@ urlpatterns = [
     path("bots/<uuid:bot_uuid>/retire/", views.bot_retire, name="api-bot-retire"),
     path("bots/<uuid:bot_uuid>/resume/", views.bot_resume, name="api-bot-resume"),
     path("bots/<uuid:bot_uuid>/remote-token/", views.bot_remote_token, name="api-remote-token"),
+    path("bots/<uuid:bot_uuid>/challenges/", organising.bot_challenges, name="api-bot-challenges"),
     path("versions/<uuid:version_uuid>/", views.version, name="api-version"),
     path("matches/", views.matches, name="api-matches"),
     path("matches/<uuid:match_uuid>/", views.match, name="api-match"),
@@ -28,4 +29,6 @@ urlpatterns = [
         views.match_frames,
         name="api-match-frames",
     ),
+    path("challenges/", organising.challenges, name="api-challenges"),
+    path("challenges/<uuid:challenge_uuid>/", organising.challenge, name="api-challenge"),
 ]

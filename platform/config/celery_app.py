@@ -2,7 +2,7 @@
 
 Run from ``platform/``::
 
-    celery -A config worker -Q matches,maintenance   # match runner
+    celery -A config worker -Q challenges,matches,maintenance   # match runner
     celery -A config worker -Q validation            # upload checks
     celery -A config beat                            # scheduler and sweeper
 """

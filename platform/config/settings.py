@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "versiontests",
     "tournaments",
     "tables",
+    "challenges",
     "api",
     "guide",
     "remote",
@@ -236,6 +237,11 @@ ANALYSIS_SAMPLES = env_int("NIMMT_ANALYSIS_SAMPLES", 200, minimum=1, maximum=500
 ANALYSIS_SECONDS = env_int("NIMMT_ANALYSIS_SECONDS", 120, minimum=1, maximum=1800)
 ANALYSIS_PER_HOUR = env_int("NIMMT_ANALYSIS_PER_HOUR", 10, minimum=0)
 ANALYSIS_WAITING = env_int("NIMMT_ANALYSIS_WAITING", 20, minimum=1)
+# Challenges (challenges.services): one user's new challenges per hour, the most games one
+# challenge may play (deals x players), and one user's challenges queued or playing at once.
+CHALLENGES_PER_HOUR = env_int("NIMMT_CHALLENGES_PER_HOUR", 10, minimum=0)
+CHALLENGE_MAX_GAMES = env_int("NIMMT_CHALLENGE_MAX_GAMES", 60, minimum=1, maximum=1000)
+CHALLENGES_WAITING = env_int("NIMMT_CHALLENGES_WAITING", 2, minimum=1)
 
 # ---------------------------------------------------------------------------- Celery
 

@@ -56,6 +56,7 @@ urlpatterns = [
         name="match-analysis",
     ),
     path("tournaments/", include("tournaments.urls")),
+    path("challenges/", include("challenges.urls")),
     path("play/", include("tables.urls")),
     path("accounts/", include("accounts.urls")),
     path("write-a-bot/", guide_views.write_a_bot, name="guide"),

@@ -98,7 +98,7 @@ class CeleryProcess:
         cls,
         env: dict[str, str],
         log: Path,
-        queues: str = "matches,validation,maintenance",
+        queues: str = "challenges,matches,validation,maintenance",
         concurrency: int = 2,
     ) -> "CeleryProcess":
         argv = [
