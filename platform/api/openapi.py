@@ -273,6 +273,7 @@ _UPLOAD = {
 }
 _ANY_JSON = {"type": "object"}
 _BOOL = {"type": "boolean"}
+_NAMED_BOT = _object(["id", "name"], {"id": _UUID, "name": {"type": "string"}})
 
 
 def document() -> dict[str, Any]:
@@ -366,6 +367,66 @@ def document() -> dict[str, Any]:
                 ),
                 "parameters": [_BOT],
             },
+        },
+        "/bots/{bot_id}/vs/{other_id}/": {
+            "get": _get(
+                "Two bots' shared games, from the first's side: per kind of game (variant, "
+                "players, rated) the record and the score edge per deal with its 95% interval "
+                "and LOS; their shared matches, newest first, a page at a time",
+                _wrapped(
+                    bot=_NAMED_BOT,
+                    opponent=_NAMED_BOT,
+                    page=_URL,
+                    kinds={
+                        "type": "array",
+                        "items": _object(
+                            ["variant", "players", "rated", "games", "deals", "edge"],
+                            {
+                                "variant": {"type": "string"},
+                                "players": {"type": "integer"},
+                                "rated": {"type": "boolean"},
+                                "games": {"type": "integer", "minimum": 1},
+                                "wins": {"type": "integer", "minimum": 0},
+                                "draws": {"type": "integer", "minimum": 0},
+                                "losses": {"type": "integer", "minimum": 0},
+                                "deals": {"type": "integer", "minimum": 1},
+                                "edge": {
+                                    "type": "number",
+                                    "description": "points per game over the opponent's on "
+                                    "the same deal, per deal (higher = better)",
+                                },
+                                "half_width": _nullable("number"),
+                                "los": _nullable("number"),
+                                "significant": {"type": "boolean"},
+                            },
+                        ),
+                    },
+                    games={
+                        "type": "array",
+                        "items": _object(
+                            ["id", "match", "rated", "score", "opponent_score", "edge"],
+                            {
+                                "id": _UUID,
+                                "match": _URL,
+                                "created_at": _TIME,
+                                "variant": {"type": "string"},
+                                "players": {"type": "integer"},
+                                "rated": {"type": "boolean"},
+                                "score": {"type": "integer"},
+                                "opponent_score": {"type": "integer"},
+                                "rank": {"type": "integer"},
+                                "opponent_rank": {"type": "integer"},
+                                "deals": {"type": "integer"},
+                                "edge": {"type": "number", "description": "per deal"},
+                            },
+                        ),
+                    },
+                    next=_nullable("string", description="the next page's address"),
+                ),
+                _BOT,
+                _param("other_id", "path", _UUID, "the other bot's id"),
+                _param("before", "query", _UUID, "the last match of the page before"),
+            )
         },
         "/bots/{bot_id}/challenges/": {
             "post": {

@@ -6,6 +6,7 @@
   as JSON or a form; refused with the reason (a limit, an opponent that does not accept).
 * ``GET /challenges/<id>/``: its match and, once played, the edge over each opponent.
 * ``POST /bots/<id>/challenges/`` (``accept``: true or false): the owner's switch.
+* ``GET /bots/<id>/vs/<other id>/``: the matchup of two bots (:mod:`matchups.services`).
 """
 
 import json
@@ -19,6 +20,8 @@ from challenges.tasks import make_challenge
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from matches.models import Match
+from matchups import services as matchup_services
 from submissions.models import Bot
 
 from api.decorators import api, error
@@ -192,5 +195,77 @@ def bot_challenges(request: HttpRequest, bot_uuid: uuid.UUID) -> HttpResponse:
         {
             "bot": {"id": str(owned.uuid), "name": owned.name},
             "accepts_challenges": challenge_services.accepts_challenges(owned),
+        }
+    )
+
+
+# ---------------------------------------------------------------------------- matchups
+
+
+@api()
+def matchup(request: HttpRequest, bot_uuid: uuid.UUID, other_uuid: uuid.UUID) -> HttpResponse:
+    """Every kind of game two bots shared, from the first's side, and a page of their shared
+    matches, newest first (``before``: the last match's id of the page before)."""
+    a = get_object_or_404(Bot, uuid=bot_uuid)
+    b = get_object_or_404(Bot, uuid=other_uuid)
+    if a.pk == b.pk:
+        return error(400, "A bot shares no games with itself: give two bots.")
+    before = None
+    if wanted := request.GET.get("before"):
+        key = (
+            Match.objects.filter(uuid=wanted).values_list("created_at", "pk").first()
+            if matchup_services.is_uuid(wanted)
+            else None
+        )
+        if key is None:
+            return error(400, "'before' must be the id of a match on the page before.")
+        before = key
+    kinds = matchup_services.kinds(a.pk, b.pk)
+    games, more = matchup_services.shared_games(a.pk, b.pk, before)
+    next_page = None
+    if more and games:
+        next_page = (
+            reverse("api-matchup", args=[a.uuid, b.uuid]) + f"?before={games[-1].match.uuid}"
+        )
+    return JsonResponse(
+        {
+            "bot": {"id": str(a.uuid), "name": a.name},
+            "opponent": {"id": str(b.uuid), "name": b.name},
+            "page": reverse("matchup", args=[a.uuid, b.uuid]),
+            "kinds": [
+                {
+                    "variant": k.variant,
+                    "players": k.players,
+                    "rated": k.rated,
+                    "games": k.games,
+                    "wins": k.wins,
+                    "draws": k.draws,
+                    "losses": k.losses,
+                    "deals": k.comparison.games,
+                    "edge": round(k.comparison.mean_diff, 4),
+                    "half_width": _number(k.comparison.half_width),
+                    "los": _number(k.comparison.los),
+                    "significant": k.comparison.significant,
+                }
+                for k in kinds
+            ],
+            "games": [
+                {
+                    "match": reverse("api-match", args=[g.match.uuid]),
+                    "id": str(g.match.uuid),
+                    "created_at": _iso(g.match.created_at),
+                    "variant": g.match.variant,
+                    "players": g.match.players,
+                    "rated": g.rated,
+                    "score": g.score,
+                    "opponent_score": g.opponent_score,
+                    "rank": g.rank,
+                    "opponent_rank": g.opponent_rank,
+                    "deals": g.deals,
+                    "edge": round(g.edge, 4),
+                }
+                for g in games
+            ],
+            "next": next_page,
         }
     )

@@ -15,6 +15,7 @@ urlpatterns = [
     path("bots/<uuid:bot_uuid>/retire/", views.bot_retire, name="api-bot-retire"),
     path("bots/<uuid:bot_uuid>/resume/", views.bot_resume, name="api-bot-resume"),
     path("bots/<uuid:bot_uuid>/remote-token/", views.bot_remote_token, name="api-remote-token"),
+    path("bots/<uuid:bot_uuid>/vs/<uuid:other_uuid>/", organising.matchup, name="api-matchup"),
     path("bots/<uuid:bot_uuid>/challenges/", organising.bot_challenges, name="api-bot-challenges"),
     path("versions/<uuid:version_uuid>/", views.version, name="api-version"),
     path("matches/", views.matches, name="api-matches"),

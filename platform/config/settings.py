@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "challenges",
+    "matchups",
     "api",
     "guide",
     "remote",
@@ -308,6 +309,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "submissions.tasks.requeue_stale_versions",
         "schedule": SWEEP_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+    "record-missing-matchups": {
+        "task": "matchups.tasks.record_missing_matchups",
+        "schedule": 60.0,
+        "options": {"queue": "maintenance", "expires": 60.0},
     },
     "forget-old-guests": {
         "task": "tables.tasks.forget_old_guests",
