@@ -273,6 +273,21 @@ _UPLOAD = {
 }
 _ANY_JSON = {"type": "object"}
 _BOOL = {"type": "boolean"}
+_WAYS = _object(["email", "webhook"], {"email": _BOOL, "webhook": _BOOL})
+_NOTIFY = _wrapped(
+    notifications=_object(
+        ["webhook_url", "webhook_secret", "events"],
+        {
+            "webhook_url": {"type": "string"},
+            "webhook_secret": {
+                "type": "string",
+                "description": "X-Nimmt-Signature is sha256=HMAC-SHA256(secret, "
+                "'<X-Nimmt-Timestamp>.<body>')",
+            },
+            "events": {"type": "object", "additionalProperties": _WAYS},
+        },
+    )
+)
 _NAMED_BOT = _object(["id", "name"], {"id": _UUID, "name": {"type": "string"}})
 
 
@@ -439,6 +454,89 @@ def document() -> dict[str, Any]:
                     {"application/json": {"schema": _object(["accept"], {"accept": _BOOL})}},
                 ),
                 "parameters": [_BOT],
+            }
+        },
+        "/notifications/": {
+            "get": {
+                **_get("Your notifications: the webhook, its secret, each event's ways", _NOTIFY),
+                "security": [{"token": []}],
+            },
+            "post": _post(
+                "Change them: the webhook's address (https, a public address) and/or each "
+                "event's ways",
+                _NOTIFY,
+                {
+                    "application/json": {
+                        "schema": _object(
+                            [],
+                            {
+                                "webhook_url": {"type": "string", "maxLength": 500},
+                                "events": {"type": "object", "additionalProperties": _WAYS},
+                            },
+                        )
+                    }
+                },
+            ),
+        },
+        "/notifications/test/": {
+            "post": {
+                **_post(
+                    "Send a test to your e-mail address and webhook",
+                    _wrapped(deliveries={"type": "array", "items": {"type": "integer"}}),
+                ),
+                "responses": {
+                    "202": _json(
+                        _wrapped(deliveries={"type": "array", "items": {"type": "integer"}}),
+                        "on its way",
+                    ),
+                    "400": _error("nowhere to send it"),
+                    "401": _error("no valid token"),
+                },
+            }
+        },
+        "/notifications/deliveries/": {
+            "get": {
+                **_get(
+                    "Your latest deliveries with each attempt (the delivery log)",
+                    _wrapped(
+                        deliveries={
+                            "type": "array",
+                            "items": _object(
+                                ["event", "kind", "way", "status", "attempts", "log"],
+                                {
+                                    "event": _UUID,
+                                    "kind": {"type": "string"},
+                                    "subject": {"type": "string"},
+                                    "way": {"enum": ["email", "webhook"]},
+                                    "target": {"type": "string"},
+                                    "status": {"enum": ["pending", "sending", "sent", "failed"]},
+                                    "attempts": {"type": "integer", "minimum": 0},
+                                    "created_at": _TIME,
+                                    "sent_at": _TIME,
+                                    "log": {
+                                        "type": "array",
+                                        "items": _object(
+                                            ["at", "ok"],
+                                            {
+                                                "at": _TIME,
+                                                "ok": {"type": "boolean"},
+                                                "status": _nullable("integer"),
+                                                "detail": {"type": "string"},
+                                            },
+                                        ),
+                                    },
+                                },
+                            ),
+                        }
+                    ),
+                    _param(
+                        "limit",
+                        "query",
+                        {"type": "integer", "minimum": 0, "maximum": 100},
+                        "how many (20)",
+                    ),
+                ),
+                "security": [{"token": []}],
             }
         },
         "/challenges/": {

@@ -7,6 +7,8 @@
 * ``GET /challenges/<id>/``: its match and, once played, the edge over each opponent.
 * ``POST /bots/<id>/challenges/`` (``accept``: true or false): the owner's switch.
 * ``GET /bots/<id>/vs/<other id>/``: the matchup of two bots (:mod:`matchups.services`).
+* ``GET``/``POST /notifications/``, ``POST /notifications/test/``,
+  ``GET /notifications/deliveries/``: your notifications (token required).
 """
 
 import json
@@ -22,6 +24,10 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from matches.models import Match
 from matchups import services as matchup_services
+from notifications import services as notification_services
+from notifications import webhooks
+from notifications.models import EVENT_KINDS, Channel, Delivery
+from notifications.tasks import send_test as send_notification_test
 from submissions.models import Bot
 
 from api.decorators import api, error
@@ -267,5 +273,112 @@ def matchup(request: HttpRequest, bot_uuid: uuid.UUID, other_uuid: uuid.UUID) ->
                 for g in games
             ],
             "next": next_page,
+        }
+    )
+
+
+# ---------------------------------------------------------------------------- notifications
+
+
+CHOOSABLE = tuple(kind for kind in EVENT_KINDS if kind != "test")
+
+
+def _channel_dict(channel: Channel) -> dict[str, Any]:
+    return {
+        "webhook_url": channel.webhook_url,
+        "webhook_secret": channel.webhook_secret,
+        "events": {
+            kind: {"email": channel.wants(kind, "email"), "webhook": channel.wants(kind, "webhook")}
+            for kind in CHOOSABLE
+        },
+    }
+
+
+@api(methods=("GET", "POST"), auth="required")
+def notifications(request: HttpRequest) -> HttpResponse:
+    """GET: your choices; POST (JSON): ``webhook_url`` and/or ``events`` ({kind: {"email":
+    bool, "webhook": bool}}) to change them."""
+    user = _user(request)
+    assert user is not None
+    channel, _ = Channel.objects.get_or_create(user=user)
+    if request.method == "POST":
+        try:
+            body = _body(request)
+        except BadParameter as problem:
+            return error(400, str(problem))
+        if "webhook_url" in body:
+            url = body["webhook_url"]
+            if not isinstance(url, str) or len(url) > 500:
+                return error(400, "'webhook_url' must be a string of at most 500 characters.")
+            if url:
+                try:
+                    webhooks.check_url(url)
+                except webhooks.WebhookRefused as refused:
+                    return error(400, str(refused))
+            channel.webhook_url = url
+            channel.save(update_fields=["webhook_url"])
+        if "events" in body:
+            events = body["events"]
+            unknown = [k for k in events if k not in CHOOSABLE] if isinstance(events, dict) else []
+            if not isinstance(events, dict) or not all(
+                isinstance(v, dict) and all(isinstance(x, bool) for x in v.values())
+                for v in events.values()
+            ):
+                return error(
+                    400, '\'events\' must map event kinds to {"email": bool, "webhook": bool}.'
+                )
+            if unknown:
+                return error(
+                    400,
+                    f"Unknown event {unknown[0]!r}; events: {', '.join(CHOOSABLE)}.",
+                )
+            notification_services.set_choices(channel, events)
+    return JsonResponse({"notifications": _channel_dict(channel)})
+
+
+@api(methods=("POST",), auth="required")
+def notifications_test(request: HttpRequest) -> HttpResponse:
+    """Send a test event to your e-mail address and webhook."""
+    user = _user(request)
+    assert user is not None
+    sent = send_notification_test(user.pk)
+    if not sent:
+        return error(400, "Nowhere to send it: give your account an e-mail address or a webhook.")
+    return JsonResponse({"deliveries": sent}, status=202)
+
+
+@api(auth="required")
+def notification_deliveries(request: HttpRequest) -> HttpResponse:
+    """Your latest deliveries, newest first, with their attempts."""
+    user = _user(request)
+    try:
+        limit = _int_param(request, "limit", 20, MAX_LIMIT)
+    except BadParameter as problem:
+        return error(400, str(problem))
+    found = (
+        Delivery.objects.filter(event__user=user)
+        .select_related("event")
+        .prefetch_related("log")[:limit]
+    )
+    return JsonResponse(
+        {
+            "deliveries": [
+                {
+                    "event": str(d.event.uuid),
+                    "kind": d.event.kind,
+                    "subject": d.event.subject,
+                    "way": d.way,
+                    "target": d.target,
+                    "status": d.status,
+                    "attempts": d.attempts,
+                    "created_at": _iso(d.created_at),
+                    "sent_at": _iso(d.sent_at),
+                    "log": [
+                        {"at": _iso(a.at), "ok": a.ok, "status": a.status_code, "detail": a.detail}
+                        for a in d.log.all()
+                    ],
+                }
+                for d in found
+            ]
         }
     )

@@ -30,6 +30,13 @@ urlpatterns = [
         views.match_frames,
         name="api-match-frames",
     ),
+    path("notifications/", organising.notifications, name="api-notifications"),
+    path("notifications/test/", organising.notifications_test, name="api-notifications-test"),
+    path(
+        "notifications/deliveries/",
+        organising.notification_deliveries,
+        name="api-notification-deliveries",
+    ),
     path("challenges/", organising.challenges, name="api-challenges"),
     path("challenges/<uuid:challenge_uuid>/", organising.challenge, name="api-challenge"),
 ]

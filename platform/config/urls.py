@@ -60,6 +60,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("challenges/", include("challenges.urls")),
     path("play/", include("tables.urls")),
+    path("accounts/notifications/", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
     path("write-a-bot/", guide_views.write_a_bot, name="guide"),
     path("write-a-bot/kits/<slug:language>.zip", guide_views.kit, name="guide-kit"),
