@@ -145,6 +145,35 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     ),
+    "Season": _object(
+        ["id", "ladder", "number", "name", "status", "starts_at", "freezes_at", "ends_at", "url"],
+        {
+            "id": _UUID,
+            "ladder": _UUID,
+            "number": {"type": "integer", "minimum": 1},
+            "name": {"type": "string"},
+            "status": {"enum": ["scheduled", "running", "frozen", "final", "finished"]},
+            "starts_at": _TIME,
+            "freezes_at": _TIME,
+            "ends_at": _TIME,
+            "finalists": {"type": "integer"},
+            "carry_over": {"type": "boolean"},
+            "final": _nullable("string", description="the final tournament's page"),
+            "url": _URL,
+            "page": _URL,
+            "standings": {
+                "type": "array",
+                "items": {"type": "object"},
+                "description": "one season only: the ladder's table at its end",
+            },
+            "final_standings": {
+                "type": "array",
+                "items": {"type": "object"},
+                "description": "one season only: the final's standings",
+            },
+            "note": {"type": "string", "description": "one season only"},
+        },
+    ),
     "Challenge": _object(
         [
             "id",
@@ -538,6 +567,20 @@ def document() -> dict[str, Any]:
                 ),
                 "security": [{"token": []}],
             }
+        },
+        "/seasons/": {
+            "get": _get(
+                "Ladders' seasons, the latest first",
+                _wrapped(seasons={"type": "array", "items": _ref("Season")}),
+                _param("ladder", "query", _UUID, "a ladder's id"),
+            )
+        },
+        "/seasons/{season_id}/": {
+            "get": _get(
+                "One season, with the ladder's table at its end and its final's standings",
+                _wrapped(season=_ref("Season")),
+                _param("season_id", "path", _UUID, "the season's id"),
+            )
         },
         "/challenges/": {
             "get": _get(

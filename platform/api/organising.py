@@ -9,6 +9,7 @@
 * ``GET /bots/<id>/vs/<other id>/``: the matchup of two bots (:mod:`matchups.services`).
 * ``GET``/``POST /notifications/``, ``POST /notifications/test/``,
   ``GET /notifications/deliveries/``: your notifications (token required).
+* ``GET /seasons/``, ``/seasons/<id>/``: ladders' seasons, with their kept standings.
 """
 
 import json
@@ -28,6 +29,7 @@ from notifications import services as notification_services
 from notifications import webhooks
 from notifications.models import EVENT_KINDS, Channel, Delivery
 from notifications.tasks import send_test as send_notification_test
+from seasons.models import Season
 from submissions.models import Bot
 
 from api.decorators import api, error
@@ -382,3 +384,50 @@ def notification_deliveries(request: HttpRequest) -> HttpResponse:
             ]
         }
     )
+
+
+# ---------------------------------------------------------------------------- seasons
+
+
+def season_dict(season: Season, detail: bool = False) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": str(season.uuid),
+        "ladder": str(season.ladder.uuid),
+        "number": season.number,
+        "name": season.name,
+        "status": season.status,
+        "starts_at": _iso(season.starts_at),
+        "freezes_at": _iso(season.freezes_at),
+        "ends_at": _iso(season.ends_at),
+        "finalists": season.finalists,
+        "carry_over": season.carry_over,
+        "final": reverse("tournament", args=[season.tournament.uuid])
+        if season.tournament is not None
+        else None,
+        "url": reverse("api-season", args=[season.uuid]),
+        "page": season.get_absolute_url(),
+    }
+    if detail:
+        data["standings"] = season.standings
+        data["final_standings"] = season.final_standings
+        data["note"] = season.note
+    return data
+
+
+@api()
+def seasons(request: HttpRequest) -> HttpResponse:
+    """Seasons, the latest first (``ladder``: a ladder's id)."""
+    found = Season.objects.select_related("ladder", "tournament")
+    if wanted := request.GET.get("ladder"):
+        if not matchup_services.is_uuid(wanted):
+            return error(400, "'ladder' must be a ladder's id (a UUID).")
+        found = found.filter(ladder__uuid=wanted)
+    return JsonResponse({"seasons": [season_dict(s) for s in found[:MAX_LIMIT]]})
+
+
+@api()
+def season(request: HttpRequest, season_uuid: uuid.UUID) -> HttpResponse:
+    found = get_object_or_404(
+        Season.objects.select_related("ladder", "tournament"), uuid=season_uuid
+    )
+    return JsonResponse({"season": season_dict(found, detail=True)})

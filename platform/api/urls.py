@@ -37,6 +37,8 @@ urlpatterns = [
         organising.notification_deliveries,
         name="api-notification-deliveries",
     ),
+    path("seasons/", organising.seasons, name="api-seasons"),
+    path("seasons/<uuid:season_uuid>/", organising.season, name="api-season"),
     path("challenges/", organising.challenges, name="api-challenges"),
     path("challenges/<uuid:challenge_uuid>/", organising.challenge, name="api-challenge"),
 ]

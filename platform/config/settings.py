@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "tables",
     "challenges",
     "matchups",
+    "seasons",
     "notifications",
     "api",
     "guide",
@@ -320,6 +321,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "requeue-stale-versions": {
         "task": "submissions.tasks.requeue_stale_versions",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+    "advance-seasons": {
+        "task": "seasons.tasks.advance_seasons",
         "schedule": SWEEP_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
     },

@@ -59,6 +59,7 @@ urlpatterns = [
     ),
     path("tournaments/", include("tournaments.urls")),
     path("challenges/", include("challenges.urls")),
+    path("seasons/", include("seasons.urls")),
     path("play/", include("tables.urls")),
     path("accounts/notifications/", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),

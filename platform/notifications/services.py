@@ -30,6 +30,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from matches.models import Match
+from seasons.models import Season
 from submissions.models import Bot, BotVersion
 from versiontests.models import VersionTest
 
@@ -166,7 +167,59 @@ def finished_challenges(since: datetime, users: set[int]) -> Iterable[Notice]:
         )
 
 
-SOURCES = (paused_bots, checked_versions, decided_tests, finished_challenges)
+def ended_seasons(since: datetime, users: set[int]) -> Iterable[Notice]:
+    """A season ended: told to the owners of the bots in its kept table."""
+    for season in Season.objects.filter(finished_at__gt=since).select_related("ladder"):
+        names = {row["bot"]["id"]: row["place"] for row in season.standings}
+        owners = Bot.objects.filter(uuid__in=list(names), owner_id__in=users)
+        for owner_id in sorted({b.owner_id for b in owners}):
+            yield Notice(
+                owner_id,
+                "season_ended",
+                f"season_ended:{season.pk}:{owner_id}",
+                f"{season.name} of {season.ladder} has ended",
+                {
+                    "season": {"id": str(season.uuid), "url": _link(season.get_absolute_url())},
+                    "final_standings": season.final_standings,
+                    "your_bots": [
+                        {"name": b.name, "place": names[str(b.uuid)]}
+                        for b in owners
+                        if b.owner_id == owner_id
+                    ],
+                },
+            )
+
+
+def season_finalists(since: datetime, users: set[int]) -> Iterable[Notice]:
+    """A bot was ranked into a season's final (its tournament started)."""
+    seasons = Season.objects.filter(
+        tournament__started_at__gt=since, tournament__isnull=False
+    ).select_related("ladder", "tournament")
+    for season in seasons:
+        assert season.tournament is not None
+        entrants = season.tournament.entrants.filter(bot__owner_id__in=users).select_related("bot")
+        for entrant in entrants:
+            yield Notice(
+                entrant.bot.owner_id,
+                "season_final",
+                f"season_final:{season.pk}:{entrant.bot_id}",
+                f"{entrant.bot.name} is in the final of {season.name} of {season.ladder}",
+                {
+                    "season": {"id": str(season.uuid), "url": _link(season.get_absolute_url())},
+                    "bot": {"id": str(entrant.bot.uuid), "name": entrant.bot.name},
+                    "final": _link(season.tournament.get_absolute_url()),
+                },
+            )
+
+
+SOURCES = (
+    paused_bots,
+    checked_versions,
+    decided_tests,
+    finished_challenges,
+    ended_seasons,
+    season_finalists,
+)
 
 
 def notice_all(now: datetime | None = None) -> list[int]:
