@@ -4,6 +4,7 @@ against a bot whose owner does not accept challenges; the result is the paired e
 
 import math
 import statistics
+import threading
 from typing import Any
 from unittest import mock
 
@@ -14,6 +15,7 @@ from api import openapi
 from challenges import services
 from challenges.models import Challenge, ChallengeRefusal
 from challenges.tasks import QUEUE, make_challenge
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from ladders.models import Rating
@@ -335,3 +337,31 @@ def test_a_worker_on_the_challenges_queue_plays_it_and_the_ladder_does_not_move(
     assert all(e.comparison.games == 2 for e in edges)
     assert list(Rating.objects.order_by("pk").values()) == before
     assert not match.rating_changes.exists()
+
+
+def test_two_requests_at_once_cannot_together_pass_a_limit(
+    transactional_db: None, settings: Any
+) -> None:
+    alice = make_user("alice")
+    mine, house, _, _ = field(alice)
+    settings.CHALLENGES_WAITING = 1
+    barrier = threading.Barrier(4)
+    outcomes: list[str] = []
+
+    def ask() -> None:
+        try:
+            barrier.wait(timeout=30)
+            services.create_challenge(alice, mine, "basic", 2, [house], 1)
+            outcomes.append("made")
+        except services.ChallengeLimit:
+            outcomes.append("limit")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(outcomes) == ["limit", "limit", "limit", "made"]
+    assert Challenge.objects.count() == 1

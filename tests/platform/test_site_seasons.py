@@ -231,3 +231,17 @@ def test_owners_are_told_their_bot_is_in_the_final_and_the_season_ended() -> Non
     ended = Event.objects.get(kind="season_ended")
     assert ended.data["your_bots"] == [{"name": "mine", "place": 1}]
     assert Event.objects.count() == 2
+
+
+def test_the_ladder_page_names_its_season_and_the_last_one() -> None:
+    olga = organiser()
+    alice = User.objects.create_user("alice", "alice@example.org", "pw-pw-pw-pw")
+    ladder, _ = league(alice)
+    assert 'id="ladder-season"' not in Client().get(ladder.get_absolute_url()).content.decode()
+    season = season_on(ladder, olga, repeat=True)
+    services.advance(season.pk, season.freezes_at)
+    page = Client().get(ladder.get_absolute_url()).content.decode()
+    assert "Spring</a> (frozen: no new versions until its final is over)" in page
+    Season.objects.filter(pk=season.pk).update(status=Season.FINISHED)
+    page = Client().get(ladder.get_absolute_url()).content.decode()
+    assert f'last: <a href="{season.get_absolute_url()}">Spring</a>' in page
