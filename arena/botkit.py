@@ -53,6 +53,8 @@ import logging
 import math
 import os
 import random
+import socket
+import ssl
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -440,15 +442,51 @@ def remote_channel(url: str, ca_file: str | None = None) -> grpc.aio.Channel:
         if host not in ("localhost", "127.0.0.1", "::1"):
             raise ArenaError(f"--remote {url!r}: plaintext only to loopback; use grpcs://")
         return grpc.aio.insecure_channel(target, options=options)
-    root = None
-    if ca_file:
-        try:
-            with open(ca_file, "rb") as file:
-                root = file.read()
-        except OSError as exc:
-            raise ArenaError(f"cannot read the CA file {ca_file}: {exc}") from exc
-    credentials = grpc.ssl_channel_credentials(root_certificates=root)
+    credentials = grpc.ssl_channel_credentials(root_certificates=_ca(ca_file))
     return grpc.aio.secure_channel(target, credentials, options=options)
+
+
+def _ca(ca_file: str | None) -> bytes | None:
+    if not ca_file:
+        return None
+    try:
+        with open(ca_file, "rb") as file:
+            return file.read()
+    except OSError as exc:
+        raise ArenaError(f"cannot read the CA file {ca_file}: {exc}") from exc
+
+
+#: What a kit says when the gateway answers but its certificate is not trusted.
+UNTRUSTED = "the arena's certificate is not trusted (pass --ca FILE)"
+
+
+def untrusted_certificate(url: str, ca_file: str | None, timeout: float = 5.0) -> str | None:
+    """Why the gateway at ``url`` cannot be trusted (its certificate fails verification against
+    the system's CAs or ``ca_file``), or ``None`` if it can, or cannot be reached, or ``url`` is
+    not TLS: a TLS handshake of its own, asked after gRPC could not connect, since gRPC says
+    only that it could not."""
+    scheme, _, target = url.rpartition("://")
+    if scheme == "grpc":
+        return None
+    host, _, port = target.rpartition(":")
+    host = host.strip("[]")
+    try:
+        context = ssl.create_default_context(
+            cadata=None if ca_file is None else (_ca(ca_file) or b"").decode("ascii", "replace")
+        )
+    except ssl.SSLError as exc:
+        return f"the CA file {ca_file} holds no certificate ({exc.reason})"
+    context.set_alpn_protocols(["h2"])
+    try:
+        with (
+            socket.create_connection((host, int(port)), timeout=timeout) as sock,
+            context.wrap_socket(sock, server_hostname=host),
+        ):
+            return None
+    except ssl.SSLCertVerificationError as exc:
+        return str(exc.verify_message or exc)
+    except (OSError, ValueError):
+        return None  # not reachable: the caller's "cannot reach" stands
 
 
 async def _play_remote(
@@ -465,6 +503,11 @@ async def _play_remote(
                 await asyncio.wait_for(channel.channel_ready(), connect_timeout)
                 summary = await _match(channel, bot, token)
             except TimeoutError:
+                why = await asyncio.to_thread(untrusted_certificate, url, ca_file)
+                if why is not None:  # connecting again would not help
+                    raise ArenaError(
+                        f"{UNTRUSTED}: {url}: {why}", grpc.StatusCode.FAILED_PRECONDITION
+                    ) from None
                 log.warning("cannot reach the gateway at %s; trying again in %g s", url, pause)
             except ArenaError as exc:
                 if exc.code in _FINAL:

@@ -110,7 +110,7 @@ from arena.engine.decisions import Decision  # noqa: E402
 from arena.engine.observation import Observation  # noqa: E402
 from arena.engine.variants import variant as get_variant  # noqa: E402
 from arena.local import play_game, series_game  # noqa: E402
-from arena.runner.results import match_ranks  # noqa: E402
+from arena.runner.results import Ranking, match_ranks  # noqa: E402
 
 VARIANT = "basic"
 PLAYERS = 4
@@ -268,7 +268,12 @@ def ladder_run(run: Run) -> dict[str, list[float]]:
         assert lineup is not None
         rng.shuffle(lineup)
         match = play(run.noise, lineup, rng.randrange(2**31), run.duplicate)
-        ranks = match_ranks(match.game_ranks)
+        ranks = match_ranks(
+            match.game_ranks,
+            Ranking.of(len(match.game_ranks[0]), run.duplicate),
+            [sum(points) for points in match.deal_scores],
+            higher,
+        )
         seated = [names[b] for b in lineup]
         for r in elo_calc.rate([elo[b] for b in seated], ranks):
             elo[r.bot_id] = r

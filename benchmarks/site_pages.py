@@ -63,7 +63,9 @@ request waits for others.
 
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
-to its name). The goals: p95 < 100 ms, and p95 within 1.15x of the smallest size's.
+to its name). The sites listen on free ports of 127.0.0.1 unless ``--ports 8301,8302,8303``
+names one per size (smallest first). The goals: p95 < 100 ms, and p95 within 1.15x of the
+smallest size's.
 """
 
 import argparse
@@ -604,18 +606,26 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[int]:
-    """The site served by gunicorn (sync workers) on 127.0.0.1: its port."""
-    with gunicorn_process(env, workers, log) as (port, _process):
+def gunicorn(
+    env: dict[str, str], workers: int, log: Path, port: int | None = None
+) -> Iterator[int]:
+    """The site served by gunicorn (sync workers) on 127.0.0.1 (``port``, or a free one): its
+    port."""
+    with gunicorn_process(env, workers, log, port=port) as (port, _process):
         yield port
 
 
 @contextlib.contextmanager
 def gunicorn_process(
-    env: dict[str, str], workers: int, log: Path, options: tuple[str, ...] = ()
+    env: dict[str, str],
+    workers: int,
+    log: Path,
+    options: tuple[str, ...] = (),
+    port: int | None = None,
 ) -> Iterator[tuple[int, "subprocess.Popen[bytes]"]]:
-    """gunicorn serving the site on 127.0.0.1 with more ``options``: its port and process."""
-    port = free_port()
+    """gunicorn serving the site on 127.0.0.1 (``port``, or a free one) with more ``options``:
+    its port and process."""
+    port = port or free_port()
     with log.open("wb") as out:
         process = subprocess.Popen(
             [
@@ -768,6 +778,21 @@ def _sizes(text: str) -> list[int]:
     return sorted(set(sizes))
 
 
+def _ports(text: str) -> list[int]:
+    """``8301,8302``: ports of 127.0.0.1, in the order of the league sizes (smallest first).
+
+    >>> _ports("8301,8302")
+    [8301, 8302]
+    """
+    try:
+        ports = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of ports: {text!r}") from None
+    if not all(1024 <= port <= 65535 for port in ports) or len(set(ports)) != len(ports):
+        raise argparse.ArgumentTypeError(f"ports must differ and lie in 1024-65535: {text!r}")
+    return ports
+
+
 def _figures(times: list[float], errors: int) -> dict[str, float]:
     return {
         "p50_ms": round(statistics.median(times), 1),
@@ -849,8 +874,18 @@ def main() -> None:
         "--reuse", action="store_true", help="measure the databases kept before (migrated)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--ports",
+        type=_ports,
+        default=None,
+        help="the 127.0.0.1 ports of the sites, one per league size, comma-separated "
+        "(default: free ones)",
+    )
     args = parser.parse_args()
     sizes: list[int] = args.matches
+    if args.ports is not None and len(args.ports) != len(sizes):
+        parser.error(f"--ports needs {len(sizes)} ports, one per league size")
+    chosen: dict[int, int | None] = dict(zip(sizes, args.ports or [None] * len(sizes), strict=True))
     batch = max(1, min(args.batch, args.requests))
     count = max(1, args.requests // batch)
 
@@ -879,7 +914,12 @@ def main() -> None:
             with contextlib.ExitStack() as servers:
                 ports = {
                     size: servers.enter_context(
-                        gunicorn(envs[size], args.workers, Path(folder) / f"gunicorn-{size}.log")
+                        gunicorn(
+                            envs[size],
+                            args.workers,
+                            Path(folder) / f"gunicorn-{size}.log",
+                            chosen[size],
+                        )
                     )
                     for size in sizes
                 }

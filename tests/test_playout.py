@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from arena.bots.rollouts import Rule
 from arena.engine import VARIANT_NAMES, Game, PlaceLuck, PlayAction, PlayTile, TakeRow
 from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.playout import Position, random_game, random_game_scores
@@ -238,8 +239,8 @@ def test_rule_playouts_from_any_position_are_games_the_api_plays_alike(variant: 
             seat = mid.pending.seats[0]
             pos = Position(mid)
             who, forced = (seat, decision) if k % 2 else (None, None)
-            turns, final = pos.trace(random.Random(k), who, forced, rule=0.2)
-            assert final == pos.playout(random.Random(k), who, forced, rule=0.2)
+            turns, final = pos.trace(random.Random(k), who, forced, rule=Rule(0.2))
+            assert final == pos.playout(random.Random(k), who, forced, rule=Rule(0.2))
             game = mid.clone()
             drive(game, turns)
             assert game.is_over()
@@ -262,7 +263,7 @@ def test_without_exploration_the_rule_plays_the_tile_that_lands_best(variant: st
             assert pending is not None
             if pending.kind is not DecisionKind.TILE or len(pending.seats) < 4:
                 continue  # not the start of a turn
-            turns, _ = Position(mid).trace(random.Random(k), rule=0.0)
+            turns, _ = Position(mid).trace(random.Random(k), rule=Rule(0.0))
             for seat in range(4):
                 values = landing_values(observe(mid, seat))
                 hand = [values[t] for t in mid.hands[seat]]
@@ -273,6 +274,6 @@ def test_without_exploration_the_rule_plays_the_tile_that_lands_best(variant: st
 
 def test_rule_playouts_are_refused_in_the_card_game_and_outside_0_to_1() -> None:
     with pytest.raises(ValueError, match="rollouts"):
-        Position(Game.new("classic", 4, 1)).playout(random.Random(1), rule=0.1)
+        Position(Game.new("classic", 4, 1)).playout(random.Random(1), rule=Rule(0.1))
     with pytest.raises(ValueError, match="probability"):
-        Position(Game.new("basic", 4, 1)).playouts(random.Random(1), 0, [], rule=1.5)
+        Position(Game.new("basic", 4, 1)).playouts(random.Random(1), 0, [], rule=Rule(1.5))

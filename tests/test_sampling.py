@@ -87,7 +87,11 @@ def test_a_sample_plays_on_through_the_api_and_the_lean_path(
 
 
 def _public(pos: Position) -> dict[str, Any]:
-    return {k: v for k, v in vars(pos).items() if k != "board"}
+    """What a position plays from: its fields, and the Game it stands for (but the box, which
+    play never reads: a sampled position keeps its template's)."""
+    fields = {k: v for k, v in vars(pos).items() if k not in ("board", "_snap")}
+    snap = pos.to_game().snapshot()._replace(box=())
+    return {**fields, "game": snap}
 
 
 @settings(max_examples=60, deadline=None)

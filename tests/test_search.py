@@ -13,6 +13,7 @@ from arena.bots.base import GameInfo
 from arena.bots.heuristic import HeuristicBot
 from arena.bots.random import RandomBot
 from arena.bots.registry import make_bot
+from arena.bots.rollouts import Rule
 from arena.bots.search import SearchBot, Settings, landing_values
 from arena.bots.timing import Deadline
 from arena.engine import VARIANT_NAMES, Game
@@ -139,7 +140,7 @@ def test_a_fixed_number_of_playouts_is_not_exceeded(
         decisions: list[Decision],
         explore: float = 0.1,
         repeat: int = 1,
-        rule: float | None = None,
+        rule: Rule | None = None,
     ) -> object:
         played.append(len(decisions) * repeat)
         if rollout == "random":
@@ -176,7 +177,7 @@ def test_board_game_rollouts_play_by_the_rule_by_default_in_pro_luck_or_when_ask
     bot = SearchBot(f"playouts=200,{options}")
     bot.start_game(GameInfo(variant, 4, 1, 2))
     assert bot.decide(view) in view.legal
-    assert rules and set(rules) == {rule}
+    assert rules and set(rules) == {None if rule is None else Rule(rule)}
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)

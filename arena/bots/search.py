@@ -120,7 +120,7 @@ from arena.runner.notes import Note
 from .base import Bot, GameInfo
 from .heuristic import HeuristicBot
 from .mcs import search_note, shortlist
-from .rollouts import EXPLORE, classic_playouts
+from .rollouts import EXPLORE, Rule, classic_playouts
 from .timing import Deadline, clock_named
 
 Playouts = Callable[[Position, Random, int, list[Decision]], Sequence[Sequence[float]]]
@@ -388,7 +388,7 @@ class SearchBot(Bot):
     def _playouts(self, view: Observation, settings: Settings) -> Playouts:
         """How a sample is played out for each option: the lean path's random playouts, or
         with ``rollout=rule`` tiles chosen by a rule: in the card game's tile choice the rule
-        of :mod:`arena.bots.rollouts`, in the board game the lean path's (:meth:`_rule`)."""
+        of :mod:`arena.bots.rollouts`, in the board game its :class:`~.rollouts.Rule`."""
         pending = view.pending
         assert pending is not None
         rule, explore = self._rule(view, settings), settings.explore
@@ -399,11 +399,12 @@ class SearchBot(Bot):
         return Position.playouts
 
     @staticmethod
-    def _rule(view: Observation, settings: Settings) -> float | None:
-        """The lean path's rule for the board game's rollouts (``rule`` of
-        :meth:`Position.playouts <arena.engine.playout.Position.playouts>`), or ``None``."""
+    def _rule(view: Observation, settings: Settings) -> Rule | None:
+        """The rule for the board game's rollouts (:class:`~arena.bots.rollouts.Rule`, the
+        ``rule`` of :meth:`Position.playouts <arena.engine.playout.Position.playouts>`), or
+        ``None``."""
         if settings.rollout == "rule" and not variant(view.variant).classic:
-            return settings.explore
+            return Rule(settings.explore)
         return None
 
     def _opponent_model(self, view: Observation, settings: Settings) -> Model | None:

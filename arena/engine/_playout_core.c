@@ -1,107 +1,68 @@
-/* The compiled playout core: the lean path's basic and card-game loops in C.
+/* The compiled core: the rules of every variant, played fast (arena/engine/playout.py binds it).
  *
- * arena/engine/playout.py is the reference; this file plays the same games from the same
- * random generator, draw for draw, so that a seed gives the same playouts on both backends
- * (tests/test_playout_core.py compares them game by game).
+ * arena/engine/game.py is the readable reference; this file is the one fast implementation of
+ * the same rules: the deal, whole random games, playouts from any position (tile, luck, action
+ * and row decisions, random or by the rule a caller names) and the card game's rule rollouts.
+ * What it plays it can record in the replay's form (nimmt-replay/1 turns), and the tests verify
+ * such records with the Game and with tests/independent_referee.py (tests/test_playout_core.py).
  *
- * Randomness: the playouts draw from the caller's random.Random. Its Mersenne Twister state is
- * read and advanced in place, exactly as CPython's _random module does (genrand_uint32,
- * random() as genrand_res53, getrandbits for randbytes), so the Python code that continues
- * with the same generator sees the stream where the lean path would have left it. The layout
- * of _random.Random is checked when the module is imported (size, and a self-test against
- * random() itself); if it differs, usable() is False and playout.py keeps the pure path.
+ * Randomness: the core's own generator, SplitMix64 as arena/engine/rng.py specifies it, seeded
+ * per call from the caller's (an int, or one getrandbits(64) draw): a seed deals what Game.new
+ * deals from it. Nothing here reads the caller's generator's internals.
  */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
 
-/* ------------------------------------------------------------------ Mersenne Twister */
+#include "_playout_core.h"
 
-#define MT_N 624
-#define MT_M 397
+/* ------------------------------------------------------------------ the generator */
 
-typedef struct {
-    PyObject_HEAD
-    int index;
-    uint32_t state[MT_N];
-} RandomObject; /* CPython's Modules/_randommodule.c */
-
-static PyTypeObject *random_type = NULL; /* _random.Random */
-static int layout_ok = 0;
-
-static uint32_t genrand_uint32(RandomObject *self) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t y;
-    uint32_t *mt = self->state;
-    if (self->index >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-        self->index = 0;
-    }
-    y = mt[self->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
-
-/* random.random() */
-static double genrand_res53(RandomObject *self) {
-    uint32_t a = genrand_uint32(self) >> 5, b = genrand_uint32(self) >> 6;
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
-}
-
-/* rng.randbytes(n).translate(b & 3): n sorted row positions 0..3, as getrandbits(8 n) draws
- * them (32-bit words from the least significant, the last one's high bits kept). */
-static void random_rows(RandomObject *self, unsigned char *out, Py_ssize_t n) {
-    Py_ssize_t k = 8 * n, j = 0;
-    while (k > 0) {
-        uint32_t r = genrand_uint32(self);
-        int bits = k < 32 ? (int)k : 32;
-        if (k < 32) r >>= (32 - k);
-        for (int b = 0; b < bits; b += 8) out[j++] = (unsigned char)((r >> b) & 3);
-        k -= 32;
+/* n uniform sorted row positions 0..3 of the card game (two bits each) */
+static void random_rows(Gen *g, unsigned char *out, Py_ssize_t n) {
+    for (Py_ssize_t j = 0; j < n; j += 32) {
+        uint64_t r = gen_next64(g);
+        for (Py_ssize_t k = 0; k < 32 && j + k < n; k++) out[j + k] = (unsigned char)((r >> (2 * k)) & 3);
     }
 }
 
-/* The generator of a call; the caller (playout.py) passes only exact random.Random
- * instances, whose random() and getrandbits() are _random.Random's. */
-static RandomObject *as_random(PyObject *rng) {
-    if (!layout_ok) {
-        PyErr_SetString(PyExc_RuntimeError, "the compiled playout core is not usable here");
+/* The generator of a call: an int seed, or one getrandbits(64) draw of the caller's. */
+static int gen_seed(PyObject *rng, Gen *g) {
+    PyObject *seed;
+    if (PyLong_Check(rng)) {
+        Py_INCREF(rng);
+        seed = rng;
+    } else {
+        seed = PyObject_CallMethod(rng, "getrandbits", "i", 64);
+        if (seed == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_TypeError, "rng must be an int seed or a random.Random");
+            }
+            return -1;
+        }
+    }
+    g->state = PyLong_AsUnsignedLongLongMask(seed);
+    Py_DECREF(seed);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* A policy's capsule (NIMMT_POLICY_CAPSULE), or NULL for None (or an error set). */
+static const NimmtPolicy *read_policy(PyObject *obj) {
+    if (obj == Py_None) return NULL;
+    if (!PyCapsule_IsValid(obj, NIMMT_POLICY_CAPSULE)) {
+        PyErr_SetString(PyExc_ValueError, "policy: not a policy's capsule (" NIMMT_POLICY_CAPSULE ")");
         return NULL;
     }
-    if (!PyObject_TypeCheck(rng, random_type)) {
-        PyErr_SetString(PyExc_TypeError, "rng must be a random.Random");
+    const NimmtPolicy *p = PyCapsule_GetPointer(obj, NIMMT_POLICY_CAPSULE);
+    if (p == NULL) return NULL;
+    if (p->version != NIMMT_POLICY_VERSION) {
+        PyErr_Format(PyExc_ValueError, "a policy of version %d, the core takes %d", p->version,
+                     NIMMT_POLICY_VERSION);
         return NULL;
     }
-    return (RandomObject *)rng;
+    return p;
 }
 
 /* ------------------------------------------------------------------ argument helpers */
-
-#define MAX_CODES 512
-#define MAX_SEATS 16
-#define MAX_ROWS 32
-#define MAX_HAND 64
-#define NTILES 105 /* random_keys: one key per entry of CARD_BULLHEADS */
-
-typedef struct {
-    int n;
-    long v[MAX_HAND];
-} IntList;
 
 static int read_ints(PyObject *seq, long *out, int cap, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
@@ -261,21 +222,6 @@ typedef struct {
     int nkind;
 } BasicBoard;
 
-typedef struct {
-    int n;                 /* active rows */
-    long ends[MAX_ROWS];   /* sorted last tiles */
-    long state[MAX_ROWS];  /* the rows' states, by sorted position */
-    long rows[MAX_ROWS];   /* the rows' numbers, by sorted position (card game) */
-    uint64_t empty;        /* basic: bit r set for every empty row */
-} Rows;
-
-/* bisect.bisect(a, x): the rows are few, so a count without branches beats a search */
-static inline int bisect_right(const long *a, int n, long x) {
-    int lo = 0;
-    for (int k = 0; k < n; k++) lo += a[k] <= x;
-    return lo;
-}
-
 /* a[1..j] = a[0..j-1] (j is small: a plain loop beats a call to memmove) */
 static inline void shift_up(long *a, int j) {
     for (int k = j; k > 0; k--) a[k] = a[k - 1];
@@ -343,8 +289,6 @@ static int basic_loop(Rows *r, long *scores, const long *codes, int ncodes, cons
     return 0;
 }
 
-#define CLASSIC_FULL (5 << 6)
-
 /* _CLASSIC_INC: 64 + the card game's bullheads of t, filled in at import */
 static long classic_inc_table[256];
 
@@ -360,11 +304,16 @@ static void fill_classic_inc(void) {
 typedef struct {
     const unsigned char *bytes;
     Py_ssize_t n, i;
+    const NimmtPolicy *policy; /* PICK_POLICY: its card_row names the row */
 } RowDraws;
 
-/* _classic_loop: pick_row >= 0 names the first row a card lower than every row takes */
+#define PICK_POLICY (-2)
+
+/* The card game's placements: a card lower than every row takes the row pick_row names (the
+ * first time; pick_row >= 0), or the policy's row (PICK_POLICY, every time), or else a random
+ * row from ``draws``; ``rec``: the record whose last turn receives the row choices. */
 static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, long pick_row,
-                        RowDraws *draws) {
+                        RowDraws *draws, PyObject *rec) {
     for (int c = 0; c < ncodes; c++) {
         long code = codes[c];
         long t = (code >> 4) & 255;
@@ -382,7 +331,9 @@ static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, lo
             continue;
         }
         int j = -1;
-        if (pick_row >= 0) {
+        if (pick_row == PICK_POLICY) {
+            j = draws->policy->card_row(r);
+        } else if (pick_row >= 0) {
             for (int k = 0; k < r->n; k++)
                 if (r->rows[k] == pick_row) j = k;
             if (j < 0) {
@@ -402,6 +353,21 @@ static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, lo
             return -1;
         }
         long row = r->rows[j];
+        if (rec != NULL) { /* the row choice, in the last turn's choices */
+            Py_ssize_t nrec = PyList_Size(rec);
+            PyObject *choices = nrec > 0 ? PyDict_GetItemString(PyList_GET_ITEM(rec, nrec - 1),
+                                                                "choices")
+                                         : NULL;
+            PyObject *choice = choices == NULL ? NULL
+                                               : Py_BuildValue("{s:i,s:s,s:l}", "seat", seat,
+                                                               "kind", "take_row", "row", row);
+            int rc = choice == NULL ? -1 : PyList_Append(choices, choice);
+            Py_XDECREF(choice);
+            if (rc < 0) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the record has no turn");
+                return -1;
+            }
+        }
         scores[seat] += r->state[j] & 63;
         shift_up(r->ends, j);
         shift_up(r->state, j);
@@ -409,6 +375,54 @@ static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, lo
         r->ends[0] = t;
         r->state[0] = classic_inc(t);
         r->rows[0] = row;
+    }
+    return 0;
+}
+
+/* The loops turn by turn, each turn appended to ``rec`` in the replay's form ({"plays",
+ * "choices", "scores"}; the card game's row choices among its choices). ``mid_turn``: the
+ * codes of turn 0 finish a turn whose entry the record already has. */
+static int play_recorded(Rows *r, long *scores, const long *codes, int ncodes,
+                         const BasicBoard *b, long pick_row, RowDraws *draws, PyObject *rec,
+                         int players, int mid_turn) {
+    int c = 0;
+    while (c < ncodes) {
+        long turn = codes[c] >> 12;
+        int end = c;
+        while (end < ncodes && codes[end] >> 12 == turn) end++;
+        if (!(mid_turn && turn == 0)) {
+            PyObject *plays = PyList_New(players);
+            if (plays == NULL) return -1;
+            for (int s = 0; s < players; s++) {
+                Py_INCREF(Py_None);
+                PyList_SET_ITEM(plays, s, Py_None);
+            }
+            for (int k = c; k < end; k++)
+                if (PyList_SetItem(plays, codes[k] & 15, PyLong_FromLong((codes[k] >> 4) & 255)) <
+                    0) {
+                    Py_DECREF(plays);
+                    return -1;
+                }
+            PyObject *entry = Py_BuildValue("{s:N,s:[],s:[]}", "plays", plays, "choices", "scores");
+            int rc = entry == NULL ? -1 : PyList_Append(rec, entry);
+            Py_XDECREF(entry);
+            if (rc < 0) return -1;
+        }
+        int rc = b != NULL ? basic_loop(r, scores, codes + c, end - c, b)
+                           : classic_loop(r, scores, codes + c, end - c, pick_row, draws, rec);
+        if (rc < 0) return -1;
+        if (pick_row != PICK_POLICY) pick_row = -1;
+        PyObject *list = scores_list(scores, players);
+        Py_ssize_t nrec = PyList_Size(rec);
+        rc = list == NULL || nrec <= 0
+                 ? -1
+                 : PyDict_SetItemString(PyList_GET_ITEM(rec, nrec - 1), "scores", list);
+        Py_XDECREF(list);
+        if (rc < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the record has no turn");
+            return -1;
+        }
+        c = end;
     }
     return 0;
 }
@@ -474,16 +488,22 @@ static int read_rows(Rows *r, PyObject *ends, PyObject *state, PyObject *rows,
  * with the generator running on (results concatenated): ``repeat`` calls in one. */
 static PyObject *py_tile_playouts(PyObject *self, PyObject *args) {
     PyObject *rng, *board, *ends, *state, *rows, *scores_in, *hands_in, *chosen_in, *second_in,
-        *tiles_in;
+        *tiles_in, *record = Py_None;
     unsigned long long empty;
     int seat, turns, repeat;
     Py_ssize_t left;
-    if (!PyArg_ParseTuple(args, "OOOOOKOOOOiOini", &rng, &board, &ends, &state, &rows, &empty,
+    if (!PyArg_ParseTuple(args, "OOOOOKOOOOiOini|O", &rng, &board, &ends, &state, &rows, &empty,
                           &scores_in, &hands_in, &chosen_in, &second_in, &seat, &tiles_in, &turns,
-                          &left, &repeat))
+                          &left, &repeat, &record))
         return NULL;
-    RandomObject *gen = as_random(rng);
-    if (gen == NULL) return NULL;
+    if (record != Py_None && (!PyList_Check(record) || repeat != 1 ||
+                              (tiles_in != Py_None && PySequence_Size(tiles_in) != 1))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "record: a list, for one playout only");
+        return NULL;
+    }
+    Gen genv, *gen = &genv;
+    if (gen_seed(rng, gen) < 0) return NULL;
     const BasicBoard *b = NULL;
     if (board != Py_None) {
         b = PyCapsule_GetPointer(board, "nimmt.basic_board");
@@ -529,8 +549,12 @@ static PyObject *py_tile_playouts(PyObject *self, PyObject *args) {
     if (out == NULL) return NULL;
     unsigned char draws[4096];
     for (int rep = 0; rep < repeat; rep++) {
+        if (rep > 0 && !PyLong_Check(rng) && gen_seed(rng, gen) < 0) { /* a round: a call */
+            Py_XDECREF(out);
+            return NULL;
+        }
         double keys[NTILES];
-        for (int i = 0; i < NTILES; i++) keys[i] = genrand_res53(gen);
+        for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen);
         /* _sequences(key, None, None): each seat's tiles in a random playing order */
         IntList seqs[MAX_SEATS];
         for (int s = 0; s < players; s++) {
@@ -552,7 +576,7 @@ static PyObject *py_tile_playouts(PyObject *self, PyObject *args) {
             }
             if (turns && q->n > turns) q->n = turns;
         }
-        RowDraws rd = {draws, 0, 0};
+        RowDraws rd = {draws, 0, 0, NULL};
         if (b == NULL) {
             random_rows(gen, draws, left);
             rd.n = left;
@@ -600,8 +624,11 @@ static PyObject *py_tile_playouts(PyObject *self, PyObject *args) {
             copy_rows(&r, &start);
             long scores[MAX_SEATS];
             memcpy(scores, scores0, sizeof(scores));
-            int rc = b != NULL ? basic_loop(&r, scores, play, ncodes, b)
-                               : (rd.i = 0, classic_loop(&r, scores, play, ncodes, -1, &rd));
+            rd.i = 0;
+            int rc = record != Py_None ? play_recorded(&r, scores, play, ncodes, b, -1, &rd,
+                                                       record, players, 0)
+                     : b != NULL ? basic_loop(&r, scores, play, ncodes, b)
+                                 : classic_loop(&r, scores, play, ncodes, -1, &rd, NULL);
             PyObject *result = rc < 0 ? NULL : scores_list(scores, players);
             if (result == NULL || PyList_Append(out, result) < 0) {
                 Py_XDECREF(result);
@@ -620,14 +647,21 @@ static PyObject *py_tile_playouts(PyObject *self, PyObject *args) {
  * place (the asking one first), ``hands`` the tiles for the later turns, ``picks`` the rows
  * to try (one result each) or None for a random pick. */
 static PyObject *py_row_playouts(PyObject *self, PyObject *args) {
-    PyObject *rng, *ends, *state, *rows, *scores_in, *head_in, *hands_in, *picks_in;
+    PyObject *rng, *ends, *state, *rows, *scores_in, *head_in, *hands_in, *picks_in,
+        *record = Py_None;
     int turns, repeat;
     Py_ssize_t left;
-    if (!PyArg_ParseTuple(args, "OOOOOOOinOi", &rng, &ends, &state, &rows, &scores_in, &head_in,
-                          &hands_in, &turns, &left, &picks_in, &repeat))
+    if (!PyArg_ParseTuple(args, "OOOOOOOinOi|O", &rng, &ends, &state, &rows, &scores_in,
+                          &head_in, &hands_in, &turns, &left, &picks_in, &repeat, &record))
         return NULL;
-    RandomObject *gen = as_random(rng);
-    if (gen == NULL) return NULL;
+    if (record != Py_None && (!PyList_Check(record) || repeat != 1 ||
+                              (picks_in != Py_None && PySequence_Size(picks_in) != 1))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "record: a list, for one playout only");
+        return NULL;
+    }
+    Gen genv, *gen = &genv;
+    if (gen_seed(rng, gen) < 0) return NULL;
     Rows start;
     if (read_rows(&start, ends, state, rows, 0) < 0) return NULL;
     IntList hands[MAX_SEATS];
@@ -664,8 +698,12 @@ static PyObject *py_row_playouts(PyObject *self, PyObject *args) {
     if (out == NULL) return NULL;
     unsigned char draws[4096];
     for (int rep = 0; rep < repeat; rep++) {
+        if (rep > 0 && !PyLong_Check(rng) && gen_seed(rng, gen) < 0) { /* a round: a call */
+            Py_XDECREF(out);
+            return NULL;
+        }
         double keys[NTILES];
-        for (int i = 0; i < NTILES; i++) keys[i] = genrand_res53(gen);
+        for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen);
         random_rows(gen, draws, left);
         IntList later[MAX_SEATS];
         for (int s = 0; s < players; s++) {
@@ -685,8 +723,12 @@ static PyObject *py_row_playouts(PyObject *self, PyObject *args) {
             copy_rows(&r, &start);
             long scores[MAX_SEATS];
             memcpy(scores, scores0, sizeof(scores));
-            RowDraws rd = {draws, left, 0};
-            PyObject *result = classic_loop(&r, scores, codes, ncodes, pick[picks_in == Py_None ? 0 : d], &rd) < 0
+            RowDraws rd = {draws, left, 0, NULL};
+            long first = pick[picks_in == Py_None ? 0 : d];
+            int rc = record != Py_None ? play_recorded(&r, scores, codes, ncodes, NULL, first, &rd,
+                                                       record, players, 1)
+                                       : classic_loop(&r, scores, codes, ncodes, first, &rd, NULL);
+            PyObject *result = rc < 0
                                    ? NULL
                                    : scores_list(scores, players);
             if (result == NULL || PyList_Append(out, result) < 0) {
@@ -700,21 +742,132 @@ static PyObject *py_row_playouts(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* rule_playouts(rng, rows, hands, chosen, scores, seat, tiles, explore)
+/* random_games(board, players, tiles, hand_size, second, rng, count[, record])
  *
- * arena/bots/rollouts.py's classic_playouts: one playout per tile of ``seat`` in ``tiles``,
- * every seat after that playing by the rule (a card that takes no row, else the cheapest by
- * the board; with probability ``explore`` a random card), each from the same generator state;
- * the generator is left where the last one ended. ``rows``: the board's rows, their tiles. */
+ * Whole random games of basic (board: a basic_board) or the card game (board None), ``count``
+ * of them, their final scores. Each is dealt as Game.new deals from a seed (RULES.md 2: the
+ * tiles 1..``tiles`` in a Fisher-Yates order of SplitMix64, as arena/engine/rng.py's
+ * DealRandom.shuffle; four rows, then a hand of ``hand_size`` per seat, the rest the supply,
+ * of which 2-3 players draw a second hand each when ``second``), and played at random: each
+ * seat plays its hand in the order dealt (a uniformly random order), a card lower than every
+ * row takes a uniformly random row. The generator runs on from the deal into the play and
+ * from one game into the next. ``record`` (one game): a list that receives the turns. */
+static PyObject *py_random_games(PyObject *self, PyObject *args) {
+    PyObject *board, *rng, *record = Py_None;
+    int players, ntiles, hs, second, count;
+    if (!PyArg_ParseTuple(args, "OiiipOi|O", &board, &players, &ntiles, &hs, &second, &rng,
+                          &count, &record))
+        return NULL;
+    const BasicBoard *b = NULL;
+    if (board != Py_None) {
+        b = PyCapsule_GetPointer(board, "nimmt.basic_board");
+        if (b == NULL) return NULL;
+    }
+    int sets = second ? 2 : 1;
+    if (players < 1 || players > 10 || ntiles < 1 || ntiles >= NTILES || hs < 1 || count < 0 ||
+        4 + players * hs * sets > ntiles || players * hs * sets > MAX_CODES ||
+        hs * sets >= 4096 || (b != NULL && b->nkind / b->stride < 4)) {
+        PyErr_SetString(PyExc_ValueError, "random_games: bad players, tiles or hand size");
+        return NULL;
+    }
+    if (record != Py_None && (!PyList_Check(record) || count != 1)) {
+        PyErr_SetString(PyExc_ValueError, "record: a list, for one game only");
+        return NULL;
+    }
+    Gen genv, *gen = &genv;
+    if (gen_seed(rng, gen) < 0) return NULL;
+    PyObject *out = PyList_New(count);
+    if (out == NULL) return NULL;
+    int nrows = b != NULL ? (int)(b->nkind / b->stride) : 4;
+    long tiles[NTILES], codes[MAX_CODES];
+    unsigned char draws[MAX_CODES];
+    for (int game = 0; game < count; game++) {
+        for (int i = 0; i < ntiles; i++) tiles[i] = i + 1;
+        for (int i = ntiles - 1; i > 0; i--) { /* DealRandom.shuffle */
+            int j = (int)gen_below(gen, (uint64_t)i + 1);
+            long x = tiles[i];
+            tiles[i] = tiles[j];
+            tiles[j] = x;
+        }
+        /* the codes turn << 12 | tile << 4 | seat, turn by turn, sorted within each turn */
+        int n = 0;
+        for (int k = 0; k < hs * sets; k++) {
+            int set = k / hs, i = k % hs, start = n;
+            for (int s = 0; s < players; s++) {
+                long t = tiles[4 + set * players * hs + s * hs + i];
+                long code = ((long)k << 12) | (t << 4) | s;
+                int j = n++;
+                while (j > start && codes[j - 1] > code) {
+                    codes[j] = codes[j - 1];
+                    j--;
+                }
+                codes[j] = code;
+            }
+        }
+        Rows r;
+        r.n = 4;
+        r.empty = b != NULL ? (((uint64_t)1 << nrows) - 1) & ~(uint64_t)15 : 0;
+        for (int i = 0; i < 4; i++) { /* rows 0-3 by their tiles, sorted */
+            int j = i;
+            while (j > 0 && r.ends[j - 1] > tiles[i]) {
+                r.ends[j] = r.ends[j - 1];
+                r.rows[j] = r.rows[j - 1];
+                j--;
+            }
+            r.ends[j] = tiles[i];
+            r.rows[j] = i;
+        }
+        for (int i = 0; i < 4; i++)
+            r.state[i] = b != NULL ? b->inc[r.ends[i]] + r.rows[i] * b->stride
+                                   : classic_inc(r.ends[i]);
+        RowDraws rd = {draws, 0, 0, NULL};
+        if (b == NULL) {
+            random_rows(gen, draws, n);
+            rd.n = n;
+        }
+        long scores[MAX_SEATS] = {0};
+        int rc = record != Py_None ? play_recorded(&r, scores, codes, n, b, -1, &rd, record,
+                                                   players, 0)
+                 : b != NULL ? basic_loop(&r, scores, codes, n, b)
+                             : classic_loop(&r, scores, codes, n, -1, &rd, NULL);
+        PyObject *result = rc < 0 ? NULL : scores_list(scores, players);
+        if (result == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, game, result);
+    }
+    return out;
+}
+
+/* rule_playouts(rng, policy, rows, hands, chosen, scores, seat, tiles, explore[, record])
+ *
+ * The card game played on by a policy (a capsule; arena/bots/rollouts.py's classic_playouts
+ * passes the house bots' rule): one playout per tile of ``seat`` in ``tiles``, every seat
+ * after that playing the card the policy's card_tile names (``explore``: its share of random
+ * cards) and taking the row its card_row names, each from the same generator state.
+ * ``rows``: the board's rows, their tiles. ``record``: a list for the turns (one tile). */
 static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
-    PyObject *rng, *rows_in, *hands_in, *chosen_in, *scores_in, *tiles_in;
+    PyObject *rng, *policy_in, *rows_in, *hands_in, *chosen_in, *scores_in, *tiles_in,
+        *record = Py_None;
     int seat;
     double explore;
-    if (!PyArg_ParseTuple(args, "OOOOOiOd", &rng, &rows_in, &hands_in, &chosen_in, &scores_in,
-                          &seat, &tiles_in, &explore))
+    if (!PyArg_ParseTuple(args, "OOOOOOiOd|O", &rng, &policy_in, &rows_in, &hands_in, &chosen_in,
+                          &scores_in, &seat, &tiles_in, &explore, &record))
         return NULL;
-    RandomObject *gen = as_random(rng);
-    if (gen == NULL) return NULL;
+    const NimmtPolicy *policy = read_policy(policy_in);
+    if (policy == NULL || policy->card_tile == NULL || policy->card_row == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "rule_playouts: a policy of the card game's tiles and rows");
+        return NULL;
+    }
+    if (record != Py_None && (!PyList_Check(record) || PySequence_Size(tiles_in) != 1)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "record: a list, for one playout only");
+        return NULL;
+    }
+    Gen genv, *gen = &genv;
+    if (gen_seed(rng, gen) < 0) return NULL;
     IntList rows[MAX_SEATS], hands0[MAX_SEATS];
     int nrows, players;
     if (read_hands(rows_in, rows, &nrows, "rows") < 0) return NULL;
@@ -742,11 +895,12 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "a tile out of range");
             return NULL;
         }
-    /* the rows by their last card: ends (sorted), cards and bullheads of each */
-    long ends0[MAX_ROWS], count0[MAX_ROWS], heads0[MAX_ROWS];
+    /* the rows by their last card, as classic_loop keeps them */
+    Rows start;
+    memset(&start, 0, sizeof(Rows));
     for (int r = 0; r < nrows; r++) {
-        if (rows[r].n < 1) {
-            PyErr_SetString(PyExc_ValueError, "an empty row");
+        if (rows[r].n < 1 || rows[r].n > 5) {
+            PyErr_SetString(PyExc_ValueError, "a row of the card game holds 1 to 5 cards");
             return NULL;
         }
         long last = rows[r].v[rows[r].n - 1], heads = 0;
@@ -757,25 +911,23 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
             }
             heads += classic_inc(rows[r].v[k]) - 64;
         }
-        int j = r; /* insertion by last card (sorted(start, key=last), stable) */
-        while (j > 0 && ends0[j - 1] > last) {
-            ends0[j] = ends0[j - 1];
-            count0[j] = count0[j - 1];
-            heads0[j] = heads0[j - 1];
+        int j = r; /* insertion by last card */
+        while (j > 0 && start.ends[j - 1] > last) {
+            start.ends[j] = start.ends[j - 1];
+            start.state[j] = start.state[j - 1];
+            start.rows[j] = start.rows[j - 1];
             j--;
         }
-        ends0[j] = last;
-        count0[j] = rows[r].n;
-        heads0[j] = heads;
+        start.ends[j] = last;
+        start.state[j] = ((long)rows[r].n << 6) | heads;
+        start.rows[j] = r;
     }
-    RandomObject saved;
-    saved.index = gen->index;
-    memcpy(saved.state, gen->state, sizeof(saved.state));
+    start.n = nrows;
+    Gen saved = *gen;
     PyObject *out = PyList_New(0);
     if (out == NULL) return NULL;
     for (int d = 0; d < ntiles; d++) {
-        gen->index = saved.index;
-        memcpy(gen->state, saved.state, sizeof(saved.state));
+        *gen = saved;
         IntList hands[MAX_SEATS];
         long first[MAX_SEATS], scores[MAX_SEATS];
         int found = -1;
@@ -796,78 +948,40 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
         }
         for (int k = found; k + 1 < hands[seat].n; k++) hands[seat].v[k] = hands[seat].v[k + 1];
         hands[seat].n--;
-        long ends[MAX_ROWS], count[MAX_ROWS], heads[MAX_ROWS];
-        for (int r = 0; r < nrows; r++) {
-            ends[r] = ends0[r];
-            count[r] = count0[r];
-            heads[r] = heads0[r];
-        }
+        Rows r;
+        copy_rows(&r, &start);
+        RowDraws rd = {NULL, 0, 0, policy};
         int forced = 1;
-        for (;;) {
+        for (long turn = 0;; turn++) {
             long plays[MAX_SEATS];
             int nplays = 0;
             for (int s = 0; s < players; s++) {
                 if (forced && first[s]) {
-                    plays[nplays++] = first[s] << 4 | s;
+                    plays[nplays++] = turn << 12 | first[s] << 4 | s;
                     continue;
                 }
                 IntList *hand = &hands[s];
                 if (!hand->n) continue;
-                int k = 0;
-                if (genrand_res53(gen) < explore) {
-                    k = (int)(genrand_res53(gen) * hand->n);
-                } else {
-                    long cheapest = heads[0];
-                    for (int r = 1; r < nrows; r++)
-                        if (heads[r] < cheapest) cheapest = heads[r];
-                    long best = 1L << 30;
-                    int ties = 0;
-                    for (int j = 0; j < hand->n; j++) {
-                        int i = bisect_right(ends, nrows, hand->v[j]) - 1;
-                        long cost = i < 0 ? cheapest : (count[i] == 5 ? heads[i] : 0);
-                        if (cost < best) {
-                            best = cost;
-                            k = j;
-                            ties = 1;
-                        } else if (cost == best) {
-                            ties++;
-                            if (genrand_res53(gen) * ties < 1) k = j;
-                        }
-                    }
+                int k = policy->card_tile(gen, &r, hand, explore);
+                if (k < 0 || k >= hand->n) {
+                    Py_DECREF(out);
+                    PyErr_SetString(PyExc_ValueError, "the policy chose no card of the hand");
+                    return NULL;
                 }
-                plays[nplays++] = hand->v[k] << 4 | s;
+                plays[nplays++] = turn << 12 | hand->v[k] << 4 | s;
                 for (int j = k; j + 1 < hand->n; j++) hand->v[j] = hand->v[j + 1];
                 hand->n--;
             }
             forced = 0;
             if (!nplays) break;
             sort_codes(plays, nplays);
-            for (int p = 0; p < nplays; p++) {
-                long t = plays[p] >> 4;
-                int s = (int)(plays[p] & 15);
-                int i = bisect_right(ends, nrows, t) - 1;
-                long bh = classic_inc(t) - 64;
-                if (i < 0) { /* lower than every row: take the cheapest (the first such) */
-                    i = 0;
-                    for (int r = 1; r < nrows; r++)
-                        if (heads[r] < heads[i]) i = r;
-                    scores[s] += heads[i];
-                    shift_up(ends, i);
-                    shift_up(count, i);
-                    shift_up(heads, i);
-                    ends[0] = t;
-                    count[0] = 1;
-                    heads[0] = bh;
-                } else if (count[i] == 5) {
-                    scores[s] += heads[i];
-                    ends[i] = t;
-                    count[i] = 1;
-                    heads[i] = bh;
-                } else {
-                    ends[i] = t;
-                    count[i]++;
-                    heads[i] += bh;
-                }
+            int rc = record != Py_None
+                         ? play_recorded(&r, scores, plays, nplays, NULL, PICK_POLICY, &rd,
+                                         record, players, 0)
+                         : classic_loop(&r, scores, plays, nplays, PICK_POLICY, &rd, NULL);
+            if (rc < 0) {
+                Py_DECREF(out);
+                return NULL;
             }
         }
         PyObject *result = scores_list(scores, players);
@@ -882,58 +996,82 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
 }
 
 /* ------------------------------------------------------------------ general simulator */
-/* playout.py's _Sim: basic + luck and the professional version, from any point, random
+/* Basic + luck and the professional version (basic too, from any point), random
  * decisions (the first one forced if asked). Cards are codes: luck 0 plus5, 1 final10;
  * actions by their index in ACTION_CARDS. */
 
-#define G_ROWS 26
-#define G_SPACES 24
-#define G_SEATS 10
-#define G_HAND 128
-#define G_HELD 64
-#define G_DECK 256
-#define G_QUEUE 64
+static const char *const action_names[8] = {"stop",      "swap",     "skip",    "front",
+                                            "ascending", "anywhere", "another", "plus5"};
+static const char *const luck_names[2] = {"plus5", "final10"};
 
-enum { K_PLAIN, K_PLUS, K_MINUS, K_PLUS5, K_DRAW, K_ACTION };
-enum { A_STOP, A_SWAP, A_SKIP, A_FRONT, A_ASCENDING, A_ANYWHERE, A_ANOTHER, A_PLUS5, A_NONE = -1 };
-enum { F_NONE, F_TILE, F_LUCK, F_ACTION };
+/* Recording (Sim.rec): each turn a {"plays", "choices", "scores"} dict, as a replay has it. */
+static void rec_turn(Sim *m, const int *codes, int n) {
+    PyObject *plays = PyList_New(m->players);
+    if (plays == NULL) goto fail;
+    for (int s = 0; s < m->players; s++) {
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(plays, s, Py_None);
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *t = PyLong_FromLong(codes[i] >> 4);
+        if (t == NULL) {
+            Py_DECREF(plays);
+            goto fail;
+        }
+        PyList_SetItem(plays, codes[i] & 15, t);
+    }
+    PyObject *turn = Py_BuildValue("{s:N,s:[],s:[]}", "plays", plays, "choices", "scores");
+    if (turn == NULL || PyList_Append(m->rec, turn) < 0) {
+        Py_XDECREF(turn);
+        goto fail;
+    }
+    Py_DECREF(turn);
+    return;
+fail:
+    m->err = 2;
+}
 
-typedef struct {
-    int kind, a, b, c; /* tile: a; luck: row a, space b; action: card a, row b, new tile c */
-} Forced;
+/* the last turn's entry under key (a borrowed reference), NULL with m->err set if none */
+static PyObject *rec_last(Sim *m, const char *key) {
+    Py_ssize_t n = PyList_Size(m->rec);
+    PyObject *item = n > 0 ? PyDict_GetItemString(PyList_GET_ITEM(m->rec, n - 1), key) : NULL;
+    if (item == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the record has no turn");
+        m->err = 2;
+    }
+    return item;
+}
 
-typedef struct {
-    int nrows, length[G_ROWS], claim[G_ROWS], kinds[G_ROWS][G_SPACES];
-    int nmiddle, middle_r[G_ROWS * G_SPACES], middle_s[G_ROWS * G_SPACES];
-} GBoard;
+static int rec_set(PyObject *dict, const char *key, long value) {
+    PyObject *v = PyLong_FromLong(value);
+    int rc = v == NULL ? -1 : PyDict_SetItemString(dict, key, v);
+    Py_XDECREF(v);
+    return rc;
+}
 
-typedef struct {
-    const GBoard *board;
-    RandomObject *gen;
-    int players, pro, hs, stop_own, another_low, plus5_replaces;
-    long bh[NTILES];
-    int spaces[G_ROWS][G_SPACES], fill[G_ROWS], kind[G_ROWS][G_SPACES], f10[G_ROWS];
-    long rsum[G_ROWS];
-    int nends, ends[G_ROWS], erow[G_ROWS];
-    int nstops, stops[G_ROWS];
-    int nheld[G_SEATS], held[G_SEATS][G_HELD];
-    long scores[G_SEATS];
-    int nsupply, supply[G_DECK], sup_i;
-    int nluck, luck[G_DECK], luck_i;
-    int nactions, actions[G_DECK], act_i;
-    int nturns, set_number;
-    int nq, queue[G_QUEUE];
-    unsigned char carded[256];
-    int ncarded;
-    int over;
-    long final[G_SEATS];
-    Forced forced;
-    int nh[G_SEATS], hands[G_SEATS][G_HAND];
-    double rule; /* below 0: random tiles; else the rule's share of random tiles (_rule_tile) */
-    int err;     /* set when the position breaks an assumption: the Python path would raise */
-} Sim;
+static void rec_choice(Sim *m, PyObject *choice) {
+    PyObject *choices = choice == NULL ? NULL : rec_last(m, "choices");
+    if (choices == NULL || PyList_Append(choices, choice) < 0) m->err = 2;
+    Py_XDECREF(choice);
+}
 
-static inline double g_random(Sim *m) { return genrand_res53(m->gen); }
+static void rec_scores(Sim *m) {
+    Py_ssize_t n = PyList_Size(m->rec);
+    PyObject *scores = PyList_New(m->players);
+    if (n <= 0 || scores == NULL) {
+        Py_XDECREF(scores);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the record has no turn");
+        m->err = 2;
+        return;
+    }
+    for (int s = 0; s < m->players; s++) PyList_SET_ITEM(scores, s, PyLong_FromLong(m->scores[s]));
+    if (PyErr_Occurred() ||
+        PyDict_SetItemString(PyList_GET_ITEM(m->rec, n - 1), "scores", scores) < 0)
+        m->err = 2;
+    Py_DECREF(scores);
+}
+
+static inline double g_random(Sim *m) { return gen_random(m->gen); }
 
 static int g_bisect(const Sim *m, int x) {
     int lo = 0;
@@ -1131,7 +1269,10 @@ static int g_random_space(Sim *m, int card, int *row, int *space) {
     return 1;
 }
 
-static void g_put_marker(Sim *m, int card, int row, int space) {
+static void g_put_marker(Sim *m, int seat, int card, int row, int space) {
+    if (m->rec != NULL)
+        rec_choice(m, Py_BuildValue("{s:i,s:s,s:s,s:i,s:i}", "seat", seat, "kind", "luck", "card",
+                                    luck_names[card], "row", row, "space", space));
     if (card == 0)
         m->kind[row][space] = K_PLUS5;
     else
@@ -1156,7 +1297,7 @@ static void g_luck(Sim *m, int seat, int card) {
         m->err = 1;
         return;
     }
-    g_put_marker(m, card, row, space);
+    g_put_marker(m, seat, card, row, space);
 }
 
 static void g_after_loss(Sim *m, int seat) {
@@ -1172,7 +1313,7 @@ static void g_after_loss(Sim *m, int seat) {
     int row, space;
     if (g_random_space(m, card, &row, &space)) {
         m->luck_i++;
-        g_put_marker(m, card, row, space);
+        g_put_marker(m, seat, card, row, space);
     }
 }
 
@@ -1298,6 +1439,14 @@ static void g_play_action(Sim *m, int seat, int t, int card, int row, int newt) 
     if (!g_remove(m->held[seat], &m->nheld[seat], card)) {
         m->err = 1;
         return;
+    }
+    if (m->rec != NULL) {
+        PyObject *entry = Py_BuildValue("{s:i,s:s,s:s,s:i}", "seat", seat, "kind", "action",
+                                        "card", action_names[card], "tile", t);
+        if (entry != NULL && row >= 0 && rec_set(entry, "row", row) < 0) Py_CLEAR(entry);
+        if (entry != NULL && newt >= 0 && rec_set(entry, "new_tile", newt) < 0) Py_CLEAR(entry);
+        rec_choice(m, entry);
+        if (m->err) return;
     }
     if (card == A_STOP) {
         int j = g_index_of_row(m, row);
@@ -1454,6 +1603,10 @@ static void g_end_turn(Sim *m) {
         g_insert_end(m, m->spaces[r][m->fill[r] - 1], r);
     }
     m->nstops = 0;
+    if (m->rec != NULL) {
+        rec_scores(m);
+        if (m->err) return;
+    }
     int over = m->pro && m->nturns >= 200; /* PRO_TURN_CAP */
     int all = 1, any = 0;
     for (int s = 0; s < m->players; s++) {
@@ -1480,62 +1633,6 @@ static void g_end_turn(Sim *m) {
                 for (int k = 0; k < m->nh[s]; k++) m->final[s] -= m->bh[m->hands[s][k]];
         }
     }
-}
-
-/* _Sim._rule_cost: what t would cost its player landing alone on the board, in half points */
-static long g_rule_cost(Sim *m, int t) {
-    int i = g_bisect(m, t) - 1;
-    if (i < 0) i = m->nends - 1;
-    if (i < 0) {
-        m->err = 1;
-        return 0;
-    }
-    const GBoard *b = m->board;
-    int row = m->erow[i], f = m->fill[row];
-    if (f == b->length[row] - 1) {
-        long cost = b->claim[row] ? m->rsum[row] : 2 * m->rsum[row];
-        return m->f10[row] ? cost - 20 : cost;
-    }
-    switch (m->kind[row][f]) {
-    case K_PLUS:
-        return -2 * m->bh[t];
-    case K_MINUS:
-        return 2 * m->bh[t];
-    case K_PLUS5:
-        return -10;
-    case K_DRAW:
-        return m->sup_i < m->nsupply ? 1 : 0;
-    case K_ACTION:
-        return m->act_i < m->nactions ? -2 : 0;
-    default:
-        return 0;
-    }
-}
-
-/* _Sim._rule_tile: the rule's tile, taken from the seat's hand */
-static int g_rule_tile(Sim *m, int seat) {
-    int *hand = m->hands[seat], n = m->nh[seat], k = 0;
-    if (g_random(m) < m->rule) {
-        k = (int)(g_random(m) * n);
-    } else {
-        long best = 1L << 30;
-        int ties = 0;
-        for (int j = 0; j < n; j++) {
-            long cost = g_rule_cost(m, hand[j]);
-            if (cost < best) {
-                best = cost;
-                k = j;
-                ties = 1;
-            } else if (cost == best) {
-                ties++;
-                if (g_random(m) * ties < 1) k = j; /* a uniform choice among the ties */
-            }
-        }
-    }
-    int t = hand[k];
-    for (int j = k; j + 1 < n; j++) hand[j] = hand[j + 1];
-    m->nh[seat] = n - 1;
-    return t;
 }
 
 /* _turn: chosen tiles (0: none) and the seats that still choose, the first one the forced
@@ -1566,10 +1663,25 @@ static void g_turn(Sim *m, const long *chosen, const int *to_choose, int nchoose
             m->err = 1;
             return;
         }
-        codes[n++] = (m->rule < 0 ? m->hands[s][--m->nh[s]] : g_rule_tile(m, s)) << 4 | s;
+        int k = m->nh[s] - 1; /* random play: the hand is in a random order */
+        if (m->policy != NULL && m->policy->board_tile != NULL) {
+            k = m->policy->board_tile(m, s, m->explore);
+            if (k < 0 || k >= m->nh[s]) {
+                m->err = 1;
+                return;
+            }
+        }
+        int t = m->hands[s][k];
+        for (int j = k; j + 1 < m->nh[s]; j++) m->hands[s][j] = m->hands[s][j + 1];
+        m->nh[s]--;
+        codes[n++] = t << 4 | s;
     }
     if (m->err) return;
     m->nturns++;
+    if (m->rec != NULL) {
+        rec_turn(m, codes, n);
+        if (m->err) return;
+    }
     for (int i = 1; i < n; i++) { /* sort descending: a stack, lowest last */
         int x = codes[i], j = i - 1;
         while (j >= 0 && codes[j] < x) {
@@ -1798,7 +1910,7 @@ range:
     return -1;
 }
 
-/* _Sim.run: play to the end (or ``turns`` turns); ``first``: the forced tile's seat or -1 */
+/* Play on play to the end (or ``turns`` turns); ``first``: the forced tile's seat or -1 */
 static void g_run(Sim *m, const GStart *g, int first, int turns) {
     int pending = g->pending;
     int limit = turns ? g->sim.nturns + turns - (pending != F_TILE) : 1 << 30;
@@ -1852,22 +1964,30 @@ static PyObject *g_result(const Sim *m, int turns) {
     return out;
 }
 
-/* general_playouts(rng, board, state, seat, decisions, turns, repeat[, rule])
+/* general_playouts(rng, board, state, seat, decisions, turns, repeat[, policy, explore, record])
  *
  * Position.playouts (and .playout) on the general simulator: for each decision (kind, a, b, c)
  * in ``decisions`` (or one free playout for None) one playout from the same generator state,
  * ``repeat`` rounds; ``state``: the position's fields (playout.py, Position._core_state);
- * ``rule``: below 0 (the default) random tiles, else Position.playouts' rule with that share
- * of random tiles. */
+ * ``policy``: None (random tiles) or a policy's capsule, whose board_tile chooses the tiles
+ * (``explore``: its share of random ones). ``record``: a list for the turns (one playout). */
 static PyObject *py_general_playouts(PyObject *self, PyObject *args) {
-    PyObject *rng, *board, *st, *decisions;
+    PyObject *rng, *board, *st, *decisions, *policy_in = Py_None, *record = Py_None;
     int seat, turns, repeat;
-    double rule = -1.0;
-    if (!PyArg_ParseTuple(args, "OOOiOii|d", &rng, &board, &st, &seat, &decisions, &turns,
-                          &repeat, &rule))
+    double explore = 0.0;
+    if (!PyArg_ParseTuple(args, "OOOiOii|OdO", &rng, &board, &st, &seat, &decisions, &turns,
+                          &repeat, &policy_in, &explore, &record))
         return NULL;
-    RandomObject *gen = as_random(rng);
-    if (gen == NULL) return NULL;
+    const NimmtPolicy *policy = read_policy(policy_in);
+    if (policy == NULL && PyErr_Occurred()) return NULL;
+    if (record != Py_None && (!PyList_Check(record) || repeat != 1 ||
+                              (decisions != Py_None && PySequence_Size(decisions) != 1))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "record: a list, for one playout only");
+        return NULL;
+    }
+    Gen genv, *gen = &genv;
+    if (gen_seed(rng, gen) < 0) return NULL;
     const GBoard *b = PyCapsule_GetPointer(board, "nimmt.general_board");
     if (b == NULL) return NULL;
     if (repeat < 1 || turns < 0) {
@@ -1884,7 +2004,8 @@ static PyObject *py_general_playouts(PyObject *self, PyObject *args) {
         goto done;
     }
     if (g_read(st, b, g) < 0) goto done;
-    g->sim.rule = rule < 0 ? -1.0 : rule;
+    g->sim.policy = policy;
+    g->sim.explore = explore;
     forced[0].kind = F_NONE;
     if (decisions != Py_None) {
         PyObject *fast = PySequence_Fast(decisions, "decisions");
@@ -1921,18 +2042,21 @@ static PyObject *py_general_playouts(PyObject *self, PyObject *args) {
     }
     out = PyList_New(0);
     if (out == NULL) goto done;
-    /* key the hands once per playout, as _Sim.__init__ does */
+    /* each playout puts the hands in a random order first; each round is seeded as a call is
+     * (an int seed runs on from round to round) */
     for (int rep = 0; rep < repeat; rep++) {
-        RandomObject saved;
-        saved.index = gen->index;
-        memcpy(saved.state, gen->state, sizeof(saved.state));
+        if (rep > 0 && !PyLong_Check(rng) && gen_seed(rng, gen) < 0) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        Gen saved = *gen;
         for (int d = 0; d < nd; d++) {
-            gen->index = saved.index;
-            memcpy(gen->state, saved.state, sizeof(saved.state));
+            *gen = saved;
             memcpy(m, &g->sim, sizeof(Sim));
             m->gen = gen;
+            m->rec = record == Py_None ? NULL : record;
             double keys[NTILES];
-            for (int i = 0; i < NTILES; i++) keys[i] = genrand_res53(gen);
+            for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen);
             for (int s = 0; s < m->players; s++) { /* sorted(h, key=key): stable */
                 int *h = m->hands[s];
                 for (int i = 1; i < m->nh[s]; i++) {
@@ -1949,8 +2073,9 @@ static PyObject *py_general_playouts(PyObject *self, PyObject *args) {
             g_run(m, g, first, turns);
             if (m->err) {
                 Py_CLEAR(out);
-                PyErr_SetString(PyExc_ValueError,
-                                "the position or decision breaks the rules the simulator plays");
+                if (m->err == 1 || !PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError,
+                                    "the position or decision breaks the rules the simulator plays");
                 goto done;
             }
             PyObject *result = g_result(m, turns);
@@ -1971,7 +2096,7 @@ done:
 /* ------------------------------------------------------------------ the sampler's deal */
 
 /* What one view fixes for arena.engine.sampling.Sampler._deal, read once (deal_plan) and
- * dealt from many times (deal): the same draws and the same deal as the Python method. */
+ * dealt from many times (deal): dealt as the Python method deals (from another generator). */
 typedef struct {
     int nhidden, ngone, nknown;
     long hidden[NTILES], gone[NTILES], known[NTILES];
@@ -2122,12 +2247,12 @@ static int shuffle_order(PyObject *items, const double *keys, long *order) {
 static PyObject *py_deal(PyObject *self, PyObject *args) {
     PyObject *rngobj, *capsule;
     if (!PyArg_ParseTuple(args, "OO", &rngobj, &capsule)) return NULL;
-    RandomObject *gen = as_random(rngobj);
-    if (gen == NULL) return NULL;
+    Gen genv, *gen = &genv;
+    if (gen_seed(rngobj, gen) < 0) return NULL;
     DealPlan *p = PyCapsule_GetPointer(capsule, "nimmt.deal_plan");
     if (p == NULL) return NULL;
     double keys[NTILES];
-    for (int i = 0; i < NTILES; i++) keys[i] = genrand_res53(gen); /* random_keys(rng) */
+    for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen); /* random_keys(rng) */
     long hidden[NTILES], gone[NTILES], box[NTILES], pool[2 * NTILES];
     memcpy(hidden, p->hidden, sizeof(long) * (size_t)p->nhidden);
     memcpy(gone, p->gone, sizeof(long) * (size_t)p->ngone);
@@ -2169,7 +2294,7 @@ static PyObject *py_deal(PyObject *self, PyObject *args) {
             memcpy(h + n, p->ret[s], sizeof(long) * (size_t)p->nret[s]);
             n += p->nret[s];
             if (p->chose[s]) { /* hand.pop(int(rng.random() * len(hand))) */
-                int i = (int)(genrand_res53(gen) * n);
+                int i = (int)(gen_random(gen) * n);
                 pick = PyLong_FromLong(h[i]);
                 memmove(h + i, h + i + 1, sizeof(long) * (size_t)(n - i - 1));
                 n--;
@@ -2224,14 +2349,14 @@ done:
 /* draw_by_weight(rng, hands, chosen, seats, weight): for each of seats in turn whose hand is
  * not empty, the first tile of hands[s] whose running total of weight[tile] passes
  * rng.random() times the whole (the last if rounding leaves none) moves to chosen[s]: the
- * search bot's opponent model, the same draws as arena.engine.sampling.draw_by_weight. */
+ * search bot's opponent model, arena.engine.sampling.draw_by_weight. */
 static PyObject *py_draw_by_weight(PyObject *self, PyObject *args) {
     PyObject *rngobj, *hands, *chosen, *seats, *weight;
     if (!PyArg_ParseTuple(args, "OO!O!OO!", &rngobj, &PyList_Type, &hands, &PyList_Type,
                           &chosen, &seats, &PyList_Type, &weight))
         return NULL;
-    RandomObject *gen = as_random(rngobj);
-    if (gen == NULL) return NULL;
+    Gen genv, *gen = &genv;
+    if (gen_seed(rngobj, gen) < 0) return NULL;
     long order[MAX_SEATS];
     int nseats = read_ints(seats, order, MAX_SEATS, "seats");
     if (nseats < 0) return NULL;
@@ -2266,7 +2391,7 @@ static PyObject *py_draw_by_weight(PyObject *self, PyObject *args) {
             total = i ? total + w : w;
             cumulative[i] = total;
         }
-        double x = genrand_res53(gen) * cumulative[n - 1];
+        double x = gen_random(gen) * cumulative[n - 1];
         Py_ssize_t lo = 0, hi = n; /* bisect.bisect(cumulative, x) */
         while (lo < hi) {
             Py_ssize_t mid = (lo + hi) / 2;
@@ -2287,15 +2412,13 @@ static PyObject *py_draw_by_weight(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *py_usable(PyObject *self, PyObject *args) {
-    return PyBool_FromLong(layout_ok);
-}
-
 static PyMethodDef methods[] = {
     {"basic_board", py_basic_board, METH_VARARGS, "The basic loop's tables of a board."},
     {"tile_playouts", py_tile_playouts, METH_VARARGS,
      "Basic and card game playouts from a tile choice."},
     {"row_playouts", py_row_playouts, METH_VARARGS, "Card game playouts from a row choice."},
+    {"random_games", py_random_games, METH_VARARGS,
+     "Whole random games of basic or the card game, dealt as Game.new deals."},
     {"general_board", py_general_board, METH_VARARGS, "A board of the general simulator."},
     {"general_playouts", py_general_playouts, METH_VARARGS,
      "Playouts of basic + luck and the professional version."},
@@ -2305,72 +2428,15 @@ static PyMethodDef methods[] = {
     {"deal", py_deal, METH_VARARGS, "A sample's deal of the unseen tiles and cards."},
     {"draw_by_weight", py_draw_by_weight, METH_VARARGS,
      "Each seat's tile of this turn drawn by the weights of its hand."},
-    {"usable", py_usable, METH_NOARGS,
-     "Whether this interpreter's random.Random has the layout the core reads."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core",
-                                    "The compiled playout core (arena.engine.playout).", -1,
+                                    "The compiled core of the rules (arena.engine.playout).", -1,
                                     methods, NULL, NULL, NULL, NULL};
-
-/* The layout check: _random.Random's size, then the next random() computed here against the
- * generator's own, on a copy of its state. */
-static int check_layout(void) {
-    PyObject *mod = PyImport_ImportModule("_random");
-    if (mod == NULL) return -1;
-    PyObject *type = PyObject_GetAttrString(mod, "Random");
-    Py_DECREF(mod);
-    if (type == NULL) return -1;
-    if (!PyType_Check(type)) {
-        Py_DECREF(type);
-        return 0;
-    }
-    random_type = (PyTypeObject *)type; /* kept */
-    if (random_type->tp_basicsize != (Py_ssize_t)sizeof(RandomObject)) return 0;
-    for (long seed = 1; seed <= 3; seed++) {
-        PyObject *a = PyObject_CallFunction(type, "l", seed);
-        PyObject *b = a ? PyObject_CallFunction(type, "l", seed) : NULL;
-        if (b == NULL) {
-            Py_XDECREF(a);
-            return -1;
-        }
-        int ok = 1;
-        for (int i = 0; i < 700 && ok; i++) { /* past one regeneration of the state */
-            double mine = genrand_res53((RandomObject *)a);
-            PyObject *theirs = PyObject_CallMethod(b, "random", NULL);
-            if (theirs == NULL) {
-                Py_DECREF(a);
-                Py_DECREF(b);
-                return -1;
-            }
-            ok = PyFloat_AsDouble(theirs) == mine;
-            Py_DECREF(theirs);
-        }
-        if (ok) { /* and randbytes' words */
-            unsigned char rows[7];
-            random_rows((RandomObject *)a, rows, 7);
-            PyObject *bytes = PyObject_CallMethod(b, "getrandbits", "i", 56);
-            long long v = bytes ? PyLong_AsLongLong(bytes) : -1;
-            Py_XDECREF(bytes);
-            for (int j = 0; j < 7 && ok; j++) ok = rows[j] == ((v >> (8 * j)) & 3);
-        }
-        Py_DECREF(a);
-        Py_DECREF(b);
-        if (PyErr_Occurred()) return -1;
-        if (!ok) return 0;
-    }
-    return 1;
-}
 
 PyMODINIT_FUNC PyInit__playout_core(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    int ok = check_layout();
-    if (ok < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    layout_ok = ok;
     fill_classic_inc();
     return m;
 }

@@ -1,14 +1,19 @@
-"""Types of the compiled playout core (``_playout_core.c``), which the lean path calls."""
+"""Types of the compiled core (``_playout_core.c``), which :mod:`arena.engine.playout` calls.
+
+``rng``: an int seed, or a generator with ``getrandbits`` (one 64-bit draw seeds the call)."""
 
 from collections.abc import Sequence
 from random import Random
+from typing import Any
 
-def usable() -> bool: ...
+Rng = Random | int
+Record = list[dict[str, Any]] | None
+
 def basic_board(
     fast_kind: Sequence[int], inc: Sequence[int], bh: Sequence[int], stride: int, shift: int, /
 ) -> object: ...
 def tile_playouts(
-    rng: Random,
+    rng: Rng,
     board: object,
     ends: Sequence[int],
     state: Sequence[int],
@@ -23,10 +28,11 @@ def tile_playouts(
     turns: int,
     left: int,
     repeat: int,
+    record: Record = None,
     /,
 ) -> list[list[int]]: ...
 def row_playouts(
-    rng: Random,
+    rng: Rng,
     ends: Sequence[int],
     state: Sequence[int],
     rows: Sequence[int],
@@ -37,10 +43,23 @@ def row_playouts(
     left: int,
     picks: Sequence[int] | None,
     repeat: int,
+    record: Record = None,
+    /,
+) -> list[list[int]]: ...
+def random_games(
+    board: object,
+    players: int,
+    tiles: int,
+    hand_size: int,
+    second: bool,
+    rng: Rng,
+    count: int,
+    record: Record = None,
     /,
 ) -> list[list[int]]: ...
 def rule_playouts(
-    rng: Random,
+    rng: Rng,
+    policy: object,
     rows: Sequence[Sequence[int]],
     hands: Sequence[Sequence[int]],
     chosen: Sequence[int | None],
@@ -48,20 +67,23 @@ def rule_playouts(
     seat: int,
     tiles: Sequence[int],
     explore: float,
+    record: Record = None,
     /,
 ) -> list[list[int]]: ...
 def general_board(
     kinds: Sequence[Sequence[int]], claim: Sequence[int], middle: Sequence[int], /
 ) -> object: ...
 def general_playouts(
-    rng: Random,
+    rng: Rng,
     board: object,
     state: tuple[object, ...],
     seat: int,
     decisions: Sequence[tuple[int, int, int, int]] | None,
     turns: int,
     repeat: int,
-    rule: float = -1.0,
+    policy: object = None,
+    explore: float = 0.0,
+    record: Record = None,
     /,
 ) -> list[list[float]]: ...
 def deal_plan(
@@ -85,7 +107,7 @@ def deal_plan(
     /,
 ) -> object: ...
 def deal(
-    rng: Random, plan: object, /
+    rng: Rng, plan: object, /
 ) -> tuple[
     list[list[int]],
     list[int | None],
@@ -96,7 +118,7 @@ def deal(
     list[int],
 ]: ...
 def draw_by_weight(
-    rng: Random,
+    rng: Rng,
     hands: list[list[int]],
     chosen: list[int | None],
     seats: Sequence[int],

@@ -288,7 +288,7 @@ class Snapshot(NamedTuple):
 
 # ---------------------------------------------------------------------- rules as functions
 #
-# Pure helpers of the rules that the Game and the lean path (arena.engine.playout) share.
+# Pure helpers of the rules that the Game and the core's bindings (arena.engine.playout) share.
 
 
 def deal(

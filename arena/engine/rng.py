@@ -24,6 +24,11 @@ class DealRandom:
     def __init__(self, seed: int) -> None:
         self._state = seed & _MASK
 
+    @property
+    def state(self) -> int:
+        """The generator's state: ``DealRandom(g.state)`` goes on as ``g`` does."""
+        return self._state
+
     def next64(self) -> int:
         """The next 64-bit output."""
         self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK

@@ -36,16 +36,17 @@ the luck cards that left with cleared rows; and each earlier turn's scores (left
 
 from bisect import bisect
 from collections import Counter
-from collections.abc import Sequence
-from itertools import accumulate
+from collections.abc import Callable, Sequence
+from itertools import accumulate, starmap
 from random import Random
 from typing import NamedTuple
 
 from .decisions import DecisionKind
 from .game import Game, Snapshot, TurnRecord, final_scores
 from .observation import Observation
-from .playout import CORE, Position, random_keys, runs_compiled, shuffled
+from .playout import CORE, Position, runs_compiled
 from .readings import reading
+from .tiles import CARD_BULLHEADS
 from .variants import variant
 
 __all__ = ["Sampler", "determinize", "draw_by_weight"]
@@ -62,8 +63,9 @@ class Sampler:
     same random numbers (shuffling the cards draws none of its own).
 
     On the compiled backend (:func:`~arena.engine.playout.runs_compiled`) the deal runs in
-    the playout core: the same random numbers in the same order and the same samples as the
-    Python code here (``tests/test_playout_core.py`` compares them sample by sample).
+    the playout core, from the core's own generator seeded by ``rng``; without it, the Python
+    code here deals the same way from ``rng`` itself (``tests/test_playout_core.py`` checks
+    that both deal every unseen tile and card exactly once, and alike in distribution).
     """
 
     def __init__(self, view: Observation, actions: bool = True) -> None:
@@ -298,6 +300,19 @@ class _Deal(NamedTuple):
     box: list[int]
 
 
+_NO_KEYS = [()] * len(CARD_BULLHEADS)  # starmap arguments: one random key per tile number
+
+
+def random_keys(rng: Random) -> list[float]:
+    """A uniform key per tile number: sorting by it shuffles any set of tiles, at C speed."""
+    return list(starmap(rng.random, _NO_KEYS))
+
+
+def shuffled(items: Sequence[str], key: Callable[[int], float]) -> list[str]:
+    """``items`` in the random order that :func:`random_keys` give their positions."""
+    return [items[i] for i in sorted(range(len(items)), key=key)]
+
+
 def determinize(view: Observation, rng: Random) -> Game:
     """A full Game consistent with ``view``, the unseen parts dealt at random (module doc)."""
     return Sampler(view).game(rng)
@@ -313,11 +328,11 @@ def draw_by_weight(
     """For each of ``seats`` in turn that holds a tile, its tile of this turn drawn from its
     hand in proportion to ``weight[tile]`` and moved from ``hands[s]`` to ``chosen[s]``: the
     first tile whose running total of weights passes ``rng.random()`` times the whole (the
-    last if rounding leaves none). One draw per seat, on the compiled core when ``rng`` runs
-    there (:func:`~arena.engine.playout.runs_compiled`), the same draws either way.
+    last if rounding leaves none). One draw per seat, on the compiled core when it is built
+    (:func:`~arena.engine.playout.runs_compiled`; from its generator, seeded by ``rng``).
 
     >>> hands, chosen = [[3, 5], [7, 8, 9]], [None, None]
-    >>> draw_by_weight(Random(1), hands, chosen, [1], [0.0] * 9 + [1.0])
+    >>> draw_by_weight(Random(1), hands, chosen, [1], [0.0] * 9 + [1.0])  # only 9 weighs
     >>> hands, chosen
     ([[3, 5], [7, 8]], [None, 9])
     """

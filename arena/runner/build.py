@@ -24,13 +24,16 @@ no build, else the built one, or :class:`BuildFailed`.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
 import stat
+import struct
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -38,11 +41,13 @@ from pathlib import Path
 
 import arena
 from arena import sandbox
+from arena.sandbox import trees
 
 from .manifest import MANIFEST, BotProgram, ManifestError, check_command, load
 
 #: Bump when the way a build is run changes: every cached build is then made again.
-RECIPE_VERSION = 1
+#: 2: the key frames each entry (name, type, mode, size, content hash) and counts empty folders.
+RECIPE_VERSION = 2
 #: Lines of a failed build's log quoted in :meth:`Build.summary`.
 LOG_LINES = 40
 #: The folder of a build's copy that holds the compilers' caches during the build.
@@ -68,11 +73,17 @@ _NETWORK_ERRORS = re.compile(
 class BuildLimits:
     """What one build may use: ``seconds`` of wall-clock time (and of CPU time per process),
     ``memory_mb`` for all its processes together (its ``/tmp``, where compilers keep their
-    caches, counts), ``cpus`` cores' worth of CPU time, and ``output_mb`` for the built folder
-    on disk (checked every half second; a build going over it is stopped).
+    caches, counts), ``cpus`` cores' worth of CPU time, ``processes`` (threads count) and
+    ``output_mb`` for the built folder, each file at its apparent size (a file with holes
+    counts at its length: packing or unpacking it writes every byte) and each entry at least
+    ``ENTRY_BYTES``. The folder is checked every half second (a build going over is stopped),
+    and so are its depth and entries (:data:`~arena.sandbox.trees.MAX_DEPTH` levels,
+    :data:`~arena.sandbox.trees.MAX_ENTRIES` entries) and the free space of the build disk:
+    a build never leaves less than ``reserve_mb`` free there (it stops as a full disk, which
+    is not the bot's fault: :attr:`Build.disk_full`).
 
-    >>> BuildLimits().seconds, BuildLimits().memory_mb
-    (300, 2048)
+    >>> BuildLimits().seconds, BuildLimits().memory_mb, BuildLimits().cpus
+    (300, 2048, 1.0)
     >>> BuildLimits(seconds=0)
     Traceback (most recent call last):
     ...
@@ -81,11 +92,13 @@ class BuildLimits:
 
     seconds: int = 300
     memory_mb: int = 2048
-    cpus: float = 2.0
+    cpus: float = 1.0
     output_mb: int = 1024
+    processes: int = 128
+    reserve_mb: int = 256
 
     def __post_init__(self) -> None:
-        for name in ("seconds", "memory_mb", "output_mb"):
+        for name in ("seconds", "memory_mb", "output_mb", "processes", "reserve_mb"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"BuildLimits.{name} must be a positive int, got {value!r}")
@@ -97,7 +110,7 @@ class BuildLimits:
         return sandbox.Limits(
             memory_mb=self.memory_mb,
             cpu_seconds=self.seconds,
-            processes=512,
+            processes=self.processes,
             open_files=4096,
             file_size_mb=self.output_mb,
             tmpfs_mb=self.memory_mb,
@@ -108,7 +121,11 @@ class BuildLimits:
 @dataclass(frozen=True)
 class Build:
     """One build's outcome. ``program`` is the built bot (``None`` if the build failed);
-    ``problem`` says what went wrong (empty if nothing); ``log`` is the build's output."""
+    ``problem`` says what went wrong (empty if nothing); ``log`` is the build's output.
+
+    ``disk_full``: the build failed because the build disk had too little free space (before
+    it, while it ran, or a write of the runner's own failed with ``ENOSPC``), not through the
+    bot's fault: the same build may well pass once there is space again."""
 
     source: BotProgram
     program: BotProgram | None
@@ -116,6 +133,7 @@ class Build:
     problem: str = ""
     seconds: float = 0.0
     cached: bool = False
+    disk_full: bool = False
 
     @property
     def ok(self) -> bool:
@@ -142,6 +160,11 @@ class BuildFailed(Exception):
         self.build = build
 
 
+class BuildDiskFull(BuildFailed):
+    """A build failed for want of free space on the build disk (:attr:`Build.disk_full`):
+    not the bot's fault."""
+
+
 def build_root() -> Path:
     """Where builds are kept: ``$NIMMT_BUILD_DIR``, else ``/var/cache/nimmt/builds`` for root
     (the bots' uids must reach it, and root's home is closed to them), else
@@ -156,31 +179,57 @@ def build_root() -> Path:
 
 
 def build_key(program: BotProgram, limits: BuildLimits) -> str:
-    """A hash of what the build makes its result from: the folder's files (names, contents,
-    executable bits, link targets), the build command and the toolchain it names."""
+    """A hash of what the build makes its result from: the build command, the toolchain it
+    names, the limits, and the folder: one framed record per entry in name order (empty
+    folders too), each its length-prefixed path, its type, mode, size and the SHA-256 of its
+    content (a link's target), so that no two different folders give the same bytes.
+    The folder is at most :data:`~arena.sandbox.trees.MAX_DEPTH` deep (:func:`build` checks)."""
     digest = hashlib.sha256()
     tool = shutil.which(program.build[0]) if "/" not in program.build[0] else None
     toolchain: list[object] = [tool]
     if tool is not None:
         info = Path(tool).resolve().stat()
         toolchain += [str(Path(tool).resolve()), info.st_size, info.st_mtime_ns]
-    digest.update(json.dumps([RECIPE_VERSION, program.build, toolchain, repr(limits)]).encode())
-    root = program.directory
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files) + [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
-            path = Path(folder, name)
-            relative = path.relative_to(root).as_posix()
-            info = path.lstat()
-            if stat.S_ISLNK(info.st_mode):
-                digest.update(f"L{relative}\0{os.readlink(path)}\0".encode())
-            elif stat.S_ISREG(info.st_mode):
-                digest.update(f"F{relative}\0{info.st_mode & 0o111:o}\0".encode())
-                with path.open("rb") as file:
-                    for chunk in iter(lambda: file.read(MIB), b""):
-                        digest.update(chunk)
-                digest.update(b"\0")
+    digest.update(_framed(json.dumps([RECIPE_VERSION, program.build, toolchain, repr(limits)])))
+    for entry in trees.walk(program.directory):
+        mode = entry.info.st_mode
+        if stat.S_ISLNK(mode):
+            kind, content = b"L", os.readlink(entry.name, dir_fd=entry.parent_fd).encode()
+            size = len(content)
+            hashed = hashlib.sha256(content).digest()
+        elif stat.S_ISDIR(mode):
+            kind, size, hashed = b"D", 0, b""
+        elif stat.S_ISREG(mode):
+            kind, size, hashed = b"F", entry.info.st_size, _file_hash(entry)
+        else:
+            continue  # refused before a build (_check_source)
+        digest.update(_framed(entry.path))
+        digest.update(kind + struct.pack(">IQ", stat.S_IMODE(mode) & 0o111, size))
+        digest.update(_framed(hashed))
     return digest.hexdigest()
+
+
+def _framed(data: str | bytes) -> bytes:
+    raw = data.encode() if isinstance(data, str) else data
+    return struct.pack(">Q", len(raw)) + raw
+
+
+def _file_hash(entry: trees.Entry) -> bytes:
+    file_hash = hashlib.sha256()
+    fd = os.open(entry.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=entry.parent_fd)
+    with os.fdopen(fd, "rb") as file:
+        for chunk in iter(lambda: file.read(MIB), b""):
+            file_hash.update(chunk)
+    return file_hash.digest()
+
+
+def _check_source(program: BotProgram) -> str:
+    """What makes the bot's folder unfit to build from, or ``""``."""
+    found = trees.survey(program.directory)
+    found.set_id.clear()  # the folder's own: made plain in the build's copy
+    limits = {"max_depth": trees.MAX_DEPTH, "max_entries": trees.MAX_ENTRIES}
+    problem = found.problem(**limits, most_bytes=1 << 62)
+    return f"the bot's folder cannot be built: {problem}" if problem else ""
 
 
 def ready(
@@ -196,7 +245,7 @@ def ready(
         return program
     done = build(program, root=root, limits=limits, sandboxed=sandboxed)
     if done.program is None:
-        raise BuildFailed(done)
+        raise BuildDiskFull(done) if done.disk_full else BuildFailed(done)
     return done.program
 
 
@@ -218,27 +267,60 @@ def build(
         raise ValueError(f"{program.name}: the manifest has no build")
     limits = limits or BuildLimits()
     root = root or build_root()
-    _public_dirs(root)
-    key = build_key(program, limits)[:32]
+    problem = _check_source(program)
+    if problem:
+        return Build(program, None, "", problem=problem)
+    try:
+        _public_dirs(root)
+        key = build_key(program, limits)[:32]
+    except OSError as error:
+        if error.errno == errno.ENOSPC:
+            return _disk_full(program, root, limits, "")
+        raise
     final = root / key
     with _locked(root / f".{key}.lock"):
         cached = _cached(program, final)
         if cached is not None:
             return cached
-        work = root / f".{key}.building"
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir()
-        work.chmod(0o711)
+        for stale in root.glob(f".{key}.building*"):  # left by a process that was killed
+            trees.remove(stale)
+        # A name nobody can guess: the build root is not listable (0711), so no other local
+        # user reaches what a build is making while it is the bot's uid's.
+        work = root / f".{key}.building-{secrets.token_hex(8)}"
         try:
+            work.mkdir()
+            work.chmod(0o711)
             seed = go_cache(sandboxed=sandboxed) if _uses_go_grpc(program.directory) else None
             done = _run(program, work, limits, sandboxed, seed=seed)
             if done.program is None:
                 return done
-            shutil.rmtree(final, ignore_errors=True)
+            trees.remove(final)
             work.rename(final)
             return replace(done, program=replace(done.program, directory=final / "bot"))
+        except OSError as error:
+            if error.errno == errno.ENOSPC:
+                return _disk_full(program, root, limits, "")
+            raise
         finally:
-            shutil.rmtree(work, ignore_errors=True)
+            trees.remove(work)
+
+
+def free_bytes(folder: Path) -> int:
+    """Bytes free for an unprivileged writer on the file system of ``folder``."""
+    info = os.statvfs(folder)
+    return info.f_bavail * info.f_frsize
+
+
+def _disk_full(program: BotProgram, root: Path, limits: BuildLimits, log: str) -> Build:
+    try:
+        free = f"{free_bytes(root) // MIB} MB free"
+    except OSError:
+        free = "its free space unknown"
+    problem = (
+        f"the build disk is full: not enough free space ({free} on {root}, "
+        f"{limits.reserve_mb} MB kept in reserve); it will be tried again when there is space"
+    )
+    return Build(program, None, log, problem=problem, disk_full=True)
 
 
 def _cached(program: BotProgram, folder: Path) -> Build | None:
@@ -301,18 +383,22 @@ def go_cache(root: Path | None = None, sandboxed: bool = True) -> Path | None:
     with _locked(target.parent / f".{target.name}.lock"):
         if (target / "go-build").is_dir():
             return target / "go-build"
-        work = target.parent / f".{target.name}.building"
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir()
-        work.chmod(0o711)
+        for stale in target.parent.glob(f".{target.name}.building*"):
+            trees.remove(stale)
+        work = target.parent / f".{target.name}.building-{secrets.token_hex(8)}"
         try:
-            done = _run(program, work, BuildLimits(seconds=600), sandboxed, harvest=True)
+            work.mkdir()
+            work.chmod(0o711)
+            limits = BuildLimits(seconds=600, cpus=2.0, processes=512)  # the arena's own code
+            done = _run(program, work, limits, sandboxed, harvest=True)
             if done.program is None:
                 return None
             target.mkdir(exist_ok=True)
             (work / "go-build").rename(target / "go-build")
+        except OSError:
+            return None
         finally:
-            shutil.rmtree(work, ignore_errors=True)
+            trees.remove(work)
     return target / "go-build"
 
 
@@ -329,8 +415,15 @@ def _run(
     Go build cache to start from (a copy of it); ``harvest`` keeps the build's own Go cache as
     ``work/go-build``."""
     folder = work / "bot"
+    try:
+        free = free_bytes(work)
+    except OSError:
+        free = None
+    reserve = limits.reserve_mb * MIB
+    if free is not None and free < reserve:
+        return _disk_full(program, work.parent, limits, "")
     shutil.copytree(program.directory, folder, symlinks=True)
-    shutil.rmtree(folder / CACHES, ignore_errors=True)  # the bot's own is not ours
+    trees.remove(folder / CACHES)  # the bot's own is not ours
     _writable(folder)
     if seed is not None:
         shutil.copytree(seed, folder / GO_CACHE, symlinks=True)
@@ -346,31 +439,59 @@ def _run(
         sandbox=sandboxed,
         writable=True,
     )
+    most = limits.output_mb * MIB
     started = time.monotonic()
     process = sandbox.launch(spec)
     stopped = ""
+    disk_full = False
     try:
         while (status := process.wait(0.5)) is None:
             if time.monotonic() - started > limits.seconds:
                 stopped = f"it ran out of time: stopped after {limits.seconds} s"
                 break
-            if _size(folder, limits.output_mb * MIB) > limits.output_mb * MIB:
-                stopped = f"its folder grew beyond {limits.output_mb} MB: stopped"
+            found = _survey(folder, most)
+            if found.stopped:
+                stopped = f"its folder {_problem(found, most)}: stopped"
+                break
+            if _low_on_space(work, reserve):
+                disk_full = True
                 break
     finally:
+        disk_full = disk_full or _low_on_space(work, reserve)  # its files are still there
         process.kill()
     seconds = time.monotonic() - started
     log = process.log_text()
-    limit = process.limit_exceeded
-    if not stopped and limit == "memory_mb":
-        stopped = f"it ran out of memory (the limit is {limits.memory_mb} MB)"
-    elif not stopped and limit == "cpu_seconds":
-        stopped = f"it ran out of CPU time (the limit is {limits.seconds} s per process)"
-    elif not stopped and limit == "file_size_mb":
-        stopped = f"it wrote a file larger than {limits.output_mb} MB"
     failed = Build(program, None, log, seconds=seconds)
+    if disk_full:
+        return replace(_disk_full(program, work.parent, limits, log), seconds=seconds)
     if stopped:
         return replace(failed, problem=stopped)
+    taken = process.taken_back
+    if spec.sandbox and process.uid is not None and taken is None:
+        return replace(failed, problem="its processes could not all be ended")
+    if taken is not None and taken.cut:
+        return replace(failed, problem=f"its folder is deeper than {trees.MAX_DEPTH} levels")
+    if taken is not None and taken.special:
+        return replace(
+            failed, problem=f"its folder {_problem(trees.Survey(special=taken.special), most)}"
+        )
+    if taken is not None and taken.set_id:
+        return replace(
+            failed, problem=f"its folder {_problem(trees.Survey(set_id=taken.set_id), most)}"
+        )
+    limit = process.limit_exceeded
+    if limit == "memory_mb":
+        return replace(failed, problem=f"it ran out of memory (the limit is {limits.memory_mb} MB)")
+    if limit == "cpu_seconds":
+        return replace(
+            failed, problem=f"it ran out of CPU time (the limit is {limits.seconds} s per process)"
+        )
+    if limit == "file_size_mb":
+        return replace(failed, problem=f"it wrote a file larger than {limits.output_mb} MB")
+    found = _survey(folder, most)
+    problem = _problem(found, most)
+    if problem:
+        return replace(failed, problem=f"its folder {problem}")
     if status != 0:
         problem = f"it exited with status {status}"
         if _NETWORK_ERRORS.search(log):
@@ -381,7 +502,7 @@ def _run(
         return replace(failed, problem=problem)
     if harvest and (folder / GO_CACHE).is_dir():
         (folder / GO_CACHE).rename(work / "go-build")
-    shutil.rmtree(folder / CACHES, ignore_errors=True)
+    trees.remove(folder / CACHES)
     built = replace(program, directory=folder, build=())
     try:
         _write_manifest(built)
@@ -389,21 +510,45 @@ def _run(
     except ManifestError as error:
         return replace(failed, problem=f"after the build, {error.problem}")
     except OSError as error:
+        if error.errno == errno.ENOSPC:
+            raise
         return replace(failed, problem=f"the built folder cannot be used: {error.strerror}")
     record = {"name": program.name, "build": list(program.build), "seconds": round(seconds, 3)}
     (work / "build.json").write_text(json.dumps(record) + "\n", encoding="utf-8")
     return Build(program, built, log, seconds=seconds)
 
 
+def _survey(folder: Path, most: int) -> trees.Survey:
+    """The build's folder measured (one the build made unreadable says so)."""
+    try:
+        return trees.survey(folder, most_bytes=most, entry_bytes=ENTRY_BYTES)
+    except OSError:
+        return trees.Survey(unreadable=True, stopped=True)
+
+
+def _problem(found: trees.Survey, most: int) -> str:
+    limits = {"max_depth": trees.MAX_DEPTH, "max_entries": trees.MAX_ENTRIES}
+    problem = found.problem(**limits, most_bytes=most)
+    if problem.startswith("it is larger"):  # the sentence the build's authors know
+        return f"grew beyond {most // MIB} MB"
+    return problem.removeprefix("it ")  # "its folder" goes before it
+
+
+def _low_on_space(folder: Path, reserve: int) -> bool:
+    try:
+        return free_bytes(folder) < reserve
+    except OSError:
+        return False
+
+
 def _writable(folder: Path) -> None:
     """Let the build write to its copy (a kept upload's files may be read-only)."""
-    for root, _dirs, files in os.walk(folder):
-        os.chmod(root, stat.S_IMODE(os.lstat(root).st_mode) | 0o700)
-        for name in files:
-            path = os.path.join(root, name)
-            info = os.lstat(path)
-            if stat.S_ISREG(info.st_mode):
-                os.chmod(path, stat.S_IMODE(info.st_mode) | 0o600)
+    os.chmod(folder, stat.S_IMODE(os.lstat(folder).st_mode) | 0o700)
+    for entry in trees.walk(folder):
+        if entry.is_dir:
+            os.chmod(entry.name, stat.S_IMODE(entry.info.st_mode) | 0o700, dir_fd=entry.parent_fd)
+        elif stat.S_ISREG(entry.info.st_mode):
+            os.chmod(entry.name, stat.S_IMODE(entry.info.st_mode) | 0o600, dir_fd=entry.parent_fd)
 
 
 def _write_manifest(built: BotProgram) -> None:
@@ -416,24 +561,11 @@ def _write_manifest(built: BotProgram) -> None:
         lines.append(f"description = {json.dumps(built.description)}")
     path = built.directory / MANIFEST
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
+        trees.remove(path)
     else:
         path.unlink(missing_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     path.chmod(0o644)
-
-
-def _size(folder: Path, most: int) -> int:
-    """Bytes in ``folder`` (counted up to a little over ``most``); each entry counts at least
-    a block, so that a million empty files are too much too."""
-    total = 0
-    for root, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            with contextlib.suppress(OSError):
-                total += max(os.lstat(os.path.join(root, name)).st_blocks * 512, ENTRY_BYTES)
-        if total > most:
-            break
-    return total
 
 
 def _public_dirs(path: Path) -> None:
@@ -457,6 +589,7 @@ def _locked(path: Path) -> Iterator[None]:
 
 __all__ = [
     "Build",
+    "BuildDiskFull",
     "BuildFailed",
     "BuildLimits",
     "build",

@@ -150,9 +150,10 @@ class BotReport:
     ``kind`` is how it sat at the table (``program``, ``external``, ``in-process``, ``joined``:
     a seat its entrant brought, such as a remote bot's); ``network`` the remote seat's network
     figures;
-    ``program`` is set for a bot program. ``rank`` is the entrant's place in the match: its
-    game's rank for a one-game match, else by mean rank (1 best; a fault ranks a seat last in
-    its game, so faults weigh in here too).
+    ``program`` is set for a bot program. ``rank`` is the entrant's place in the match, 1 best,
+    as the match's :class:`Ranking` says: its game's rank for a one-game match, by total score
+    (mean rank breaking ties) for a duplicate match, else by mean rank (a fault ranks a seat last
+    in its game, so faults weigh in through the games' ranks).
     """
 
     name: str
@@ -242,12 +243,18 @@ class MatchSettings:
     max_faults: int
     duplicate: bool = False  # each deal played once per seat rotation
 
+    @property
+    def ranking(self) -> Ranking:
+        """How the match places its entrants."""
+        return Ranking.of(self.games, self.duplicate)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "variant": self.variant,
             "games": self.games,
             "seed": self.seed,
             "duplicate": self.duplicate,
+            "ranked_by": self.ranking.value,
             "decision_ms": self.decision_ms,
             "bank_ms": self.bank_ms,
             "max_faults": self.max_faults,
@@ -321,19 +328,75 @@ def replay_file(index: int) -> str:
     return f"game-{index + 1:05d}.json"
 
 
-def match_ranks(game_ranks: Sequence[Sequence[int]]) -> list[int]:
-    """Each entrant's place in a match from its rank in every game it played: a one-game
-    match keeps the game's ranks; a longer one ranks by mean rank (equal means share a place).
+class Ranking(StrEnum):
+    """How a match places its entrants (``match.json``'s ``ranked_by``)."""
 
-    >>> match_ranks([[1], [3], [2]])
+    GAME = "game"  # a one-game match: the game's ranks
+    MEAN_RANK = "mean_rank"  # several deals, each played once: the mean of the games' ranks
+    # A duplicate match, where every entrant held every hand: the total score decides, the
+    # mean of the games' ranks breaks ties.
+    TOTAL_SCORE = "total_score"
+
+    @classmethod
+    def of(cls, games: int, duplicate: bool) -> Ranking:
+        """The ranking of a match of ``games`` games (``duplicate``: each deal in every seat
+        rotation).
+
+        >>> [Ranking.of(1, False).value, Ranking.of(10, False).value, Ranking.of(8, True).value]
+        ['game', 'mean_rank', 'total_score']
+        """
+        if duplicate:
+            return cls.TOTAL_SCORE
+        return cls.GAME if games == 1 else cls.MEAN_RANK
+
+    @property
+    def words(self) -> str:
+        """What a rank means, for a person reading the results."""
+        return _RANKING_WORDS[self]
+
+
+_RANKING_WORDS = {
+    Ranking.GAME: "the place in the game (a seat with a fault ranks below every seat without one)",
+    Ranking.MEAN_RANK: "by the mean of the places in the games, each game a deal of its own "
+    "(a seat with a fault ranks below every seat without one in that game)",
+    Ranking.TOTAL_SCORE: "by the total score: every bot held every hand, each deal being played "
+    "once per seat rotation; equal totals are told apart by the mean of the places in the games",
+}
+
+
+def match_ranks(
+    game_ranks: Sequence[Sequence[int]],
+    ranking: Ranking,
+    totals: Sequence[int] = (),
+    higher_is_better: bool = True,
+) -> list[int]:
+    """Each entrant's place in a match (1 best, equal keys share a place) from its rank in every
+    game it played and, for :attr:`Ranking.TOTAL_SCORE`, its total score (``higher_is_better``
+    false: a penalty, the card game's).
+
+    >>> match_ranks([[1], [3], [2]], Ranking.GAME)
     [1, 3, 2]
-    >>> match_ranks([[1, 2], [2, 1], [3, 3]])
+    >>> match_ranks([[1, 2], [2, 1], [3, 3]], Ranking.MEAN_RANK)
     [1, 1, 3]
+    >>> match_ranks([[1, 2, 1], [2, 1, 2], [3, 3, 3]], Ranking.TOTAL_SCORE, [19, 24, -72])
+    [2, 1, 3]
+    >>> match_ranks([[1, 2], [2, 1], [3, 3]], Ranking.TOTAL_SCORE, [30, 30, 31], False)
+    [1, 1, 3]
+    >>> match_ranks([[1, 1], [2, 2]], Ranking.TOTAL_SCORE, [10, 10])
+    [1, 2]
     """
-    if all(len(ranks) == 1 for ranks in game_ranks):
+    if ranking is Ranking.GAME:
+        if not all(len(ranks) == 1 for ranks in game_ranks):
+            raise ValueError("a one-game match's entrants each have one game's rank")
         return [ranks[0] for ranks in game_ranks]
     means = [sum(r) / len(r) if r else math.inf for r in game_ranks]
-    return [1 + sum(other < mine for other in means) for mine in means]
+    keys: list[tuple[float, ...]] = [(mean,) for mean in means]
+    if ranking is Ranking.TOTAL_SCORE:
+        if len(totals) != len(game_ranks):
+            raise ValueError(f"{len(totals)} totals for {len(game_ranks)} entrants")
+        sign = -1 if higher_is_better else 1
+        keys = [(sign * total, mean) for total, mean in zip(totals, means, strict=True)]
+    return [1 + sum(other < mine for other in keys) for mine in keys]
 
 
 def _rounded(value: float | None, digits: int) -> float | None:

@@ -8,8 +8,9 @@ runtime at ``/opt/nimmt/runtime``, the bot's folder at ``/bot``, the engine sock
 ``/run/nimmt/engine.sock``, the bot's token at ``/run/nimmt/token`` (0400, from a memfd: never
 on a command line) and, as the only writable places, size-limited tmpfs at ``/tmp`` and
 ``/dev/shm`` (and, for a build, the copy of the bot's folder). No ``/root``, ``/home``,
-``/work``, ``/var``, ``/srv`` or host ``/tmp``. A seccomp filter (:mod:`.seccomp`) denies the
-system calls no bot needs.
+``/work``, ``/var``, ``/srv``, host ``/tmp`` or ``/usr/local`` (an empty folder there); the
+host's ``/proc/cmdline`` and ``/proc/loadavg`` are replaced by neutral ones. A seccomp filter
+(:mod:`.seccomp`) denies the system calls no bot needs.
 
 Host paths come in as file descriptors (``--ro-bind-fd``) opened by the runner, so what is
 mounted is what the runner checked, whatever is renamed meanwhile. bubblewrap still resolves
@@ -88,12 +89,13 @@ class Mounts:
     runtime: int | None = None
     socket: int | None = None
     etc_data: Mapping[str, int] = field(default_factory=dict)
+    proc_data: Mapping[str, int] = field(default_factory=dict)
     token: int | None = None
     seccomp: int | None = None
 
     def fds(self) -> tuple[int, ...]:
         found = [self.bot_dir, self.runtime, self.socket, self.token, self.seccomp]
-        found += self.etc_data.values()
+        found += [*self.etc_data.values(), *self.proc_data.values()]
         return tuple(fd for fd in found if fd is not None)
 
 
@@ -111,6 +113,12 @@ def etc_files(uid: int, gid: int) -> dict[str, bytes]:
     }
 
 
+def proc_files() -> dict[str, bytes]:
+    """Neutral stand-ins for the ``/proc`` files that tell of the host: its boot line (kernel
+    image, root device, boot options) and its load (what other processes do)."""
+    return {"cmdline": b"nimmt-bot\n", "loadavg": b"0.00 0.00 0.00 1/1 1\n"}
+
+
 def _root_filesystem() -> list[str]:
     args: list[str] = []
     for name in TOP_LEVEL:
@@ -120,6 +128,9 @@ def _root_filesystem() -> list[str]:
         elif os.path.isdir(host):
             args += ["--ro-bind", host, host]
     args += ["--ro-bind", "/usr", "/usr"]
+    # The host's own installs (its tools, their configuration: npmrc, pip.conf, keys) are
+    # not the bots'; the runtimes come from Debian's /usr and the bot runtime.
+    args += ["--tmpfs", "/usr/local", "--remount-ro", "/usr/local"]
     # Runtimes' own configuration: Debian's JDK links conf/security/* into /etc/java-NN-openjdk.
     runtime_etc = [
         os.path.basename(p) for p in (*glob.glob("/etc/python3*"), *glob.glob("/etc/java*"))
@@ -147,7 +158,10 @@ def bwrap_argv(
     args += _root_filesystem()
     for name, fd in mounts.etc_data.items():
         args += ["--perms", "0644", "--ro-bind-data", str(fd), f"/etc/{name}"]
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc"]
+    for name, fd in mounts.proc_data.items():
+        args += ["--perms", "0444", "--ro-bind-data", str(fd), f"/proc/{name}"]
+    args += ["--dev", "/dev"]
     args += ["--size", str(tmpfs_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     args += ["--size", str(tmpfs_bytes), "--tmpfs", "/tmp"]
     if mounts.runtime is not None:

@@ -22,14 +22,15 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
 
 from arena import GRPC_EXPERIMENTS
 
-from . import seccomp, uids
-from .bubblewrap import Mounts, bwrap_argv, etc_files, find_bwrap
+from . import seccomp, trees, uids
+from .bubblewrap import Mounts, bwrap_argv, etc_files, find_bwrap, proc_files
 from .capped_log import CappedLog
 from .cgroups import CONTROLLERS, BotCgroup, find_hierarchy
 from .probe import require_isolation
@@ -151,6 +152,9 @@ class BotProcess:
         self._oom_kills: int | None = None
         self._cpu_seconds: float | None = None
         self._cpu_throttled: int | None = None
+        self._gone = False
+        #: What taking the lent folder back found (a build's), once the bot was ended.
+        self.taken_back: trees.TakenBack | None = None
 
     @property
     def uid(self) -> int | None:
@@ -171,31 +175,57 @@ class BotProcess:
     def kill(self) -> None:
         """Kill every process the bot started, wait for them, release uid, cgroups, runtime, log.
 
-        Idempotent; safe whether or not the bot has exited already.
+        Idempotent; safe whether or not the bot has exited already. The uid is given back
+        whatever goes wrong (see :func:`end_all`).
         """
+        end_all([self])
+
+    def _claim(self) -> bool:
+        """Mark the bot as being ended; False if it already was."""
         with self._lock:
             if self._ended:
-                return
+                return False
             self._ended = True
-            self._signal_all()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self._popen.wait(KILL_TIMEOUT)
-            gone = self._wait_all_gone()
-            if self._cgroup is not None:
-                self._peak_bytes = self._cgroup.peak_memory_bytes()
-                self._oom_kills = self._cgroup.oom_kills()
-                self._cpu_seconds = self._cgroup.cpu_seconds()
-                self._cpu_throttled = self._cgroup.cpu_throttled()
-                gone = self._cgroup.remove(KILL_TIMEOUT) and gone
-            self._log.close()
-            if self._token_dir is not None:
-                shutil.rmtree(self._token_dir, ignore_errors=True)
-            if self._lent_dir is not None:
-                take_back(self._lent_dir)
-            if gone:  # else the uid stays leased (never reused) and the runtime held
+            return True
+
+    def _end(self) -> None:
+        """Kill every process through the bot's cgroups (a scan of /proc only where there are
+        none), remove them, close the log; ``_gone`` says whether all went."""
+        try:
+            try:
+                self._signal_all()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._popen.wait(KILL_TIMEOUT)
+            finally:
+                if self._cgroup is None:
+                    self._gone = self._wait_all_gone()
+                else:
+                    with contextlib.suppress(OSError, ValueError):
+                        self._peak_bytes = self._cgroup.peak_memory_bytes()
+                        self._oom_kills = self._cgroup.oom_kills()
+                        self._cpu_seconds = self._cgroup.cpu_seconds()
+                        self._cpu_throttled = self._cgroup.cpu_throttled()
+                    self._gone = self._cgroup.remove(KILL_TIMEOUT)
+        finally:
+            try:
+                self._log.close()
+            finally:
+                if self._token_dir is not None:
+                    shutil.rmtree(self._token_dir, ignore_errors=True)
+
+    def _let_go(self, free: bool) -> None:
+        """Take the lent folder back and release the uid and runtime. ``free``: no process of
+        the bot is left. Else the folder is not touched (a process could still swap what is in
+        it) and the runtime stays held; the uid goes back marked as unchecked."""
+        try:
+            if free and self._lent_dir is not None:
+                self.taken_back = trees.take_back(self._lent_dir)
+        finally:
+            try:
                 if self._lease is not None:
-                    self._lease.release()
-                if self._runtime is not None:
+                    self._lease.release(clean=free)
+            finally:
+                if free and self._runtime is not None:
                     self._runtime.release()
 
     def _signal_all(self) -> None:
@@ -206,13 +236,14 @@ class BotProcess:
                 os.killpg(self.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             self._popen.kill()
-        if self._lease is not None:
+        if self._lease is not None and self._cgroup is None:
             for pid in uids.processes_of(self._lease.uid):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
 
     def _wait_all_gone(self) -> bool:
-        """Kill stragglers until none is left (the uid is the bot's alone) or time is up."""
+        """Without cgroups: kill stragglers until none is left (the uid is the bot's alone)
+        or time is up."""
         if self._lease is None:
             return True
         deadline = time.monotonic() + KILL_TIMEOUT
@@ -284,38 +315,72 @@ class BotProcess:
 
 
 def lend(folder: Path, uid: int) -> None:
-    """Hand ``folder`` (a build's copy of a bot's folder) and everything in it to ``uid``,
-    writable by it."""
-    for root, dirs, files in os.walk(folder):
-        for name in (*dirs, *files, None):
-            path = os.path.join(root, name) if name is not None else root
-            os.lchown(path, uid, uid)
-            info = os.lstat(path)
-            if stat.S_ISDIR(info.st_mode):
-                os.chmod(path, stat.S_IMODE(info.st_mode) | 0o700)
-            elif stat.S_ISREG(info.st_mode):
-                os.chmod(path, stat.S_IMODE(info.st_mode) | 0o600)
+    """Hand ``folder`` (a build's copy of a bot's folder, no deeper than
+    :data:`~.trees.MAX_DEPTH`) and everything in it to ``uid``, writable by it."""
+
+    def give(name: Path | str, dir_fd: int | None, info: os.stat_result) -> None:
+        os.chown(name, uid, uid, dir_fd=dir_fd, follow_symlinks=False)
+        if stat.S_ISDIR(info.st_mode):
+            os.chmod(name, stat.S_IMODE(info.st_mode) | 0o700, dir_fd=dir_fd)
+        elif stat.S_ISREG(info.st_mode):
+            os.chmod(name, stat.S_IMODE(info.st_mode) | 0o600, dir_fd=dir_fd)
+
+    give(folder, None, os.lstat(folder))
+    for entry in trees.walk(folder):
+        give(entry.name, entry.parent_fd, entry.info)
 
 
-def take_back(folder: Path) -> None:
-    """Take ``folder`` back from the uid it was lent to: the runner's again, nobody else may
-    write to it, and no set-id bits. Links are not followed; what is neither a file, a folder
-    nor a link (a FIFO, a socket the build left) is removed."""
-    owner = (os.geteuid(), os.getegid())
-    for root, dirs, files in os.walk(folder):
-        for name in (*dirs, *files, None):
-            path = os.path.join(root, name) if name is not None else root
-            info = os.lstat(path)
-            if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
-                if not stat.S_ISLNK(info.st_mode):
-                    os.unlink(path)
-                elif (info.st_uid, info.st_gid) != owner:
-                    os.lchown(path, *owner)
-                continue
-            if (info.st_uid, info.st_gid) != owner:
-                os.lchown(path, *owner)
-            mode = stat.S_IMODE(info.st_mode) & ~0o7022
-            os.chmod(path, mode | (0o755 if stat.S_ISDIR(info.st_mode) else 0o644))
+def end_all(processes: Iterable[BotProcess]) -> None:
+    """End every bot of ``processes`` at once (:meth:`BotProcess.kill`), each in a thread of
+    its own: each through its cgroups, then one look through ``/proc`` for what is left of
+    all their uids together (killed, if anything is). Every uid is released in a ``finally``
+    whatever a kill raised; one that still has processes goes back marked unchecked, so the
+    next lease looks first (:func:`.uids.acquire_uid`). The first error is raised after."""
+    mine = [process for process in processes if process._claim()]
+    if not mine:
+        return
+    errors: list[BaseException] = []
+    try:
+        if len(mine) == 1:
+            mine[0]._end()
+        else:
+            with ThreadPoolExecutor(len(mine), thread_name_prefix="nimmt-end") as pool:
+                for done in [pool.submit(process._end) for process in mine]:
+                    if (error := done.exception()) is not None:
+                        errors.append(error)
+    except BaseException as error:
+        errors.append(error)
+    finally:
+        left: set[int] = set()
+        try:
+            left = _kill_left({p._lease.uid for p in mine if p._lease is not None})
+        except BaseException as error:
+            errors.append(error)
+            left = {p._lease.uid for p in mine if p._lease is not None}
+        finally:
+            for process in mine:
+                try:
+                    free = process._gone and (process.uid is None or process.uid not in left)
+                    process._let_go(free)
+                except BaseException as error:
+                    errors.append(error)
+    if errors:
+        raise errors[0]
+
+
+def _kill_left(wanted: set[int]) -> set[int]:
+    """Kill what is left of the uids ``wanted`` (nothing, where their cgroups held them all);
+    the uids that still have processes after :data:`KILL_TIMEOUT`."""
+    deadline = time.monotonic() + KILL_TIMEOUT
+    left = uids.processes_of_any(wanted)
+    while left and time.monotonic() < deadline:
+        for pids in left.values():
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        time.sleep(0.005)
+        left = uids.processes_of_any(set(left))
+    return set(left)
 
 
 class _Resources:
@@ -365,17 +430,20 @@ class _Resources:
         return path
 
     def release(self) -> None:
-        self.close_all()
-        if self.token_dir is not None:
-            shutil.rmtree(self.token_dir, ignore_errors=True)
-        if self.lent_dir is not None:
-            take_back(self.lent_dir)
-        if self.cgroup is not None:
-            self.cgroup.remove()
-        if self.lease is not None:
-            self.lease.release()
-        if self.runtime is not None:
-            self.runtime.release()
+        """Let go of everything, each step whatever the one before raised (no bot process
+        ran: the gate was never opened)."""
+        with contextlib.ExitStack() as steps:
+            if self.runtime is not None:
+                steps.callback(self.runtime.release)
+            if self.lease is not None:
+                steps.callback(self.lease.release, clean=True)
+            if self.cgroup is not None:
+                steps.callback(self.cgroup.remove)
+            if self.lent_dir is not None:
+                steps.callback(trees.take_back, self.lent_dir)
+            if self.token_dir is not None:
+                steps.callback(shutil.rmtree, self.token_dir, ignore_errors=True)
+            steps.callback(self.close_all)
 
 
 @contextlib.contextmanager
@@ -528,12 +596,13 @@ def _sandboxed(
         runtime=held.open(runtime, os.O_PATH | os.O_DIRECTORY),
         socket=None if socket_path is None else held.open(socket_path, os.O_PATH),
         etc_data={name: held.data(name, data) for name, data in etc_files(*ids).items()},
+        proc_data={name: held.data(name, data) for name, data in proc_files().items()},
         token=None if socket_path is None else held.data("token", spec.token.encode()),
         seccomp=held.data("seccomp", program.program) if program is not None else None,
     )
     env = _bot_env(
         spec,
-        path=f"{SANDBOX_RUNTIME}/bin:/usr/local/bin:/usr/bin:/bin",
+        path=f"{SANDBOX_RUNTIME}/bin:/usr/bin:/bin",
         home="/tmp",
         engine=None if socket_path is None else f"unix://{SANDBOX_SOCKET}",
         token_file=None if socket_path is None else SANDBOX_TOKEN,

@@ -2,8 +2,12 @@
 
 A uid of its own matters because RLIMIT_NPROC counts processes per uid machine-wide, and because
 no bot can then signal or ptrace another. The lease is an ``flock`` on
-``<state dir>/uids/<uid>.lock``, so it is released when the holder closes it or dies; a uid
-that still has processes (say, left by a runner killed with SIGKILL) is skipped.
+``<state dir>/uids/<uid>.lock``, so it is released when the holder closes it or dies.
+
+A holder that saw its uid's processes gone says so in the lock file before it lets go
+(:meth:`UidLease.release` with ``clean=True``). Only a uid whose last holder did not (a runner
+killed with SIGKILL, a process that would not die) costs a scan of ``/proc`` when it is leased
+again, and is skipped while it still has processes: leasing a uid normally reads no ``/proc``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ from .spec import SandboxUnavailable
 UID_BASE = 61000
 #: How many uids the range holds; override with ``NIMMT_SANDBOX_UID_COUNT``.
 UID_COUNT = 1000
+#: What a lock file says while its uid is known to have no process.
+CLEAN = b"clean\n"
+#: What it says while a holder has the uid (from its lease to a clean release).
+HELD = b"held\n"
 
 
 def state_dir() -> Path:
@@ -33,11 +41,23 @@ class UidLease:
         self.uid = uid
         self._lock_fd: int | None = lock_fd
 
-    def release(self) -> None:
-        """Give the uid back (idempotent)."""
+    @property
+    def held(self) -> bool:
+        return self._lock_fd is not None
+
+    def release(self, clean: bool = False) -> None:
+        """Give the uid back (idempotent); ``clean``: none of its processes is left, so the
+        next holder need not look."""
         if self._lock_fd is not None:
-            os.close(self._lock_fd)
-            self._lock_fd = None
+            try:
+                if clean:
+                    os.pwrite(self._lock_fd, CLEAN, 0)
+                    os.ftruncate(self._lock_fd, len(CLEAN))
+            except OSError:
+                pass  # then the next holder looks for processes first
+            finally:
+                os.close(self._lock_fd)
+                self._lock_fd = None
 
     def __repr__(self) -> str:
         return f"UidLease(uid={self.uid}, held={self._lock_fd is not None})"
@@ -74,14 +94,21 @@ def _pids() -> list[str]:
     return [entry.name for entry in os.scandir("/proc") if entry.name.isdigit()]
 
 
-def uids_in_use() -> set[int]:
-    """Real uids of every process on the machine."""
-    return {uid for pid in _pids() if (uid := _real_uid(pid)) is not None}
-
-
 def processes_of(uid: int) -> list[int]:
     """Pids of every live (not zombie) process whose real uid is ``uid``."""
     return [int(pid) for pid in _pids() if _real_uid(pid) == uid]
+
+
+def processes_of_any(wanted: set[int]) -> dict[int, list[int]]:
+    """Pids of the live processes of each uid in ``wanted`` that has any: one scan of /proc."""
+    found: dict[int, list[int]] = {}
+    if not wanted:
+        return found
+    for pid in _pids():
+        uid = _real_uid(pid)
+        if uid in wanted:
+            found.setdefault(uid, []).append(int(pid))
+    return found
 
 
 def acquire_uid() -> UidLease:
@@ -90,16 +117,21 @@ def acquire_uid() -> UidLease:
     count = _env_int("NIMMT_SANDBOX_UID_COUNT", UID_COUNT)
     lock_dir = state_dir() / "uids"
     lock_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    busy = uids_in_use()
     for uid in range(base, base + count):
-        if uid in busy:
-            continue
         fd = os.open(lock_dir / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.pread(fd, len(CLEAN) + 1, 0) != CLEAN and processes_of(uid):
+                os.close(fd)
+                continue
+            os.pwrite(fd, HELD, 0)
+            os.ftruncate(fd, len(HELD))
         except BlockingIOError:
             os.close(fd)
             continue
+        except BaseException:
+            os.close(fd)
+            raise
         return UidLease(uid, fd)
     raise SandboxUnavailable(
         f"all {count} sandbox uids from {base} are in use; raise NIMMT_SANDBOX_UID_COUNT"

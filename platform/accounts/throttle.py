@@ -1,16 +1,21 @@
 """Who is asking, and how often: the client's address for log-in lockout (django-axes) and
 sign-up limits (django-ratelimit), and the sign-up limits themselves.
 
-The address is ``REMOTE_ADDR``, or the last entry of ``X-Forwarded-For`` when
-``TRUST_FORWARDED_FOR`` says a proxy in front appends it (the entries before it are the
-client's own word). An IPv6 address counts as its /64 network: one host usually holds a
-whole /64 and could otherwise take a new address for every try.
+The address is ``REMOTE_ADDR``; only when that is one of ``TRUSTED_PROXIES`` does
+``X-Forwarded-For`` count, read from the right (each proxy appends the address it was reached
+from): the nearest entry that is not itself a trusted proxy. The entries further left are the
+client's own word, and a client that reaches the site directly cannot name an address at all
+(:class:`ForwardedHeaders` drops its ``X-Forwarded-*`` headers). An IPv6 address counts as its
+/64 network: one host usually holds a whole /64 and could otherwise take a new address for
+every try.
 """
 
 import ipaddress
+from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django_ratelimit.core import get_usage
 from redis.exceptions import RedisError
 
@@ -26,16 +31,57 @@ def client_ip(request: HttpRequest) -> str | None:
     '2001:db8:1:2::'
     """
     address = request.META.get("REMOTE_ADDR", "")
-    if settings.TRUST_FORWARDED_FOR:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
-        address = forwarded or address
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
+    if _trusted(address):
+        for hop in reversed(request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")):
+            hop = hop.strip()
+            if _parse(hop) is None:
+                break  # not an address: nothing left of it is the proxies' word
+            address = hop
+            if not _trusted(hop):
+                break
+    ip = _parse(address)
+    if ip is None:
         return None
     if ip.version == 6:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address)
     return str(ip)
+
+
+def _parse(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(address)
+    except ValueError:
+        return None
+
+
+def _trusted(address: str) -> bool:
+    """Whether ``address`` is one of the proxies in ``TRUSTED_PROXIES``."""
+    ip = _parse(address)
+    return ip is not None and any(ip in network for network in settings.TRUSTED_PROXIES)
+
+
+#: The headers only a trusted proxy may set (as ``request.META`` names them).
+FORWARDED_HEADERS = (
+    "HTTP_X_FORWARDED_FOR",
+    "HTTP_X_FORWARDED_PROTO",
+    "HTTP_X_FORWARDED_HOST",
+    "HTTP_X_FORWARDED_PORT",
+)
+
+
+class ForwardedHeaders:
+    """Drops the ``X-Forwarded-*`` headers of a request that did not come from a trusted proxy,
+    before anything reads them: Django's ``SECURE_PROXY_SSL_HEADER`` would otherwise believe a
+    client's own ``X-Forwarded-Proto``. First in ``MIDDLEWARE``."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if not _trusted(request.META.get("REMOTE_ADDR", "")):
+            for header in FORWARDED_HEADERS:
+                request.META.pop(header, None)
+        return self.get_response(request)
 
 
 def limit_address(request: HttpRequest) -> str:

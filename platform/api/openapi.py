@@ -9,6 +9,8 @@ document is valid OpenAPI, and the answers of a populated site match their schem
 
 from typing import Any
 
+from arena.runner.results import Ranking
+
 VERSION = "1"
 
 
@@ -121,7 +123,18 @@ SCHEMAS: dict[str, Any] = {
         },
     ),
     "Match": _object(
-        ["id", "variant", "players", "games", "seed", "status", "url", "seats"],
+        [
+            "id",
+            "variant",
+            "players",
+            "games",
+            "seed",
+            "duplicate",
+            "ranked_by",
+            "status",
+            "url",
+            "seats",
+        ],
         {
             "id": _UUID,
             "ladder": _nullable("string", format="uuid"),
@@ -129,6 +142,16 @@ SCHEMAS: dict[str, Any] = {
             "players": {"type": "integer"},
             "games": {"type": "integer"},
             "seed": {"type": "integer"},
+            "duplicate": {
+                "type": "boolean",
+                "description": "each deal played once per seat rotation",
+            },
+            "ranked_by": {
+                "enum": [r.value for r in Ranking],
+                "description": "what the seats' ranks mean: game (a one-game match: the game's "
+                "ranks), mean_rank (the mean of the games' ranks), total_score (a duplicate "
+                "match: the total score, the mean of the games' ranks breaking ties)",
+            },
             "status": {"enum": ["queued", "running", "finished", "failed"]},
             "created_at": _TIME,
             "finished_at": _TIME,

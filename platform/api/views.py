@@ -122,6 +122,8 @@ def match_dict(match: Match, detail: bool = False, viewer: User | None = None) -
         "players": match.players,
         "games": match.games,
         "seed": match.seed,
+        "duplicate": match.duplicate,
+        "ranked_by": match.ranking.value,
         "status": match.status,
         "created_at": _iso(match.created_at),
         "finished_at": _iso(match.finished_at),

@@ -5,6 +5,7 @@ and raises :class:`~django.core.exceptions.ImproperlyConfigured` naming the vari
 value cannot be read, so a typo in a deployment fails at start-up, not at the first request.
 """
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -92,6 +93,49 @@ def env_list(name: str, default: list[str], environ: Mapping[str, str] | None = 
     return items
 
 
+def env_networks(
+    name: str, default: list[str], environ: Mapping[str, str] | None = None
+) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated IP addresses or networks (``10.0.0.0/8``); an address is a network of one.
+
+    >>> [str(n) for n in env_networks("X", [], {"X": "127.0.0.1, 10.1.0.0/16, ::1"})]
+    ['127.0.0.1/32', '10.1.0.0/16', '::1/128']
+    """
+    networks = []
+    for item in env_list(name, default, environ):
+        try:
+            networks.append(ipaddress.ip_network(item))  # strict: 10.1.2.3/16 is a mistake
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is not an IP address or network (write 10.0.0.5 or 10.0.0.0/24)"
+            ) from None
+    return networks
+
+
+def trusted_proxies(
+    environ: Mapping[str, str] | None = None,
+) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """The addresses whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed:
+    ``NIMMT_TRUSTED_PROXIES``, by default this machine's loopback when ``NIMMT_BEHIND_TLS_PROXY``
+    is on (a proxy on the same host) and nobody otherwise. Read by the site's settings and by
+    gunicorn's (its ``forwarded_allow_ips``), so the two always agree.
+
+    >>> trusted_proxies({"NIMMT_BEHIND_TLS_PROXY": "true"})
+    [IPv4Network('127.0.0.1/32'), IPv6Network('::1/128')]
+    >>> trusted_proxies({})
+    []
+    """
+    if _raw("NIMMT_TRUST_FORWARDED_FOR", environ) is not None:
+        raise ImproperlyConfigured(
+            "NIMMT_TRUST_FORWARDED_FOR is gone: list the proxies whose X-Forwarded-For is "
+            "believed in NIMMT_TRUSTED_PROXIES (addresses or networks), or leave it unset"
+        )
+    behind_proxy = env_bool("NIMMT_BEHIND_TLS_PROXY", False, environ)
+    return env_networks(
+        "NIMMT_TRUSTED_PROXIES", ["127.0.0.1", "::1"] if behind_proxy else [], environ
+    )
+
+
 def env_path(name: str, default: Path, environ: Mapping[str, str] | None = None) -> Path:
     """An absolute folder path (a relative one is an error: it would depend on the cwd)."""
     value = _raw(name, environ)
@@ -171,6 +215,32 @@ def broker_from_url(name: str, default: str, environ: Mapping[str, str] | None =
             _ = urlsplit(url).port  # parsing the port is what checks it
         except ValueError:
             raise ImproperlyConfigured(f"{name}={url!r} has a bad port") from None
+    return url
+
+
+def redis_from_url(name: str, default: str, environ: Mapping[str, str] | None = None) -> str:
+    """A Redis URL: ``redis://host:6379/0``, ``rediss://...`` or ``unix:///abs/redis.sock``
+    (a private server on a socket, as ``./dev demo`` starts one); ``""`` for none.
+
+    >>> redis_from_url("X", "", {"X": "unix:///run/nimmt/redis.sock"})
+    'unix:///run/nimmt/redis.sock'
+    """
+    url = env_str(name, default, environ)
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        if parts.netloc or not parts.path.startswith("/"):
+            raise ImproperlyConfigured(f"{name}={url!r}: a socket URL is unix:///absolute/path")
+        return url
+    if parts.scheme not in ("redis", "rediss"):
+        raise ImproperlyConfigured(
+            f"{name}={url!r}: not Redis; use redis://host:6379/0 or unix:///path/redis.sock"
+        )
+    try:
+        _ = parts.port
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={url!r} has a bad port") from None
     return url
 
 

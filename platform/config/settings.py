@@ -26,6 +26,8 @@ from config.env import (
     env_path,
     env_rate,
     env_str,
+    redis_from_url,
+    trusted_proxies,
 )
 from config.object_store import object_store
 
@@ -76,6 +78,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # X-Forwarded-* only from TRUSTED_PROXIES: before anything reads them
+    "accounts.throttle.ForwardedHeaders",
     # /healthz and /metrics, for load balancers and Prometheus on internal addresses: before
     # the host check and the HTTPS redirect (core.operations).
     "core.operations.OperationsMiddleware",
@@ -170,9 +174,10 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     },
 }
-# The client's address, for log-in lockout and sign-up limits: REMOTE_ADDR, or the last entry
-# of X-Forwarded-For when a proxy in front appends it (and clients cannot set it themselves).
-TRUST_FORWARDED_FOR = env_bool("NIMMT_TRUST_FORWARDED_FOR", BEHIND_TLS_PROXY)
+# The client's address, for log-in lockout, sign-up and table limits: REMOTE_ADDR, or, when
+# REMOTE_ADDR is one of these proxies, the nearest X-Forwarded-For entry that is not one of them
+# (accounts.throttle). X-Forwarded-* headers from anybody else are dropped on arrival.
+TRUSTED_PROXIES = trusted_proxies()
 
 # ---------------------------------------------------------------------------- the arena
 
@@ -205,6 +210,9 @@ VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 60, minimum
 # (core.celery.resend_stale). Work whose worker died is sent again as soon as its lease ends.
 REQUEUE_AFTER_SECONDS = env_int("NIMMT_REQUEUE_AFTER_SECONDS", 45, minimum=1)
 SWEEP_INTERVAL_SECONDS = env_float("NIMMT_SWEEP_INTERVAL_SECONDS", 15.0, minimum=0.5)
+# A match that found a disk of the arena's full waits this long before it is tried again (the
+# attempt not counted: core.disks).
+DISK_FULL_RETRY_SECONDS = env_float("NIMMT_DISK_FULL_RETRY_SECONDS", 30.0, minimum=0.5)
 # A match is stopped past its own bound (matches.bounds.time_bound: starts, games, decisions,
 # allowance and bank) plus this margin; a cap (seconds, 0: none) may shorten every bound.
 MATCH_TIME_MARGIN_SECONDS = env_float("NIMMT_MATCH_TIME_MARGIN_SECONDS", 60.0, minimum=0.0)
@@ -231,6 +239,11 @@ BANK_MS = env_int("NIMMT_BANK_MS", 10_000, minimum=0)
 # sandbox within these limits (arena.runner.build.BuildLimits); matches run what it made.
 BUILD_SECONDS = env_int("NIMMT_BUILD_SECONDS", 300, minimum=1)
 BUILD_MEMORY_MB = env_int("NIMMT_BUILD_MEMORY_MB", 2048, minimum=64)
+# A build's share of the machine (cores' worth of CPU time, processes and threads), so that a
+# fork bomb of a build slows no match; and the free space it must leave on the build disk.
+BUILD_CPUS = env_float("NIMMT_BUILD_CPUS", 1.0, minimum=0.01)
+BUILD_PROCESSES = env_int("NIMMT_BUILD_PROCESSES", 128, minimum=16)
+BUILD_RESERVE_MB = env_int("NIMMT_BUILD_RESERVE_MB", 256, minimum=1)
 GAMES_PER_MATCH = env_int("NIMMT_GAMES_PER_MATCH", 1, minimum=1, maximum=100)
 # The most games one tournament may plan (a round robin grows with the entrants' combinations).
 TOURNAMENT_MAX_GAMES = env_int("NIMMT_TOURNAMENT_MAX_GAMES", 2000, minimum=1)
@@ -261,7 +274,10 @@ SITE_URL = env_str("NIMMT_SITE_URL", "http://127.0.0.1:8000")
 # ---------------------------------------------------------------------------- Celery
 
 CELERY_BROKER_URL = broker_from_url("NIMMT_BROKER_URL", "filesystem://localhost//")
+# A worker takes its next task from the first of its queues that has one (core.celery.QUEUES:
+# people's tables and ratings before the league's matches), on either broker.
 if CELERY_BROKER_URL.startswith("filesystem"):
+    CELERY_BROKER_TRANSPORT = "core.brokers:FolderTransport"
     _BROKER_DIR = VAR_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "data_folder_in": str(_BROKER_DIR / "queue"),
@@ -285,6 +301,7 @@ else:
         "unacked_restore_interval": env_int("NIMMT_BROKER_RESTORE_INTERVAL", 10, minimum=1),
         "unacked_restore_throttle": env_int("NIMMT_BROKER_RESTORE_THROTTLE", 10, minimum=1),
         "socket_connect_timeout": 5,
+        "queue_order_strategy": "priority",
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a broker restart must not stop the workers
@@ -294,6 +311,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long tasks: do not hold messages another worker could run
+# Every task in a fresh pool child, forked from a worker that never made a gRPC server or
+# channel: gRPC supports fork only before its first one (grpc's doc/fork_support.md), and a
+# child that played a match has them (and their threads). A child forked after them wedged in
+# grpc.aio.server(). The fork costs a few ms against a match's second of CPU (docs/OPERATIONS.md).
+CELERY_WORKER_MAX_TASKS_PER_CHILD = env_int("NIMMT_WORKER_MAX_TASKS_PER_CHILD", 1, minimum=1)
+CELERY_WORKER_POOL = "core.pool:TaskPool"  # prefork, an exited child replaced at once
 # A running match survives a broker outage; its result is guarded by its claim on the row.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
@@ -364,12 +387,17 @@ RATELIMIT_IP_META_KEY = "accounts.throttle.limit_address"
 SIGNUP_RATE = env_rate("NIMMT_SIGNUP_RATE", "5/h")
 SIGNUP_ATTEMPT_RATE = env_rate("NIMMT_SIGNUP_ATTEMPT_RATE", "30/h")
 
-# Log-in lockout (django-axes): after this many failed passwords for one username from one
-# address, that pair is refused for the cool-off; other addresses can still log in to it.
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# Log-in lockout (django-axes, accounts.lockout): after this many failed passwords for one
+# username from one address, that pair is refused for the cool-off (other addresses can still
+# log in to it); after LOGIN_ADDRESS_FAILURE_LIMIT failures from one address, whatever the
+# usernames, that address is refused for every account (password spraying).
+AXES_HANDLER = "accounts.lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = env_int("NIMMT_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int(
+    "NIMMT_LOGIN_ADDRESS_FAILURE_LIMIT", 20, minimum=AXES_FAILURE_LIMIT
+)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("NIMMT_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # in this order
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
@@ -389,10 +417,13 @@ DEFAULT_FROM_EMAIL = env_str("NIMMT_EMAIL_FROM", f"{SITE_NAME} <arena@localhost>
 
 # The gateway (remote.gateway, `manage.py run_gateway`): where remote bots connect, with TLS
 # (certificate and key files; plaintext only when it listens on loopback), and the address the
-# bot page tells their owners to use. The hand-over to the workers goes through the broker's
-# Redis. A bot stays online for REMOTE_GRACE_SECONDS after its connection drops, and a match
-# waits as long for it to reconnect; REMOTE_NETWORK_MS caps the time of each answer that is
-# counted as the network's, not the bot's (remote.seat).
+# bot page tells their owners to use. The hand-over to the workers goes through Redis
+# (lists a worker and a gateway block on, keys that expire, atomic check-and-set scripts):
+# REMOTE_REDIS_URL, by default the broker's when it is Redis; the demo's folder broker has no
+# such store, so ./dev demo starts a private Redis on a socket for it. A bot stays online
+# for REMOTE_GRACE_SECONDS after its connection drops, and a match waits as long for it to
+# reconnect; REMOTE_NETWORK_MS caps the time of each answer that is counted as the network's,
+# not the bot's (remote.seat).
 GATEWAY_ADDRESS = env_str("NIMMT_GATEWAY_ADDRESS", "127.0.0.1:7443")
 GATEWAY_URL = env_str("NIMMT_GATEWAY_URL", "")
 _GATEWAY_CERT = env_str("NIMMT_GATEWAY_TLS_CERT", "")
@@ -410,7 +441,9 @@ GATEWAY_KEEPALIVE_TIMEOUT_SECONDS = env_float(
 GATEWAY_CONNECTS_PER_MINUTE = env_int("NIMMT_GATEWAY_CONNECTS_PER_MINUTE", 60, minimum=1)
 REMOTE_GRACE_SECONDS = env_float("NIMMT_REMOTE_GRACE_SECONDS", 30.0, minimum=1.0)
 REMOTE_NETWORK_MS = env_int("NIMMT_REMOTE_NETWORK_MS", 250, minimum=0, maximum=5000)
-REMOTE_REDIS_URL = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""
+REMOTE_REDIS_URL = redis_from_url(
+    "NIMMT_REMOTE_REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""
+)
 
 # ---------------------------------------------------------------------------- logging
 

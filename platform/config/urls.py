@@ -24,6 +24,7 @@ urlpatterns = [
     path("bots/<uuid:bot_uuid>/retire/", bot_views.retire_bot, name="retire-bot"),
     path("bots/<uuid:bot_uuid>/resume/", bot_views.resume_bot, name="resume-bot"),
     path("bots/<uuid:bot_uuid>/remote/token/", remote_views.issue_token, name="remote-issue-token"),
+    path("remote/gateway.crt", remote_views.gateway_certificate, name="remote-gateway-certificate"),
     path(
         "bots/<uuid:bot_uuid>/remote/revoke/", remote_views.revoke_token, name="remote-revoke-token"
     ),

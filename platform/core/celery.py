@@ -19,6 +19,7 @@
 """
 
 import inspect
+import itertools
 import logging
 from collections.abc import Callable
 from datetime import timedelta
@@ -37,7 +38,21 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
-QUEUES = ("matches", "challenges", "validation", "maintenance")
+#: Every queue, in the order a worker that consumes several takes its next task from them (the
+#: first non-empty one wins: Redis's ``queue_order_strategy="priority"``, the folder broker's
+#: :class:`core.brokers.FolderTransport`). People first: a rating (milliseconds) so that a
+#: finished match is rated in the slot it just freed, a person's table, a challenge; then the
+#: sweeps and the scheduler, which the league's matches must not starve; then validation
+#: (builds), and the league's matches (ladders, tournaments, version tests) last. Production and
+#: the demo give validation a worker of its own (:data:`WORKERS`), so a build never takes a
+#: match's slot; a worker on every queue (the tests') takes them in this order.
+QUEUES = ("ratings", "tables", "challenges", "maintenance", "validation", "matches")
+#: The queues of each kind of worker, in :data:`QUEUES` order: what ``-Q`` says in
+#: ``deploy/supervisord.conf``, ``deploy/systemd/`` and ``docker/entrypoint.sh``.
+WORKERS = {
+    "matches": ("ratings", "tables", "challenges", "maintenance", "matches"),
+    "validation": ("validation",),
+}
 ROUTES: dict[str, str] = {}  # task name -> queue, filled by house_task
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
 
@@ -50,10 +65,10 @@ def house_task(
     >>> house_task(queue="nowhere")
     Traceback (most recent call last):
     ...
-    ValueError: unknown queue 'nowhere'; queues: matches, challenges, validation, maintenance
+    ValueError: unknown queue 'nowhere' (the queues: core.celery.QUEUES)
     """
     if queue not in QUEUES:
-        raise ValueError(f"unknown queue {queue!r}; queues: {', '.join(QUEUES)}")
+        raise ValueError(f"unknown queue {queue!r} (the queues: core.celery.QUEUES)")
 
     def register(func: Callable[P, R]) -> "Task[P, R]":
         positional = [
@@ -81,6 +96,28 @@ def house_task(
     return register
 
 
+def check_queue_order(queues: list[str]) -> None:
+    """Refuse a worker's ``-Q`` list that names an unknown queue or breaks :data:`QUEUES`'
+    order (the worker takes from the first non-empty queue in the order given).
+
+    >>> check_queue_order(["ratings", "matches"])
+    >>> check_queue_order(["matches", "tables"])
+    Traceback (most recent call last):
+    ...
+    ValueError: list tables before matches: a worker takes its queues in the order given
+    """
+    unknown = [queue for queue in queues if queue not in QUEUES]
+    if unknown:
+        raise ValueError(f"unknown queue {unknown[0]!r} (the queues: core.celery.QUEUES)")
+    ranks = [QUEUES.index(queue) for queue in queues]
+    for before, after in itertools.pairwise(ranks):
+        if after < before:
+            raise ValueError(
+                f"list {QUEUES[after]} before {QUEUES[before]}: "
+                "a worker takes its queues in the order given"
+            )
+
+
 def route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **kw: Any) -> Any:
     """Celery router (``CELERY_TASK_ROUTES``): the queue :func:`house_task` fixed for ``name``."""
     queue = ROUTES.get(name)
@@ -106,7 +143,7 @@ def send(
     options: dict[str, Any] = {} if countdown is None else {"countdown": countdown}
     if queue is not None:
         if queue not in QUEUES:
-            raise ValueError(f"unknown queue {queue!r}; queues: {', '.join(QUEUES)}")
+            raise ValueError(f"unknown queue {queue!r} (the queues: core.celery.QUEUES)")
         options["queue"] = queue
     try:
         task.apply_async(kwargs=kwargs, **options)

@@ -2,15 +2,18 @@
 
 A task does its work only after a conditional ``UPDATE`` moved the row from its waiting status
 to its working status, or took over a working row whose lease has run out (its worker died).
-The claim carries a fresh token; a heartbeat thread renews the lease while the work goes on, and
-the result is written only if the row still carries that token (:func:`holds`). So a task
-delivered twice, or a match re-run after its first worker was killed, keeps exactly one result.
+The claim carries a fresh token; a heartbeat thread renews the lease while the work goes on (for
+a match, only while its own loop shows signs of life: :class:`Pulse`), and the result is written
+only if the row still carries that token (:func:`holds`). So a task delivered twice, or a match
+re-run after its first worker was killed or wedged, keeps exactly one result.
 """
 
 import logging
+import os
 import threading
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -21,6 +24,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
+
+#: Leases past the time a :class:`Pulse` was due after which the work counts as stalled for
+#: good (:func:`heartbeat`'s ``stalled``): by then another worker has taken its row over.
+STALLED_LEASES = 3
 
 
 class Claimable(models.Model):
@@ -88,28 +95,98 @@ def renew(claim: Claim) -> bool:
     return bool(holds(claim).update(lease_expires_at=timezone.now() + claim.lease))
 
 
+class Pulse:
+    """Signs of life of the work a claim holds, given by the work itself (a match: its own
+    event loop, :func:`arena.runner.match.run_match`'s ``alive``).
+
+    :func:`heartbeat` renews the lease only while the pulse is :meth:`alive`: work that has
+    stopped moving (a loop blocked by a seat, a deadlock in a library) lets its lease run out,
+    and another worker takes the row over, although the thread that renews it is fine. The
+    work says how long its next sign of life may take when it goes where it gives none
+    (:meth:`expect`: building its bots before the loop starts, storing after it ends).
+    """
+
+    def __init__(self, window: float) -> None:
+        self.window = window
+        self._last = time.monotonic()
+        self._allowed = window
+
+    def beat(self) -> None:
+        """The work is moving (cheap: called from the match's loop every half second)."""
+        self._last = time.monotonic()
+        self._allowed = self.window
+
+    def expect(self, seconds: float) -> None:
+        """The next sign of life may take up to ``seconds`` (from now)."""
+        self._last = time.monotonic()
+        self._allowed = max(seconds, self.window)
+
+    def silent_for(self) -> float:
+        """Seconds since the last sign of life."""
+        return time.monotonic() - self._last
+
+    def alive(self) -> bool:
+        return self.silent_for() <= self._allowed
+
+    def stalled_for(self) -> float:
+        """Seconds past the time the next sign of life was due (0 while it is not)."""
+        return max(0.0, self.silent_for() - self._allowed)
+
+
+def exit_process() -> None:
+    """End this worker process at once (a pool child: its pool starts a fresh one, the
+    broker delivers its task again). For work whose pulse stopped: it holds a slot for ever."""
+    log.error("the work of this process stopped moving; ending the process (pid %d)", os.getpid())
+    logging.shutdown()
+    os._exit(70)  # EX_SOFTWARE
+
+
 @contextmanager
-def heartbeat(claim: Claim) -> Iterator[threading.Event]:
-    """Renew ``claim`` every third of its lease while the block runs.
+def heartbeat(
+    claim: Claim,
+    pulse: Pulse | None = None,
+    *,
+    stalled: Callable[[], None] | None = None,
+) -> Iterator[threading.Event]:
+    """Renew ``claim`` every third of its lease while the block runs and, if a ``pulse`` is
+    given, while it is :meth:`~Pulse.alive`. Work whose pulse stays past due for
+    :data:`STALLED_LEASES` leases has ``stalled`` called (a pool child ends itself:
+    :func:`exit_process`).
 
     Yields an event that is set if the claim was lost (someone else took the row over); the
-    work may stop early then, and its result will be refused anyway.
+    work may stop early then, and its result will be refused anyway. Leaving the block waits for
+    the renewing thread for one of its intervals at most.
     """
     stop = threading.Event()
     lost = threading.Event()
     interval = claim.lease.total_seconds() / 3
+    name = f"{claim.model.__name__} {claim.pk}"
 
     def beat() -> None:
+        quiet = False
         try:
             while not stop.wait(interval):
+                if pulse is not None and not pulse.alive():
+                    if not quiet:
+                        log.warning(
+                            "%s: no sign of life for %.1f s; its lease is left to run out",
+                            name,
+                            pulse.silent_for(),
+                        )
+                        quiet = True
+                    if stalled is not None and pulse.stalled_for() > STALLED_LEASES * (
+                        claim.lease.total_seconds()
+                    ):
+                        stalled()
+                        return
+                    continue
+                quiet = False
                 try:
                     if not renew(claim):
                         lost.set()
                         return
                 except DatabaseError:  # a short outage: try again next beat
-                    log.warning(
-                        "could not renew the lease of %s %s", claim.model.__name__, claim.pk
-                    )
+                    log.warning("could not renew the lease of %s", name)
         finally:
             connection.close()  # this thread's own connection
 
@@ -119,4 +196,4 @@ def heartbeat(claim: Claim) -> Iterator[threading.Event]:
         yield lost
     finally:
         stop.set()
-        thread.join()
+        thread.join(timeout=interval)

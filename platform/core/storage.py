@@ -23,6 +23,7 @@ import io
 import logging
 import os
 import shutil
+import stat
 import tarfile
 import time
 import uuid
@@ -39,11 +40,15 @@ from django.core.files.storage import FileSystemStorage, Storage, storages
 from storages.backends.s3 import S3Storage  # type: ignore[import-untyped]
 from storages.utils import clean_name  # type: ignore[import-untyped]
 
+from arena.sandbox import trees
 from core.files import public_dir
 
 log = logging.getLogger(__name__)
 
 ARCHIVE_SUFFIX = ".tar.gz"
+MIB = 1024 * 1024
+#: The most content a kept folder may hold (a build's output is capped at 1 GB).
+MAX_TREE_BYTES = 1024 * MIB
 CACHE_UNUSED_LIMIT = timedelta(days=2)  # an unpacked archive no match used for this long goes
 
 
@@ -233,32 +238,52 @@ def remove_other_attempts(parent: str, stem: str, keep: str) -> list[str]:
 # ---------------------------------------------------------------------------- folders as archives
 
 
-def pack(folder: Path) -> bytes:
+def pack(folder: Path, most_bytes: int = MAX_TREE_BYTES) -> bytes:
     """``folder`` as a gzip-compressed tar, the same bytes for the same files every time
     (sorted names, no times, owners or other mode bits than a file's executable one).
 
     Only folders and regular files are packed (uploads never keep links: see
-    :mod:`submissions.unpack`).
+    :mod:`submissions.unpack`), at most :data:`~arena.sandbox.trees.MAX_DEPTH` levels deep,
+    :data:`~arena.sandbox.trees.MAX_ENTRIES` entries and ``most_bytes`` of content, each file
+    at its apparent size (a file with holes is packed whole): :class:`StorageError` before a
+    byte is read otherwise.
     """
+    found = _tree_entries(folder, most_bytes)
     buffer = io.BytesIO()
     with (
         gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0, compresslevel=6) as compressed,
         tarfile.open(fileobj=compressed, mode="w", format=tarfile.PAX_FORMAT) as archive,
     ):
-        for path in sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).as_posix()):
-            if path.is_symlink() or not (path.is_dir() or path.is_file()):
-                raise StorageError(f"{path.relative_to(folder)} is neither a file nor a folder")
-            info = tarfile.TarInfo(path.relative_to(folder).as_posix())
+        for name, status in found:
+            info = tarfile.TarInfo(name)
             info.mtime = 0
-            if path.is_dir():
+            if stat.S_ISDIR(status.st_mode):
                 info.type, info.mode = tarfile.DIRTYPE, 0o755
                 archive.addfile(info)
                 continue
-            info.mode = 0o755 if path.stat().st_mode & 0o100 else 0o644
-            info.size = path.stat().st_size
-            with path.open("rb") as data:
+            info.mode = 0o755 if status.st_mode & 0o100 else 0o644
+            info.size = status.st_size
+            with (folder / name).open("rb") as data:
                 archive.addfile(info, data)
     return buffer.getvalue()
+
+
+def _tree_entries(folder: Path, most_bytes: int) -> list[tuple[str, os.stat_result]]:
+    """The entries of ``folder`` to pack, by name, within the caps of :func:`pack`."""
+    found: list[tuple[str, os.stat_result]] = []
+    total = 0
+    for entry in trees.walk(folder):
+        if entry.depth > trees.MAX_DEPTH:
+            raise StorageError(f"{folder.name} is deeper than {trees.MAX_DEPTH} levels")
+        if not (entry.is_dir or stat.S_ISREG(entry.info.st_mode)):
+            raise StorageError(f"{entry.path} is neither a file nor a folder")
+        found.append((entry.path, entry.info))
+        total += entry.info.st_size if not entry.is_dir else 0
+        if len(found) > trees.MAX_ENTRIES:
+            raise StorageError(f"{folder.name} holds more than {trees.MAX_ENTRIES} entries")
+        if total > most_bytes:
+            raise StorageError(f"{folder.name} is larger than {most_bytes // MIB} MB")
+    return sorted(found, key=lambda item: item[0])
 
 
 def keep_folder(folder: Path, name: str) -> str:
@@ -302,12 +327,11 @@ def local_tree(name: str, sha256: str) -> Path:
         aside.mkdir(mode=0o755)
         aside.chmod(0o755)
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
-            for member in archive.getmembers():
-                if not (member.isfile() or member.isdir()) or not safe_name(member.name):
-                    raise StorageError(f"{name}: {member.name!r} is not a plain file or folder")
+            _check_members(name, archive)
             archive.extractall(aside, filter="data")
-        for path in aside.rglob("*"):  # the data filter keeps the modes; make them plain
-            path.chmod(0o755 if path.is_dir() or path.stat().st_mode & 0o100 else 0o644)
+        for entry in trees.walk(aside):  # the data filter keeps the modes; make them plain
+            plain = 0o755 if entry.is_dir or entry.info.st_mode & 0o100 else 0o644
+            os.chmod(entry.name, plain, dir_fd=entry.parent_fd)
         try:
             aside.rename(folder)
         except OSError:
@@ -321,6 +345,21 @@ def local_tree(name: str, sha256: str) -> Path:
     finally:
         shutil.rmtree(aside, ignore_errors=True)
     return folder
+
+
+def _check_members(name: str, archive: tarfile.TarFile, most_bytes: int = MAX_TREE_BYTES) -> None:
+    """Refuse an archive that would unpack to more than :func:`pack` packs (the sizes its
+    headers announce, which is what extracting it writes), or to anything but plain files and
+    folders inside the target."""
+    total = 0
+    for entries, member in enumerate(archive, 1):
+        if not (member.isfile() or member.isdir()) or not safe_name(member.name):
+            raise StorageError(f"{name}: {member.name!r} is not a plain file or folder")
+        total += member.size
+        if member.name.count("/") >= trees.MAX_DEPTH or entries > trees.MAX_ENTRIES:
+            raise StorageError(f"{name}: it unpacks deeper or into more entries than allowed")
+        if total > most_bytes:
+            raise StorageError(f"{name}: it unpacks to more than {most_bytes // MIB} MB")
 
 
 def _touch(folder: Path) -> None:

@@ -80,10 +80,11 @@ def rate_match_records(
 ) -> RatedMatch:
     """The seats' new ratings after ``match`` (seats in seat order, all ranked).
 
-    Elo and OpenSkill take the match as a whole: its ranks (a duplicate match ranks by mean
-    rank over its games). Margin takes its deals: each seat's points per deal, a duplicate
-    deal played in every rotation. A match stored before points per deal were kept (or whose
-    points per deal do not add up) counts as one game of the seats' mean points per game.
+    Elo and OpenSkill take the match as a whole: its ranks (a duplicate match ranks by total
+    score, the mean rank over its games breaking ties). Margin takes its deals: each seat's
+    points per deal, a duplicate deal played in every rotation. A match stored before points
+    per deal were kept (or whose points per deal do not add up) counts as one game of the
+    seats' mean points per game.
     """
     ranks = [int(s.rank) for s in seats if s.rank is not None]
     higher = get_variant(ladder.variant).higher_is_better

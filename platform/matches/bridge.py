@@ -22,6 +22,7 @@ machine, a broken runtime) raise :class:`ArenaError`; a bot's misbehaviour is ne
 it is a fault in the result.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,15 +129,18 @@ def play_match(
     watch: Watch | None = None,
     decision_ms: int | None = None,
     bank_ms: int | None = None,
+    alive: Callable[[], None] | None = None,
 ) -> MatchOutcome:
     """Play ``games`` games between ``entrants`` in the sandbox; files go to ``out_dir``;
     ``watch`` follows each game as it is played (the runner's, e.g. :class:`matches.live.
     LiveFeed`). The time control is the site's (``DECISION_MS``, ``BANK_MS``) unless given
-    (a person's table has its own).
+    (a person's table has its own). ``alive`` is called from the match's loop every half second
+    while it runs (:class:`core.leases.Pulse`'s ``beat``).
 
     ``duplicate``: the ``games`` are ``games / len(entrants)`` deals, each played once per seat
-    rotation (``games`` must be a multiple of the number of entrants), in one runner match: the
-    bots are started once.
+    rotation (``games`` must be a multiple of the number of entrants), in one runner match that
+    starts the bots afresh for each rotation (no process is dealt a deal twice); a
+    :class:`SeatedEntrant` (a person, a remote bot) is refused a duplicate match.
     """
     players = len(entrants)
     if duplicate and games % players:
@@ -151,7 +155,7 @@ def play_match(
         duplicate=duplicate,
     )
     try:
-        result = run_match(config, _programs(list(entrants)), watch=watch)
+        result = run_match(config, _programs(list(entrants)), watch=watch, alive=alive)
     except (MatchError, SandboxUnavailable) as error:
         raise ArenaError(str(error)) from None
     deals = games // players if duplicate else games
@@ -177,8 +181,14 @@ def play_match(
 
 
 def build_limits() -> builds.BuildLimits:
-    """The limits of a bot's build (settings ``BUILD_SECONDS``, ``BUILD_MEMORY_MB``)."""
-    return builds.BuildLimits(seconds=settings.BUILD_SECONDS, memory_mb=settings.BUILD_MEMORY_MB)
+    """The limits of a bot's build (the settings ``BUILD_*``)."""
+    return builds.BuildLimits(
+        seconds=settings.BUILD_SECONDS,
+        memory_mb=settings.BUILD_MEMORY_MB,
+        cpus=settings.BUILD_CPUS,
+        processes=settings.BUILD_PROCESSES,
+        reserve_mb=settings.BUILD_RESERVE_MB,
+    )
 
 
 def build_cache() -> Path:

@@ -59,6 +59,8 @@ from matches.models import LiveChunk, Match
 
 #: How often the worker writes a running game's new frames (s).
 FLUSH_S = 0.3
+#: How long the end of a match waits for the writer's last flush (s).
+EXIT_WAIT_S = 10.0
 #: How often a stream looks for new chunks (s).
 POLL_S = 0.25
 #: How long one stream lasts before the browser reconnects (s), at most: each lasts between
@@ -140,7 +142,11 @@ class LiveFeed:
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
-        self._thread.join()
+        # The writer's last flush is one small insert; a database that does not answer must
+        # not hold the match (the frames then miss their end, the result does not).
+        self._thread.join(timeout=EXIT_WAIT_S)
+        if self._thread.is_alive():
+            log.warning("match %s: the live frames' writer did not finish", self.match_pk)
 
     def _run(self) -> None:
         try:

@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from arena.runner.results import Ranking
+
 
 class MatchQuerySet(models.QuerySet["Match"]):
     def listed(self) -> "MatchQuerySet":
@@ -106,6 +108,11 @@ class Match(Claimable):
 
     def get_absolute_url(self) -> str:
         return url_with_uuid("match", self.uuid)
+
+    @property
+    def ranking(self) -> Ranking:
+        """How the match places its bots (the runner's ranks, stored in the seats)."""
+        return Ranking.of(self.games, self.duplicate)
 
     @property
     def is_done(self) -> bool:

@@ -5,7 +5,8 @@
   then send what follows: the rating of a ladder match, another attempt, and the news that the
   match ended (:data:`matches.signals.match_ended`, which a tournament hears). A match that
   runs past its own time bound is stopped and failed (:mod:`matches.bounds`).
-* ``rate_match`` (queue ``maintenance``): apply finished matches to their ladder, in order.
+* ``rate_match`` (queue ``ratings``, which every match worker takes from first: a finished
+  match is rated in the slot it freed): apply finished matches to their ladder, in order.
 * ``schedule_matches`` (beat): keep every playing bot busy (:mod:`matches.scheduler`) and send
   the matches it created.
 * ``analyse_seat`` (queue ``maintenance``): compute a decision analysis someone asked for
@@ -22,11 +23,14 @@ import logging
 import random
 import shutil
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
-from core import leases, metrics, storage
-from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale
+from celery import Task
+from core import disks, leases, metrics, storage
+from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale, send
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
@@ -80,8 +84,9 @@ def run_match(*, match_pk: int) -> None:
     names = entrant_names(seats)
     out_dir = results.staging_dir(match, claim)
     bound = bounds.time_bound(match.variant, match.players, match.games)
+    pulse = match_pulse(len(seats))
     try:
-        with leases.heartbeat(claim):
+        with leases.heartbeat(claim, pulse, stalled=stalled(run_match)):
             # The live view's last frames are written before the result is stored, so a
             # spectator who sees the match over has been sent all of them.
             with bounds.wall_clock_limit(bound), LiveFeed(match.pk) as feed:
@@ -98,7 +103,9 @@ def run_match(*, match_pk: int) -> None:
                     ],
                     out_dir=out_dir,
                     watch=feed,
+                    alive=pulse.beat,
                 )
+            pulse.expect(STORE_SECONDS)
             stored = results.store(claim, outcome, out_dir)
             if stored:
                 remote_reports.keep(match, outcome.result)  # remote seats' round trips
@@ -110,8 +117,15 @@ def run_match(*, match_pk: int) -> None:
         if bounds.stop(claim, faults, why):
             match_is_over(match, stored=False)
         return
-    except (bridge.ArenaError, storage.StorageError) as error:
+    except Exception as error:
         shutil.rmtree(out_dir, ignore_errors=True)
+        if disks.is_disk_full(error):  # a pause, not the match's nor a worker's fault
+            log.warning("match %s waits for disk space: %s", match.uuid, error)
+            if results.wait_for_space(claim):
+                send(run_match, countdown=settings.DISK_FULL_RETRY_SECONDS, match_pk=match_pk)
+            return
+        if not isinstance(error, (bridge.ArenaError, storage.StorageError)):
+            raise
         log.warning("match %s could not be played: %s", match.uuid, error)
         released = results.release(claim, str(error))
         if released == "again":
@@ -124,6 +138,26 @@ def run_match(*, match_pk: int) -> None:
         raise
     if stored:
         match_is_over(match, stored=True)
+
+
+#: How long storing a played match may take before its lease is left to run out (s).
+STORE_SECONDS = 120.0
+
+
+def match_pulse(bots: int) -> leases.Pulse:
+    """The signs of life of a match about to be played (:class:`core.leases.Pulse`): its loop
+    beats every half second; before the loop starts, the bots may be built (each within
+    ``BUILD_SECONDS``)."""
+    pulse = leases.Pulse(window=max(2.0, settings.MATCH_LEASE_SECONDS / 3))
+    pulse.expect(bots * settings.BUILD_SECONDS + 60.0)
+    return pulse
+
+
+def stalled(task: "Task[..., Any]") -> Callable[[], None] | None:
+    """What a match whose loop stopped moving for good does: a worker's pool child ends itself
+    (:func:`core.leases.exit_process`), so the slot it held is a fresh process again; a task
+    called directly (a test, a shell) only lets its lease run out."""
+    return None if task.request.called_directly else leases.exit_process
 
 
 def match_is_over(match: Match, *, stored: bool) -> None:
@@ -145,7 +179,7 @@ def queue_match(
     return match
 
 
-@house_task(queue="maintenance")
+@house_task(queue="ratings")
 def rate_match(*, match_pk: int) -> None:
     ladder_pk = Match.objects.filter(pk=match_pk).values_list("ladder_id", flat=True).first()
     if ladder_pk is not None:

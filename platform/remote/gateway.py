@@ -36,9 +36,10 @@ import secrets
 import socket
 import time
 from collections import deque
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import redis.asyncio as aioredis
@@ -54,6 +55,7 @@ from remote.handover import Assignment, Down, Up
 from remote.models import RemoteConnection, RemoteToken, token_hash
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 #: The longest message accepted from a bot (an answer is a few bytes).
 MAX_MESSAGE = 64 * 1024
@@ -77,6 +79,9 @@ GONE = (
     "killed, or it left keepalive pings unanswered)"
 )
 STOPPED = "the gateway stopped"
+#: The longest a connection's end waits for each of its steps (its tasks to stop after being
+#: cancelled, each write to Redis, the database row): the stream closes whatever hangs.
+TEARDOWN_TIMEOUT = 3.0
 
 
 @dataclass(frozen=True)
@@ -387,8 +392,9 @@ class _Connection:
         return True
 
     async def _heartbeat(self) -> None:
-        """Keep the bot's keys fresh; cut the connection when its token was revoked."""
-        while self._refused is None:
+        """Keep the bot's keys fresh; cut the connection when its token was revoked. Stops by
+        itself once the connection is ending (even if a cancellation was lost on the way)."""
+        while self._refused is None and not self._finished and not self._match_over:
             await asyncio.sleep(handover.HEARTBEAT)
             try:
                 if not await self._heartbeat_once():
@@ -562,34 +568,49 @@ class _Connection:
     # -- the end
 
     async def finish(self) -> None:
-        """Let go of the bot's keys; tell the worker if a match was under way (once)."""
+        """Let go of the bot's keys; tell the worker if a match was under way (once). Every
+        step is bounded by :data:`TEARDOWN_TIMEOUT`, so the stream closes whatever hangs."""
         if self._finished:
             return
         self._finished = True
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:
+            _, stuck = await asyncio.wait(self._tasks, timeout=TEARDOWN_TIMEOUT)
+            if stuck:  # a task that swallowed its cancellation: left to end by itself
+                log.warning("bot %s: %d task(s) did not stop in time", self.bot, len(stuck))
         if not self.bot:
             return
-        with contextlib.suppress(aioredis.RedisError):
+        try:
             if self.seat and not self._match_over:
                 reason = self.ended or "the connection ended"
-                await self.redis.set(
-                    handover.resume_key(self.bot),
-                    self.seat,
-                    ex=max(1, round(self.gateway.config.grace_seconds)),
+                await _bounded(
+                    self.redis.set(
+                        handover.resume_key(self.bot),
+                        self.seat,
+                        ex=max(1, round(self.gateway.config.grace_seconds)),
+                    )
                 )
-                await self._up(Up("lost", reason=reason))
-            await self.redis.eval(_DELETE_IF_MINE, 1, handover.live_key(self.bot), self.id)
+                await _bounded(self._up(Up("lost", reason=reason)))
+            await _bounded(
+                self.redis.eval(_DELETE_IF_MINE, 1, handover.live_key(self.bot), self.id)
+            )
+        except (aioredis.RedisError, TimeoutError) as exc:
+            log.warning("bot %s: letting go of its keys failed: %r", self.bot, exc)
         rtt = None if self.rtt is None else round(self.rtt * 1000, 1)
-        with contextlib.suppress(Exception):
+        try:
             if self._recording is not None and not self.record:
                 # The connection went while its row was being written: the row is there.
-                self.record = await self._recording
-            await _record_end(self.record, self.ended or "ended", self.matches, rtt)
+                self.record = await _bounded(asyncio.shield(self._recording))
+            await _bounded(_record_end(self.record, self.ended or "ended", self.matches, rtt))
+        except Exception as exc:
+            log.warning("bot %s: recording the connection's end failed: %r", self.bot, exc)
         log.info("bot %s disconnected: %s", self.bot, self.ended)
+
+
+async def _bounded(step: Awaitable[_T]) -> _T:
+    """``step``, or :class:`TimeoutError` after :data:`TEARDOWN_TIMEOUT`."""
+    return await asyncio.wait_for(step, TEARDOWN_TIMEOUT)
 
 
 def _address(peer: str) -> str:

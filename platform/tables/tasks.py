@@ -1,5 +1,7 @@
-"""The table's Celery task: the worker plays a person's match like any other (queue
-``matches``), the person sitting at a :class:`~tables.seat.PersonSeat`.
+"""The table's Celery task: the worker plays a person's match like any other, from a queue of
+its own (``tables``) that every match worker takes from before the league's ``matches``
+(:data:`core.celery.QUEUES`), so a person waits for the next free slot, not for the league;
+the person sits at a :class:`~tables.seat.PersonSeat`.
 
 ``play_table`` claims the table's match (:mod:`core.leases`), plays it through
 :func:`matches.bridge.play_match` with the table's time control, the live view's
@@ -27,6 +29,7 @@ from matches import bridge, results
 from matches.live import LiveFeed
 from matches.models import Match, entrant_names
 from matches.signals import match_ended
+from matches.tasks import STORE_SECONDS, match_pulse, stalled
 from submissions import builds
 
 from arena.runner.seat import Seat
@@ -51,7 +54,7 @@ def forget_old_guests() -> None:
         log.info("forgot %d guests idle for %d days", forgotten, settings.GUEST_KEEP_DAYS)
 
 
-@house_task(queue="matches", time_limit=60 * 60)
+@house_task(queue="tables", time_limit=60 * 60)
 def play_table(*, table_pk: int) -> None:
     table = Table.objects.select_related("match").filter(pk=table_pk).first()
     if table is None:
@@ -89,8 +92,9 @@ def play_table(*, table_pk: int) -> None:
                 bridge.Entrant(names[number], builds.run_dir(seat.version), seat.bot.is_house)
             )
     out_dir = results.staging_dir(match, claim)
+    pulse = match_pulse(match.players)
     try:
-        with leases.heartbeat(claim):
+        with leases.heartbeat(claim, pulse, stalled=stalled(play_table)):
             with LiveFeed(match.pk) as feed:
                 outcome = bridge.play_match(
                     variant=match.variant,
@@ -101,7 +105,9 @@ def play_table(*, table_pk: int) -> None:
                     watch=feed,
                     decision_ms=table.decision_ms,
                     bank_ms=table.bank_ms,
+                    alive=pulse.beat,
                 )
+            pulse.expect(STORE_SECONDS)
             person.close()
             stored = store(claim, table, outcome, out_dir)
     except (bridge.ArenaError, storage.StorageError) as error:

@@ -1,7 +1,9 @@
 """A match watched live in a real browser while a real worker plays it: the board moves as the
-decisions land, without reloading, and shows exactly what the engine computed."""
+decisions land, without reloading, and shows exactly what the engine computed; from the first
+frame to the last it never says "Game over" before a game's end, nor a turn beyond the game's."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,21 @@ from playwright.sync_api import Page
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONE = {"width": 375, "height": 740}
+
+# Every frame the page draws, as the spectator read it: the viewer's "nimmt:frame" event (caught
+# on its way down to #viewer), with the turn counter and the label of the empty tray.
+RECORD_DRAWN = """
+window.drawn = [];
+document.addEventListener("nimmt:frame", function (e) {
+  var tray = document.querySelector("#viewer .tray-empty");
+  window.drawn.push({
+    game: window.nimmtViewer.game(), index: e.detail.index, turn: e.detail.turn,
+    counter: document.querySelector("#viewer .turn-out").textContent,
+    tray: tray ? tray.textContent : "",
+    caption: document.querySelector("#viewer .caption").textContent,
+  });
+}, true);
+"""
 
 
 def _engine_frames(page: Page, base: str, match: Match, game: int) -> list[dict[str, Any]]:
@@ -33,6 +50,7 @@ def test_a_spectator_sees_the_board_move_as_the_worker_plays(
     match = queue_match(ladder, bots, seed=9)  # a duplicate match: a deal in every rotation
     assert match.games >= 2
     page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+    page.add_init_script(RECORD_DRAWN)  # before the page's own scripts: from the first frame
     page.goto(live_server.url + reverse("match-live", args=[match.uuid]))
     page.wait_for_function("() => window.nimmtViewer && window.nimmtViewer.live")  # no eval (CSP)
     # While the match runs, the page receives more and more frames and keeps its board on the
@@ -65,6 +83,27 @@ def test_a_spectator_sees_the_board_move_as_the_worker_plays(
     match.refresh_from_db()
     assert match.status == Match.FINISHED
     # Every frame the spectator received is the engine's, from the stored replay.
-    for game in range(1, match.games + 1):
+    engine = {g: _engine_frames(page, live_server.url, match, g) for g in range(1, match.games + 1)}
+    for game, frames in engine.items():
         received = page.evaluate(f"window.nimmtViewer.frames({game})")
-        assert received == _engine_frames(page, live_server.url, match, game), game
+        assert received == frames, game
+    # What the spectator read, frame after frame: never "Game over" before a game's last frame,
+    # never a turn above the game's number of turns (counted only once the game is over).
+    drawn: list[dict[str, Any]] = page.evaluate("window.drawn")
+    assert drawn[0]["game"] == 1
+    assert (drawn[-1]["game"], drawn[-1]["index"]) == (match.games, len(engine[match.games]) - 1)
+    for frame in drawn:
+        frames = engine[frame["game"]]
+        turns = sum(1 for f in frames if f["step"]["kind"] == "end")
+        last = frame["index"] == len(frames) - 1
+        assert (frame["tray"] == "Game over") == last, frame
+        counter = re.fullmatch(
+            r"(?:Deal|Turn (\d+))(?: / (\d+))?(?: · step \d+)?", frame["counter"]
+        )
+        assert counter, frame
+        turn, total = counter.groups()
+        assert turn is None or 1 <= int(turn) <= turns, frame
+        assert total is None or (int(total) == turns and last), frame
+        assert frame["turn"] == (int(turn) if turn else 0), frame
+        if last:
+            assert "The game is over." in frame["caption"], frame

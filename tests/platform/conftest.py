@@ -86,6 +86,7 @@ TEST_ENV = {
     "NIMMT_VALIDATION_LEASE_SECONDS": "20",
     "NIMMT_REQUEUE_AFTER_SECONDS": "3",
     "NIMMT_SWEEP_INTERVAL_SECONDS": "1",
+    "NIMMT_DISK_FULL_RETRY_SECONDS": "2",
     "NIMMT_SCHEDULE_INTERVAL_SECONDS": "1",
     "NIMMT_SCHEDULE_IN_FLIGHT": "2",
     "NIMMT_BROKER_VISIBILITY_TIMEOUT": "8",
@@ -134,7 +135,8 @@ def worker_env(transactional_db: None, sandbox_runtime: Path) -> dict[str, str]:
 
 @pytest.fixture
 def celery_worker(worker_env: dict[str, str], tmp_path: Path) -> Iterator[CeleryProcess]:
-    """A real worker on every queue, two processes; stopped (killed) after the test."""
+    """A real worker on every queue (in ``core.celery.QUEUES``' order), two processes;
+    stopped (killed) after the test."""
     worker = CeleryProcess.worker(worker_env, tmp_path / "worker.log")
     worker.start()
     yield worker

@@ -22,6 +22,7 @@ from urllib.parse import quote
 import redis
 from accounts.models import ApiToken, User
 from core import storage
+from core.celery import QUEUES
 from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -98,7 +99,7 @@ class CeleryProcess:
         cls,
         env: dict[str, str],
         log: Path,
-        queues: str = "challenges,matches,validation,maintenance",
+        queues: str = ",".join(QUEUES),
         concurrency: int = 2,
     ) -> "CeleryProcess":
         argv = [
@@ -107,8 +108,6 @@ class CeleryProcess:
             queues,
             "-c",
             str(concurrency),
-            "--pool",
-            "prefork",
             "-n",
             f"test-{uuid.uuid4().hex[:8]}@%h",
             "--without-gossip",
@@ -390,8 +389,11 @@ class PrivateRedis:
 
 
 @contextlib.contextmanager
-def broker_of_this_process(url: str) -> Iterator[None]:
-    """Send this process's tasks (``enqueue`` in the test itself) to ``url`` for a while."""
+def broker_of_this_process(
+    url: str, transport: str | None = None, options: dict[str, Any] | None = None
+) -> Iterator[None]:
+    """Send this process's tasks (``enqueue`` in the test itself) to ``url`` for a while
+    (through ``transport`` with ``options``, as the workers' settings give them)."""
     from config.celery_app import app as celery_app
 
     app: Any = celery_app  # its pools are private attributes, reset here
@@ -402,9 +404,15 @@ def broker_of_this_process(url: str) -> Iterator[None]:
         app.amqp._producer_pool = None
 
     names = ("broker_url", "broker_read_url", "broker_write_url")
-    before = {name: app.conf[name] for name in names}
+    # the settings' own names (CELERY_...) come before Celery's where both are set
+    kept = (*names, "CELERY_BROKER_TRANSPORT", "CELERY_BROKER_TRANSPORT_OPTIONS")
+    before = {name: app.conf.get(name) for name in kept}
     reset()
     app.conf.update({name: url for name in names})
+    if transport is not None:
+        app.conf.update(
+            CELERY_BROKER_TRANSPORT=transport, CELERY_BROKER_TRANSPORT_OPTIONS=options or {}
+        )
     try:
         yield
     finally:
@@ -418,17 +426,24 @@ def runner_match(
     *,
     variant: str = "basic",
     seed: int = 1,
+    games: int = 1,
+    duplicate: bool = False,
 ) -> Match:
-    """A finished one-game match of ``bots`` played by the match runner with the engine bots
-    ``players`` makes (in process, one per seat), its folder kept in the arena's storage as the
-    pipeline keeps it: the replay, and beside it the notes the bots made on their decisions."""
-    match = Match.objects.create(variant=variant, players=len(bots), seed=seed)
+    """A finished match of ``bots`` (one game unless ``games``; ``duplicate``: each deal in
+    every seat rotation) played by the match runner with the engine bots ``players`` makes (in
+    process, one per seat), its folder kept in the arena's storage as the pipeline keeps it: the
+    replays, and beside them the notes the bots made on their decisions."""
+    match = Match.objects.create(
+        variant=variant, players=len(bots), seed=seed, games=games, duplicate=duplicate
+    )
     for number, bot in enumerate(bots):
         assert bot.active_version_id is not None
         Seat.objects.create(match=match, seat=number, bot=bot, version_id=bot.active_version_id)
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
     with tempfile.TemporaryDirectory() as out:
-        config = MatchConfig(variant=variant, games=1, seed=seed, out=Path(out))
+        config = MatchConfig(
+            variant=variant, games=games, seed=seed, out=Path(out), duplicate=duplicate
+        )
         entrants = [
             Entrant(name, in_process=make)
             for name, make in zip(entrant_names(seats), players, strict=True)

@@ -4,14 +4,16 @@ real Redis cache), and email confirmation when it is on."""
 
 import hashlib
 import re
+from ipaddress import ip_network
 from typing import Any
 
 import pytest
 from accounts.confirmation import tokens
 from accounts.models import ApiToken, User
+from accounts.throttle import client_ip
 from django.core.cache import cache
 from django.http import HttpResponse
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -184,36 +186,64 @@ def test_the_admin_log_in_is_locked_out_too(client: Client) -> None:
     assert response.status_code == 429
 
 
-def test_behind_a_proxy_the_client_is_the_last_forwarded_address(
-    client: Client, settings: Any
+PROXY = "10.0.0.2"  # the site's TLS proxy in these tests
+
+
+@pytest.fixture
+def behind_proxy(settings: Any) -> None:
+    settings.TRUSTED_PROXIES = [ip_network(PROXY), ip_network("10.9.0.0/16")]
+
+
+def test_behind_a_proxy_the_client_is_the_address_the_proxy_appended(
+    client: Client, behind_proxy: None
 ) -> None:
-    settings.TRUST_FORWARDED_FOR = True
     make_user("alice")
     for n in range(6):  # the client claims a new address each time; the proxy appends the real one
         client.post(
             reverse("login"),
             {"username": "alice", "password": f"wrong-{n}"},
-            REMOTE_ADDR="10.0.0.2",
+            REMOTE_ADDR=PROXY,
             HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, {HERE}",
         )
     locked = client.post(
         reverse("login"),
         {"username": "alice", "password": ALICE_PASSWORD},
-        REMOTE_ADDR="10.0.0.2",
+        REMOTE_ADDR=PROXY,
         HTTP_X_FORWARDED_FOR=HERE,
     )
     assert locked.status_code == 429
 
 
-def test_a_forwarded_for_header_is_ignored_without_a_proxy_that_sets_it(client: Client) -> None:
+def test_through_a_chain_of_trusted_proxies_the_client_is_the_first_untrusted_hop(
+    behind_proxy: None,
+) -> None:
+    factory = RequestFactory()
+
+    def seen(forwarded: str, remote: str = PROXY) -> str | None:
+        return client_ip(factory.get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded))
+
+    assert seen(f"192.0.2.9, {HERE}, 10.9.3.4") == HERE  # 10.9.3.4: an inner proxy
+    assert seen(f"{HERE}, 10.9.3.4, 10.9.0.1") == HERE
+    assert seen("not-an-address, 10.9.3.4") == "10.9.3.4"  # the proxies' word ends at garbage
+    assert seen("") == PROXY
+    assert seen(f"192.0.2.9, {HERE}", remote=ELSEWHERE) == ELSEWHERE  # not a proxy
+
+
+def test_forged_forwarded_addresses_from_a_client_that_is_not_the_proxy_are_ignored(
+    client: Client, behind_proxy: None
+) -> None:
+    """The attack: the web port reached directly, a fresh X-Forwarded-For on every try."""
     make_user("alice")
-    for n in range(6):  # a new made-up address each try does not start the count again
+    statuses = [
         client.post(
             reverse("login"),
             {"username": "alice", "password": f"wrong-{n}"},
             REMOTE_ADDR=HERE,
             HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
-        )
+        ).status_code
+        for n in range(40)
+    ]
+    assert statuses[:4] == [200] * 4 and set(statuses[4:]) == {429}
     assert log_in(client, "alice", ALICE_PASSWORD).status_code == 429
     password = "a-long-test-password"
     statuses = [
@@ -222,12 +252,70 @@ def test_a_forwarded_for_header_is_ignored_without_a_proxy_that_sets_it(client: 
             reverse("signup"),
             {"username": f"u{n}", "password1": password, "password2": password},
             REMOTE_ADDR=HERE,
-            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, 198.51.100.{n}",
         )
         .status_code
-        for n in range(7)
+        for n in range(10)
     ]
-    assert statuses == [302] * 5 + [429] * 2
+    assert statuses == [302] * 5 + [429] * 5
+    assert User.objects.filter(username__startswith="u").count() == 5
+
+
+def test_a_forwarded_for_header_is_ignored_without_a_proxy(client: Client) -> None:
+    assert client_ip(RequestFactory().get("/", REMOTE_ADDR="127.0.0.1")) == "127.0.0.1"
+    make_user("alice")
+    for n in range(6):  # no proxies configured: even loopback's header is its own word
+        client.post(
+            reverse("login"),
+            {"username": "alice", "password": f"wrong-{n}"},
+            REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+        )
+    assert log_in(client, "alice", ALICE_PASSWORD, "127.0.0.1").status_code == 429
+
+
+def test_a_client_cannot_say_it_came_over_https_unless_it_is_the_proxy(
+    client: Client, settings: Any, behind_proxy: None
+) -> None:
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_SSL_REDIRECT = True
+    direct = client.get("/", REMOTE_ADDR=HERE, HTTP_X_FORWARDED_PROTO="https")
+    assert direct.status_code == 301 and direct["Location"].startswith("https://")
+    proxied = client.get(
+        "/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_PROTO="https", HTTP_X_FORWARDED_FOR=HERE
+    )
+    assert proxied.status_code == 200
+
+
+# ---------------------------------------------------------------------------- password spraying
+
+
+def test_one_password_against_many_usernames_locks_the_address_out(
+    client: Client, settings: Any
+) -> None:
+    """The attack: one password tried against 50 usernames from one address."""
+    assert settings.LOGIN_ADDRESS_FAILURE_LIMIT == 20
+    for n in range(5):
+        make_user(f"user{n}")  # (names without an account count as failures too)
+    make_user("alice")
+    statuses = [log_in(client, f"user{n}", "Summer2026!").status_code for n in range(50)]
+    # one try per name, yet refused from the 20th failure on
+    assert statuses[:19] == [200] * 19 and set(statuses[19:]) == {429}, statuses
+    refused = log_in(client, "alice", ALICE_PASSWORD)
+    assert refused.status_code == 429 and b"Too many wrong passwords" in refused.content
+    assert log_in(Client(), "alice", ALICE_PASSWORD, ELSEWHERE).status_code == 302
+
+
+def test_a_good_log_in_does_not_clear_the_addresss_failures(client: Client) -> None:
+    make_user("mallory")  # the sprayer's own account
+    for n in range(15):
+        make_user(f"user{n}")
+    for n in range(15):
+        log_in(client, f"user{n}", "Summer2026!")
+    assert log_in(client, "mallory", ALICE_PASSWORD).status_code == 302  # clears mallory's only
+    client.post(reverse("logout"))
+    statuses = [log_in(client, f"user{n}", "Winter2026!").status_code for n in range(10)]
+    assert statuses[:4] == [200] * 4 and set(statuses[4:]) == {429}, statuses
 
 
 def test_new_ipv6_addresses_of_one_network_count_as_one(client: Client) -> None:

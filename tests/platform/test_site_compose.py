@@ -132,3 +132,13 @@ def test_the_object_store_flower_and_prometheus_are_in_the_compose_file() -> Non
     assert job["static_configs"][0]["targets"] == ["web:8000"]
     for published in ("flower", "prometheus"):
         assert all(port.startswith("127.0.0.1:") for port in services[published]["ports"])
+
+
+def test_the_web_port_is_published_on_loopback_only_and_its_proxy_is_the_one_trusted() -> None:
+    compose = _compose()
+    assert all(port.startswith("127.0.0.1:") for port in compose["services"]["web"]["ports"])
+    # a proxy on the host reaches the container from the network's gateway: that one only
+    (network,) = compose["networks"]["default"]["ipam"]["config"]
+    trusted = _resolved(_site_services()["web"]["environment"]["NIMMT_TRUSTED_PROXIES"])
+    assert trusted == network["gateway"]
+    assert "--forwarded-allow-ips" not in (REPO / "docker" / "entrypoint.sh").read_text()

@@ -1,17 +1,25 @@
 """Duplicate ladder matches played for real: the bridge plays each deal once per seat rotation
-in the sandbox, as one runner match (each bot started once), and reports it (replays in
-playing order, points per deal, ranks over all games, one log per bot)."""
+in the sandbox, as one runner match (each bot started afresh for each rotation, so that no
+process is dealt a deal twice), and reports it (replays in the games' order, points per deal,
+ranks over all games, one log per bot)."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from core import storage
 from django.conf import settings
+from django.test import Client
+from django.urls import reverse
 from matches import bridge
+from nimmt_site_testing import program_bot, runner_match
 
+from arena.bots.heuristic import HeuristicBot
+from arena.bots.random import RandomBot
 from arena.local import series_game
-from arena.runner.results import match_ranks
+from arena.runner.results import Ranking, match_ranks
 
 # The bot kit's first log line, once per program start.
 STARTED = "nimmt.botkit INFO in the match"
@@ -58,14 +66,21 @@ def test_a_duplicate_match_deals_each_deal_to_every_seat_once(tmp_path: Path) ->
         assert seat_outcome.score == sum(per_deal)
         log = (out / seat_outcome.log_file).read_text("utf-8")
         assert seat_outcome.log_file == f"logs/{name}.log"
-        assert log.count(STARTED) == 1, log  # one program for the whole match
+        assert log.count(STARTED) == 3, log  # one program per seat rotation
     ranks = [
         [r["result"]["ranks"][[p["name"] for p in r["players"]].index(n)] for r in replays]
         for n in names
     ]
-    assert [s.rank for s in outcome.seats] == match_ranks(ranks)
+    # Every bot held every hand: the total decides, the mean rank only breaks ties.
+    totals = [s.score for s in outcome.seats]
+    assert [s.rank for s in outcome.seats] == match_ranks(ranks, Ranking.TOTAL_SCORE, totals)
+    for a, b in ((a, b) for a in outcome.seats for b in outcome.seats):
+        if a.score > b.score:
+            assert a.rank < b.rank
     settings_ = json.loads((out / "match.json").read_text("utf-8"))
     assert settings_["duplicate"] is True and settings_["games"] == 6
+    assert settings_["ranked_by"] == "total_score"
+    assert [b["rank"] for b in settings_["bots"]] == [s.rank for s in outcome.seats]
     assert [r["series"]["deal"] for r in replays] == [1, 1, 1, 2, 2, 2]
 
 
@@ -88,3 +103,53 @@ def test_a_duplicate_match_needs_whole_rotations(tmp_path: Path) -> None:
             out_dir=tmp_path,
             duplicate=True,
         )
+
+
+@pytest.mark.django_db
+def test_a_duplicate_match_ranks_by_total_score_alike_on_its_page_in_the_api_and_match_json(
+    client: Client,
+) -> None:
+    bots = [program_bot(name) for name in ("ann", "ben", "cat")]
+    match = runner_match(
+        bots, [HeuristicBot, RandomBot, RandomBot], seed=5, games=6, duplicate=True
+    )
+    seats = list(match.seats.select_related("bot").order_by("seat"))
+    stored = json.loads(storage.read_bytes(f"{match.result_dir}/match.json"))
+    assert stored["ranked_by"] == "total_score"
+    # The totals decide: a higher total is always the better rank (basic: higher is better).
+    for a in seats:
+        for b in seats:
+            assert a.score is not None and b.score is not None
+            if a.score > b.score:
+                assert a.rank is not None and b.rank is not None and a.rank < b.rank
+    assert [b["rank"] for b in stored["bots"]] == [s.rank for s in seats]
+    assert [b["score"] for b in stored["bots"]] == [s.score for s in seats]
+    # The API carries the same ranks, and says what they mean.
+    api = client.get(reverse("api-match", args=[match.uuid])).json()["match"]
+    assert api["ranked_by"] == "total_score" and api["duplicate"] is True
+    assert {s["bot"]["name"]: s["rank"] for s in api["seats"]} == {
+        b["name"]: b["rank"] for b in stored["bots"]
+    }
+    # The page lists the bots best first, totals falling, and says how it ranked them.
+    page = client.get(match.get_absolute_url()).content.decode()
+    rows = re.findall(r'<td class="num rank">(\d+).*?<strong>(-?\d+)</strong>', page, re.S)
+    assert [int(rank) for rank, _ in rows] == sorted(s.rank or 0 for s in seats)
+    assert [int(score) for _, score in rows] == sorted((s.score or 0 for s in seats), reverse=True)
+    assert "by the total score: every bot held every hand" in page
+    assert "mean of the places in the games" in page
+
+
+@pytest.mark.django_db
+def test_a_single_deal_match_says_its_rank_is_the_mean_of_its_games_ranks(client: Client) -> None:
+    bots = [program_bot(name) for name in ("ann", "ben")]
+    match = runner_match(bots, [HeuristicBot, RandomBot], seed=3, games=3)
+    stored = json.loads(storage.read_bytes(f"{match.result_dir}/match.json"))
+    assert stored["ranked_by"] == "mean_rank"
+    assert (
+        client.get(reverse("api-match", args=[match.uuid])).json()["match"]["ranked_by"]
+        == "mean_rank"
+    )
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Rank: by the mean of the places in the games, each game a deal of its own" in page
+    one = runner_match(bots, [HeuristicBot, RandomBot], seed=4)
+    assert "Rank: the place in the game" in client.get(one.get_absolute_url()).content.decode()

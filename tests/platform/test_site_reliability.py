@@ -5,16 +5,21 @@ The broker tests run a Redis server of their own (:class:`nimmt_site_testing.Pri
 restarted without persistence as production runs it, so every queued message dies with it.
 They print the measured delays (run with ``-s`` to see them)."""
 
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
+from core import leases
+from django.db import connections
 from django.utils import timezone
 from ladders.models import Ladder, Rating, RatingChange
+from matches.live import LiveFeed
 from matches.models import Match
 from matches.tasks import queue_match, rate_match, run_match
 from nimmt_site_testing import (
@@ -108,6 +113,85 @@ def test_a_match_whose_worker_is_killed_is_played_again_and_finishes_once(
     assert RatingChange.objects.filter(match=done).count() == 4
     assert sorted(Rating.objects.values_list("games", flat=True)) == [1, 1, 1, 1]
     assert "sending Match" not in second.output()  # it was the broker's redelivery, no sweep
+
+
+def test_a_match_whose_loop_is_wedged_lets_its_lease_run_out_and_is_played_once_elsewhere(
+    worker_env: dict[str, str], tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ladder, bots = _lineup()
+    match = queue_match(ladder, bots)  # its message waits: no worker runs yet
+    wedged, release = threading.Event(), threading.Event()
+    watch = LiveFeed.__call__
+
+    def blocking_watch(feed: LiveFeed, *args: Any) -> None:
+        # The watch runs inside the match's loop: while it blocks, nothing in the loop moves
+        # (as a seat stuck in a blocking call, or a deadlock inside a library, holds it).
+        wedged.set()
+        release.wait(timeout=240)
+        watch(feed, *args)
+
+    monkeypatch.setattr(LiveFeed, "__call__", blocking_watch)
+    attempt = threading.Thread(target=_play_here, args=(match.pk,), daemon=True)
+    attempt.start()  # the first attempt, in this process, as a worker's child runs it
+    try:
+        assert wedged.wait(timeout=120), "the first attempt never reached its first game"
+        held = Match.objects.get(pk=match.pk)
+        assert (held.status, held.attempts) == (Match.RUNNING, 1)
+        # Its lease thread is fine, but the loop gives no sign of life: the lease runs out.
+        wait_for(
+            "the wedged attempt's lease to run out",
+            lambda: Match.objects.filter(pk=match.pk, lease_expires_at__lt=timezone.now()).exists(),
+            timeout=30,
+        )
+        worker = CeleryProcess.worker(worker_env, tmp_path / "worker.log")
+        worker.start()  # takes the match's message and the match over
+        try:
+            done = wait_for(
+                "another worker to play the match", lambda: _finished_and_rated(match.pk), 120
+            )
+        finally:
+            worker.kill()
+    finally:
+        release.set()
+        attempt.join(timeout=120)
+    assert not attempt.is_alive()
+    done.refresh_from_db()  # the wedged attempt, unblocked, found its claim gone
+    assert (done.status, done.attempts, done.claim_token) == (Match.FINISHED, 2, None)
+    assert _kept_results(data_dir) == [data_dir / done.result_dir]
+    assert RatingChange.objects.filter(match=done).count() == 4
+    assert sorted(Rating.objects.values_list("games", flat=True)) == [1, 1, 1, 1]
+    assert not list((data_dir / "tmp").glob("match-*"))
+
+
+def test_work_whose_pulse_stops_is_renewed_no_more_and_ended_once_stalled_for_good() -> None:
+    ladder, bots = _lineup()
+    match = queue_match(ladder, bots)
+    claim = leases.claim(
+        Match, match.pk, waiting=Match.QUEUED, working=Match.RUNNING, lease_seconds=0.9
+    )
+    assert claim is not None
+    pulse = leases.Pulse(window=0.4)
+    ended = threading.Event()
+    with leases.heartbeat(claim, pulse, stalled=ended.set):
+        moving_until = time.monotonic() + 2.0
+        while time.monotonic() < moving_until:  # the work moves: its lease is renewed
+            pulse.beat()
+            time.sleep(0.05)
+        renewed = Match.objects.get(pk=match.pk).lease_expires_at
+        assert renewed is not None and renewed > timezone.now()
+        stopped = time.monotonic()  # then it stops moving
+        assert ended.wait(timeout=30)
+        stalled_after = time.monotonic() - stopped
+    last = Match.objects.get(pk=match.pk).lease_expires_at
+    assert last is not None and last < timezone.now()  # left to run out, not renewed
+    assert stalled_after >= 0.4 + leases.STALLED_LEASES * 0.9
+
+
+def _play_here(match_pk: int) -> None:
+    try:
+        run_match(match_pk=match_pk)
+    finally:
+        connections.close_all()
 
 
 class Site:

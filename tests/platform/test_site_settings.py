@@ -12,9 +12,12 @@ from config.env import (
     env_float,
     env_int,
     env_list,
+    env_networks,
     env_path,
+    trusted_proxies,
 )
 from django.core.exceptions import ImproperlyConfigured
+from gunicorn.config import validate_string_to_addr_list  # type: ignore[import-untyped]
 from nimmt_site_testing import PLATFORM, REPO
 
 
@@ -33,6 +36,8 @@ from nimmt_site_testing import PLATFORM, REPO
         (lambda env: database_from_url("NIMMT_DEBUG", "", env), "sqlite:///", "absolute"),
         (lambda env: database_from_url("NIMMT_DEBUG", "", env), "sqlite:///rel.db", "absolute"),
         (lambda env: broker_from_url("NIMMT_DEBUG", "", env), "amqp://x", "unsupported"),
+        (lambda env: env_networks("NIMMT_DEBUG", [], env), "10.0.0.1/8", "not an IP address"),
+        (lambda env: env_networks("NIMMT_DEBUG", [], env), "proxy.example", "not an IP address"),
     ],
 )
 def test_it_names_the_variable_with_a_bad_value(read: object, value: str, words: str) -> None:
@@ -51,6 +56,42 @@ def test_it_reads_good_values_and_defaults() -> None:
     db = database_from_url("X", "postgres://u:p%2Fw@db.example:5433/arena?sslmode=require", {})
     assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == ("u", "p/w", "db.example", 5433)
     assert db["OPTIONS"] == {"sslmode": "require"}
+
+
+def test_only_the_listed_proxies_are_trusted_and_by_default_none_or_loopback() -> None:
+    assert trusted_proxies({}) == []
+    assert [str(n) for n in trusted_proxies({"NIMMT_BEHIND_TLS_PROXY": "yes"})] == [
+        "127.0.0.1/32",
+        "::1/128",
+    ]
+    listed = {"NIMMT_BEHIND_TLS_PROXY": "yes", "NIMMT_TRUSTED_PROXIES": "172.29.57.1"}
+    assert [str(n) for n in trusted_proxies(listed)] == ["172.29.57.1/32"]
+    with pytest.raises(ImproperlyConfigured, match="NIMMT_TRUSTED_PROXIES"):
+        trusted_proxies({"NIMMT_TRUST_FORWARDED_FOR": "true"})  # the old switch trusted anyone
+
+
+@pytest.mark.parametrize(
+    ("env", "allowed"),
+    [
+        ({}, ""),
+        ({"NIMMT_BEHIND_TLS_PROXY": "true"}, "127.0.0.1/32,::1/128"),
+        ({"NIMMT_TRUSTED_PROXIES": "10.0.0.0/24, 10.1.0.9"}, "10.0.0.0/24,10.1.0.9/32"),
+    ],
+)
+def test_gunicorn_believes_forwarded_headers_from_the_sites_proxies_only(
+    env: dict[str, str], allowed: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import config.gunicorn as g; print(repr(g.forwarded_allow_ips))"],
+        cwd=PLATFORM,
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.strip() == repr(allowed)
+    assert validate_string_to_addr_list(allowed) == [a for a in allowed.split(",") if a]
 
 
 def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

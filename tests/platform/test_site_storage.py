@@ -184,6 +184,57 @@ def test_an_archive_that_changed_in_the_store_is_never_unpacked(
         storage.local_tree("bots/gone.tar.gz", sha256)
 
 
+def test_sparse_files_are_packed_at_their_apparent_size_and_refused_over_the_cap(
+    tmp_path: Path,
+) -> None:
+    folder = _folder(tmp_path / "bot")
+    for number in range(200):  # 200 GB to pack, a few blocks on disk
+        with (folder / f"sparse{number}").open("wb") as file:
+            file.truncate(1000 * 1024 * 1024)
+    started = time.process_time()
+    with pytest.raises(storage.StorageError, match="bot is larger than 1024 MB"):
+        storage.pack(folder)
+    assert time.process_time() - started < 2, "refused before reading a byte"
+    for number in range(1, 200):
+        (folder / f"sparse{number}").unlink()
+    with (folder / "sparse0").open("r+b") as file:
+        file.truncate(2 * 1024 * 1024)
+    packed = storage.pack(folder)  # a small file with holes is packed whole
+    with tarfile.open(fileobj=io.BytesIO(packed), mode="r:gz") as archive:
+        assert archive.getmember("sparse0").size == 2 * 1024 * 1024
+
+
+def test_a_folder_deeper_than_the_limit_is_not_packed(tmp_path: Path) -> None:
+    folder = _folder(tmp_path / "bot")
+    (folder / "/".join(["d"] * 70)).mkdir(parents=True)
+    with pytest.raises(storage.StorageError, match="deeper than 64 levels"):
+        storage.pack(folder)
+
+
+def test_an_archive_that_would_unpack_beyond_the_cap_is_refused(kept_in: str) -> None:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for number in range(3):  # 1.5 GB of zeros: a few MB compressed
+            info = tarfile.TarInfo(f"zeros{number}")
+            info.size = 512 * 1024 * 1024
+            archive.addfile(info, _Zeros(info.size))
+    data = buffer.getvalue()
+    storage.save_new("bots/bomb.tar.gz", data)
+    with pytest.raises(storage.StorageError, match="unpacks to more than 1024 MB"):
+        storage.local_tree("bots/bomb.tar.gz", hashlib.sha256(data).hexdigest())
+    assert not list(storage.cache_root().glob(".unpacking-*"))
+
+
+class _Zeros(io.RawIOBase):
+    def __init__(self, size: int) -> None:
+        self.left = size
+
+    def read(self, size: int = -1) -> bytes:
+        size = self.left if size < 0 else min(size, self.left)
+        self.left -= size
+        return bytes(size)
+
+
 def test_an_archive_with_a_name_out_of_its_folder_is_refused(kept_in: str) -> None:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
@@ -321,7 +372,7 @@ def test_the_whole_pipeline_runs_on_the_object_store_alone(
     validator_env = {**worker_env, **bucket.env, "NIMMT_DATA_DIR": str(worker_data)}
     player_env = {**validator_env, "NIMMT_DATA_DIR": str(player_data)}
     validator = CeleryProcess.worker(
-        validator_env, tmp_path / "validator.log", queues="validation,maintenance", concurrency=1
+        validator_env, tmp_path / "validator.log", queues="maintenance,validation", concurrency=1
     )
     player = CeleryProcess.worker(player_env, tmp_path / "player.log", queues="matches")
     beat = CeleryProcess.beat(validator_env, tmp_path / "beat.log", tmp_path / "beat-schedule")

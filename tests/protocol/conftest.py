@@ -68,13 +68,13 @@ def record_kills(monkeypatch: pytest.MonkeyPatch) -> None:
     somebody else (the uid is leased again at once, maybe by another test run)."""
     from arena.sandbox.process import BotProcess
 
-    kill = BotProcess.kill
+    claim = BotProcess._claim  # where kill() and end_all() start to end a bot
 
-    def recording_kill(self: BotProcess) -> None:
+    def recording_claim(self: BotProcess) -> bool:
         KILLS.setdefault(self.pid, time.clock_gettime(time.CLOCK_BOOTTIME))
-        kill(self)
+        return claim(self)
 
-    monkeypatch.setattr(BotProcess, "kill", recording_kill)
+    monkeypatch.setattr(BotProcess, "_claim", recording_claim)
 
 
 def play(entrants: list[Entrant], tmp_path: Path, **settings: Any) -> MatchResult:

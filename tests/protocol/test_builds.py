@@ -308,3 +308,213 @@ def test_a_build_that_makes_countless_empty_files_is_stopped(tmp_path):
     limits = builds.BuildLimits(output_mb=8, seconds=120)
     done = builds.build(load(folder), root=tmp_path / "builds", limits=limits)
     assert done.problem == "its folder grew beyond 8 MB: stopped"
+
+
+# -- builds under attack: each fails with its reason, and nothing it made outlives it
+
+DEEP_TREE = (
+    "i=0; while [ $i -lt 1100 ]; do mkdir d; cd d; i=$((i+1)); done\n"
+    "cp /usr/bin/id id; chmod 6755 id; echo x > open; chmod 666 open\n"
+)
+
+
+def set_id_files(root: Path) -> list[str]:
+    found = subprocess.run(
+        ["find", str(root), "-perm", "/6000"], capture_output=True, text=True, check=False
+    )
+    return found.stdout.split()
+
+
+@pytest.fixture
+def leases(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every uid lease the builds take (to see that each was given back)."""
+    from arena.sandbox import process, uids
+
+    taken: list[uids.UidLease] = []
+    acquire_uid = uids.acquire_uid
+
+    def acquire() -> uids.UidLease:
+        lease = acquire_uid()
+        taken.append(lease)
+        return lease
+
+    monkeypatch.setattr(process.uids, "acquire_uid", acquire)
+    return taken
+
+
+def assert_all_given_back(leases: list[Any]) -> None:
+    from arena.sandbox.uids import processes_of
+
+    assert leases, "the build ran as a uid of its own"
+    for lease in leases:
+        assert not lease.held, lease
+        assert processes_of(lease.uid) == []
+
+
+@needs_bwrap
+def test_a_build_that_leaves_a_1100_deep_tree_with_a_setuid_program_fails_and_leaves_nothing(
+    tmp_path, leases
+):
+    root = tmp_path / "builds"
+    done = builds.build(load(made_bot(tmp_path / "deep", script=DEEP_TREE)), root=root)
+    assert not done.ok
+    assert done.problem.startswith("its folder is deeper than 64 levels")  # stopped, or after
+    assert set_id_files(root) == []
+    assert [p.name for p in root.iterdir() if not p.name.endswith(".lock")] == []
+    assert_all_given_back(leases)
+    # The same process builds another bot at once.
+    other = builds.build(load(made_bot(tmp_path / "other")), root=root)
+    assert other.ok, other.problem
+
+
+@needs_bwrap
+def test_nimmt_bot_check_prints_a_failed_build_of_a_deep_tree_and_then_checks_another_bot(
+    tmp_path, monkeypatch, capsys
+):
+    root = tmp_path / "builds"
+    monkeypatch.setenv("NIMMT_BUILD_DIR", str(root))
+    deep = made_bot(tmp_path / "deep", script=DEEP_TREE)
+    assert main(["bot", "check", str(deep), "--out", str(tmp_path / "c1")]) == 1
+    captured = capsys.readouterr()
+    assert "FAIL build: `sh build.sh` failed: its folder is deeper than 64 levels" in captured.out
+    assert "Traceback" not in captured.out + captured.err
+    assert set_id_files(root) == []
+    good = made_bot(tmp_path / "good")
+    assert main(["bot", "check", str(good), "--out", str(tmp_path / "c2")]) == 0
+    assert "PASS made is ready for the arena" in capsys.readouterr().out
+
+
+@needs_bwrap
+def test_a_build_that_leaves_a_setuid_program_is_refused_and_the_bits_are_gone(tmp_path, leases):
+    root = tmp_path / "builds"
+    script = "cp starter.py made.py; cp /usr/bin/id id; chmod 6755 id; mkdir -m 2777 shared\n"
+    done = builds.build(load(made_bot(tmp_path, script=script)), root=root)
+    assert not done.ok
+    assert done.problem == "its folder holds id with setuid or setgid bits: refused"
+    assert set_id_files(root) == []
+    assert_all_given_back(leases)
+
+
+@needs_bwrap
+def test_a_build_that_leaves_a_fifo_is_refused(tmp_path):
+    done = builds.build(
+        load(made_bot(tmp_path, script="cp starter.py made.py; mkfifo pipe\n")),
+        root=tmp_path / "builds",
+    )
+    assert not done.ok
+    assert done.problem.startswith("its folder holds pipe, which is neither a file, a folder")
+
+
+@needs_bwrap
+def test_a_build_whose_sparse_files_are_larger_than_the_cap_fails_at_their_apparent_size(
+    tmp_path,
+):
+    script = "cp starter.py made.py; for i in 1 2 3 4 5; do truncate -s 10M sparse$i; done\n"
+    limits = builds.BuildLimits(output_mb=20)
+    done = builds.build(
+        load(made_bot(tmp_path, script=script)), root=tmp_path / "builds", limits=limits
+    )
+    assert not done.ok
+    assert done.problem.startswith("its folder grew beyond 20 MB")
+
+
+@needs_bwrap
+def test_a_build_that_makes_too_many_entries_fails_saying_so(tmp_path):
+    script = "cp starter.py made.py; mkdir many; cd many; seq 1 100001 | xargs touch\n"
+    limits = builds.BuildLimits(output_mb=4096, seconds=120)
+    done = builds.build(
+        load(made_bot(tmp_path, script=script)), root=tmp_path / "builds", limits=limits
+    )
+    assert not done.ok
+    assert "more than 100000 files and folders" in done.problem
+
+
+@needs_bwrap
+def test_a_fork_bomb_build_is_held_to_its_process_limit_and_one_cpu(tmp_path):
+    limits = builds.BuildLimits()
+    assert (limits.cpus, limits.processes) == (1.0, 128)
+    assert limits.sandbox_limits().processes == 128 and limits.sandbox_limits().cpus == 1.0
+    script = "i=0; while [ $i -lt 300 ]; do sleep 30 & i=$((i+1)); done; wait\n"
+    done = builds.build(load(made_bot(tmp_path, script=script)), root=tmp_path / "builds")
+    assert not done.ok
+    assert "fork" in done.log.lower(), done.log
+    assert done.seconds < 60
+
+
+@needs_bwrap
+def test_a_bot_folder_deeper_than_the_limit_is_not_built(tmp_path):
+    folder = made_bot(tmp_path)
+    (folder / "/".join(["d"] * 70)).mkdir(parents=True)
+    done = builds.build(load(folder), root=tmp_path / "builds")
+    assert done.problem == "the bot's folder cannot be built: it is deeper than 64 levels"
+
+
+def test_folders_that_split_the_same_bytes_differently_have_different_keys(tmp_path):
+    script = {"build.sh": "true\n"}
+    # Hashed as name, mode and content one after the other, these two were the same bytes.
+    one = bot_folder(tmp_path / "one", SH_BUILD, {**script, "a": "x = 1", "b": "y = 2\n"})
+    two = bot_folder(tmp_path / "two", SH_BUILD, {**script, "a": "x = 1\x00Fb\x000\x00y = 2\n"})
+    limits = builds.BuildLimits()
+    assert builds.build_key(load(one), limits) != builds.build_key(load(two), limits)
+    # An empty folder is part of what is built.
+    empty = bot_folder(tmp_path / "empty", SH_BUILD, {**script, "a": "x = 1", "b": "y = 2\n"})
+    (empty / "nothing").mkdir()
+    assert builds.build_key(load(empty), limits) != builds.build_key(load(one), limits)
+    assert builds.RECIPE_VERSION >= 2
+
+
+# -- a full disk: not the bot's fault, and nothing left behind
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 24 MiB tmpfs of this test's own, mounted and unmounted by it (as root)."""
+    import os
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small disk needs root")
+    disk = tmp_path / "disk"
+    disk.mkdir(mode=0o711)
+    options = "size=24m,mode=0711,nosuid,nodev"
+    subprocess.run(["mount", "-t", "tmpfs", "-o", options, "nimmt-test", str(disk)], check=True)
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "--lazy", str(disk)], check=False)
+
+
+@needs_bwrap
+def test_a_build_that_fills_the_disk_fails_as_disk_full_leaves_nothing_and_the_next_builds(
+    tmp_path, small_disk
+):
+    root = small_disk / "builds"
+    limits = builds.BuildLimits(reserve_mb=8)
+    script = "cp starter.py made.py; while true; do head -c 1000000 /dev/zero >> big; done\n"
+    done = builds.build(
+        load(made_bot(tmp_path / "filler", script=script)), root=root, limits=limits
+    )
+    assert not done.ok and done.disk_full
+    assert done.problem.startswith("the build disk is full: not enough free space (")
+    assert "8 MB kept in reserve" in done.problem
+    assert [p.name for p in root.iterdir() if not p.name.endswith(".lock")] == []
+    assert builds.free_bytes(root) > 20 * 1024 * 1024
+    honest = builds.build(load(made_bot(tmp_path / "honest")), root=root, limits=limits)
+    assert honest.ok, honest.problem
+    assert not honest.disk_full
+
+
+@needs_bwrap
+def test_a_build_on_a_disk_with_less_free_than_the_reserve_is_not_started(tmp_path, small_disk):
+    limits = builds.BuildLimits(reserve_mb=64)
+    program = load(made_bot(tmp_path))
+    done = builds.build(program, root=small_disk / "builds", limits=limits)
+    assert done.disk_full and not done.ok and done.log == ""
+    with pytest.raises(builds.BuildDiskFull) as caught:
+        builds.ready(program, root=small_disk / "builds", limits=limits)
+    assert isinstance(caught.value, builds.BuildFailed)  # caught wherever a failed build is
+    assert caught.value.build.disk_full
+
+
+def test_a_bots_own_failure_is_not_a_full_disk(tmp_path):
+    done = builds.Build(load(made_bot(tmp_path)), None, "", problem="it exited with status 1")
+    assert not done.disk_full

@@ -152,6 +152,32 @@ def test_it_kills_a_daemon_left_by_double_fork_and_setsid(make_bot: MakeBot) -> 
     assert processes_of(bot.uid) == []
 
 
+def _states(uid: int) -> set[str]:
+    states = set()
+    for pid in processes_of(uid):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                states.add(stat.read().rsplit(")", 1)[1].split()[0])
+        except OSError:
+            pass
+    return states
+
+
+def test_it_kills_stopped_and_uninterruptible_processes_through_the_cgroup(
+    make_bot: MakeBot,
+) -> None:
+    bot = launch(make_bot("stop_and_hide"))
+    try:
+        assert wait_for(lambda: "ready" in bot.log_text()), bot.log_text()
+        uid = bot.uid
+        assert uid is not None
+        assert wait_for(lambda: {"T", "D"} <= _states(uid)), _states(uid)
+    finally:
+        bot.kill()
+
+    assert processes_of(uid) == []
+
+
 def test_it_ends_the_daemons_when_the_bot_exits(make_bot: MakeBot) -> None:
     bot = launch(make_bot("double_fork"))
     try:
@@ -187,3 +213,13 @@ def test_it_does_not_let_a_bot_outlive_its_runner(make_bot: MakeBot) -> None:
         runner.wait()
 
     assert wait_for(lambda: processes_of(uid) == [], timeout=5)
+
+
+def test_it_shows_no_host_boot_line_load_or_local_installs(make_bot: MakeBot) -> None:
+    done = run_to_end(make_bot("host_view"))
+
+    assert "/proc/cmdline: nimmt-bot\n" in done.log, done.log
+    assert "/proc/loadavg: 0.00 0.00 0.00 1/1 1\n" in done.log
+    assert "/usr/local: []\n" in done.log
+    with open("/proc/cmdline") as host:
+        assert host.read().strip() not in done.log

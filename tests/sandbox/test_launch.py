@@ -17,10 +17,12 @@ from arena.sandbox import (
     LaunchSpec,
     SandboxUnavailable,
     bubblewrap,
+    end_all,
     launch,
     layers,
     probe,
     require_isolation,
+    uids,
 )
 from arena.sandbox.cgroups import find_hierarchy
 from arena.sandbox.spec import AS_BACKSTOP_FACTOR
@@ -94,6 +96,66 @@ def test_it_gives_concurrent_bots_uids_of_their_own(make_bot: MakeBot) -> None:
         for bot in bots:
             bot.kill()
     assert all(processes_of(bot.uid) == [] for bot in bots if bot.uid is not None)
+
+
+def test_it_ends_many_bots_at_once_with_one_look_at_proc(
+    make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bots = [launch(make_bot("double_fork", "stay")) for _ in range(4)]
+    assert all(wait_for(lambda b=bot: "daemon" in b.log_text()) for bot in bots)
+    scans = []
+    real_pids = uids._pids
+    monkeypatch.setattr(uids, "_pids", lambda: scans.append(1) or real_pids())
+
+    end_all(bots)
+
+    assert len(scans) == 1, "their cgroups held every process: one check that the uids are free"
+    monkeypatch.undo()
+    assert all(bot.uid is not None and processes_of(bot.uid) == [] for bot in bots)
+    end_all(bots)  # ended already: nothing to do
+
+
+def test_it_gives_the_uid_back_whatever_a_kill_raises(
+    make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.sandbox import process
+
+    leases: list[uids.UidLease] = []
+    acquire_uid = uids.acquire_uid
+    monkeypatch.setattr(uids, "acquire_uid", lambda: leases.append(acquire_uid()) or leases[-1])
+    bot = launch(make_bot("double_fork", "stay"))
+    assert wait_for(lambda: "daemon" in bot.log_text())
+
+    def broken(self: object, timeout: float = 5.0) -> bool:
+        raise OSError("the cgroup file system went away")
+
+    monkeypatch.setattr(process.BotCgroup, "remove", broken)
+    with pytest.raises(OSError, match="went away"):
+        bot.kill()
+
+    assert leases and not leases[0].held
+    assert processes_of(leases[0].uid) == []  # the look at /proc killed what the cgroup held
+    monkeypatch.undo()
+    assert bot._cgroup is not None and bot._cgroup.remove()  # not left to the next test
+
+
+def test_a_uid_given_back_unchecked_is_looked_at_before_it_is_leased_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("NIMMT_SANDBOX_STATE_DIR", str(tmp_path))
+    monkeypatch.setenv("NIMMT_SANDBOX_UID_BASE", "64000")
+    monkeypatch.setenv("NIMMT_SANDBOX_UID_COUNT", "2")
+    scans = []
+    real_pids = uids._pids
+    monkeypatch.setattr(uids, "_pids", lambda: scans.append(1) or real_pids())
+    first = uids.acquire_uid()
+    assert len(scans) == 1  # a lock file nobody released clean yet
+    first.release(clean=True)
+    again = uids.acquire_uid()
+    assert again.uid == first.uid and len(scans) == 1, "released clean: no look at /proc"
+    again.release()
+    uids.acquire_uid().release(clean=True)
+    assert len(scans) == 2
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """A Python bot in the sandbox runs its playouts on the compiled core: the bot runtime's
-install builds it for the system Python, and a bot that searches with it passes the arena's
-bot check (it refuses to start if the core does not play there)."""
+install builds it (and the house bots' compiled rollout rule) for the system Python, and a bot
+that searches with it passes the arena's bot check (it refuses to start if either is missing
+there)."""
 
 import shutil
 from pathlib import Path
@@ -15,12 +16,15 @@ import random
 import sys
 
 from arena.botkit import KitBot, run
+from arena.bots.rollouts import POLICY
 from arena.engine.decisions import PlayTile
 from arena.engine.playout import BACKEND, BACKEND_NOTE
 from arena.engine.sampling import Sampler
 
 if BACKEND != "compiled":
     sys.exit(f"the compiled playout core does not play here: {BACKEND_NOTE}")
+if POLICY is None:
+    sys.exit("the house bots' compiled rule (arena.bots._policies) was not built here")
 
 
 class Playouts(KitBot):

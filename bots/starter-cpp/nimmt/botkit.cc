@@ -5,6 +5,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cerrno>
@@ -322,8 +323,33 @@ class Session {
   int answers_ = 0;
 };
 
+// What a kit says when the gateway answers but its certificate is not trusted.
+constexpr const char* kUntrusted = "the arena's certificate is not trusted (pass --ca FILE)";
+
+// Why the gateway behind `channel` (which could not connect) cannot be trusted, or "" if its
+// failure is something else: gRPC's channel says only that it is not connected, but a call that
+// fails at once carries the last connection error, which names a failed certificate check.
+std::string untrusted_certificate(const std::shared_ptr<grpc::Channel>& channel) {
+  grpc::ClientContext context;
+  context.set_wait_for_ready(false);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  auto stub = pb::Arena::NewStub(channel);
+  auto stream = stub->Play(&context);
+  stream->WritesDone();
+  grpc::Status status = stream->Finish();
+  std::string message = status.error_message();
+  std::string lower = message;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  bool certificate = lower.find("certificate") != std::string::npos ||
+                     lower.find("ssl handshake failed") != std::string::npos ||
+                     lower.find("peer name") != std::string::npos;
+  if (status.error_code() != grpc::StatusCode::UNAVAILABLE || !certificate) return "";
+  return message;
+}
+
 void play(KitBot& bot, const std::string& address, const std::string& token, double connect_timeout,
-          std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials()) {
+          std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials(),
+          bool tls = false) {
   grpc::ChannelArguments arguments;
   arguments.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
   arguments.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 20000);
@@ -332,6 +358,12 @@ void play(KitBot& bot, const std::string& address, const std::string& token, dou
   auto until = std::chrono::system_clock::now() +
                std::chrono::milliseconds(static_cast<int64_t>(connect_timeout * 1000));
   if (!channel->WaitForConnected(until)) {
+    if (tls) {
+      if (std::string why = untrusted_certificate(channel); !why.empty()) {  // retrying would not help
+        throw ArenaError(std::string(kUntrusted) + ": " + address + ": " + why,
+                         grpc::StatusCode::FAILED_PRECONDITION);
+      }
+    }
     std::ostringstream text;
     text << "cannot reach the arena at " << address << " within " << connect_timeout
          << " s: is the match running, and is the address right?";
@@ -411,7 +443,7 @@ void play_remote(KitBot& bot, const std::string& url, const std::string& token, 
   double pause = 1;
   while (matches == 0 || played < matches) {
     try {
-      play(bot, target, token, connect_timeout, credentials);
+      play(bot, target, token, connect_timeout, credentials, url.rfind("grpc://", 0) != 0);
       ++played;
       pause = 1;
       log("INFO", "match " + std::to_string(played) + " over; waiting for the next");

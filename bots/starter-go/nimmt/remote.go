@@ -4,9 +4,12 @@ package nimmt
 // with the bot's remote token in $NIMMT_REMOTE_TOKEN, match after match.
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"regexp"
 	"strings"
@@ -49,14 +52,58 @@ func RemoteTarget(url, caFile string) (string, grpc.DialOption, error) {
 		}
 		return target, grpc.WithInsecure(), nil
 	}
-	if caFile == "" {
-		return target, grpc.WithTransportCredentials(credentials.NewClientTLSFromCert(nil, "")), nil
-	}
-	creds, err := credentials.NewClientTLSFromFile(caFile, "")
+	config, err := trust(caFile)
 	if err != nil {
-		return "", nil, &ArenaError{Message: fmt.Sprintf("cannot read the CA file %s: %v", caFile, err)}
+		return "", nil, err
 	}
-	return target, grpc.WithTransportCredentials(creds), nil
+	return target, grpc.WithTransportCredentials(credentials.NewTLS(config)), nil
+}
+
+// trust is the TLS configuration that trusts the system's CAs, or the certificates in caFile.
+func trust(caFile string) (*tls.Config, error) {
+	if caFile == "" {
+		return &tls.Config{}, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, &ArenaError{Message: fmt.Sprintf("cannot read the CA file %s: %v", caFile, err)}
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, &ArenaError{Message: fmt.Sprintf("cannot read the CA file %s: no certificate in it", caFile)}
+	}
+	return &tls.Config{RootCAs: pool}, nil
+}
+
+// Untrusted is what a kit says when the gateway answers but its certificate is not trusted.
+const Untrusted = "the arena's certificate is not trusted (pass --ca FILE)"
+
+// untrustedCertificate says why the gateway at target (HOST:PORT) cannot be trusted with
+// caFile (or the system's CAs), or "" if it can, cannot be reached, or does not answer in time:
+// a TLS handshake of its own, asked after gRPC could not connect, since gRPC says only that.
+func untrustedCertificate(target, caFile string) string {
+	config, err := trust(caFile)
+	if err != nil {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(target)
+	if err != nil {
+		return ""
+	}
+	config.ServerName = host
+	config.NextProtos = []string{"h2"}
+	conn, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", target, config)
+	if err == nil {
+		conn.Close()
+		return ""
+	}
+	var unknown x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var name x509.HostnameError
+	if errors.As(err, &unknown) || errors.As(err, &invalid) || errors.As(err, &name) {
+		return err.Error()
+	}
+	return ""
 }
 
 // PlayRemote plays bot match after match through the gateway at url with the bot's remote
@@ -80,6 +127,10 @@ func PlayRemote(bot Bot, url, token, caFile string, matches int, connectTimeout 
 			continue
 		case !errors.As(err, &refused) || final[refused.Code]:
 			return played, err
+		case refused.Code == codes.OK && !strings.HasPrefix(url, "grpc://"): // never reached
+			if why := untrustedCertificate(target, caFile); why != "" { // retrying would not help
+				return played, &ArenaError{Message: fmt.Sprintf("%s: %s: %s", Untrusted, url, why), Code: codes.FailedPrecondition}
+			}
 		}
 		log.Printf("WARNING %v; connecting again in %s", err, pause)
 		time.Sleep(pause)

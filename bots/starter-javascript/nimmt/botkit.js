@@ -41,7 +41,9 @@
  */
 
 const fs = require("fs");
+const net = require("net");
 const path = require("path");
+const tls = require("tls");
 
 const PROTOCOL_VERSION = 1;
 const KIT = `nimmt-botkit-javascript/${PROTOCOL_VERSION}`;
@@ -552,12 +554,12 @@ function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT, credentials
     client.waitForReady(Date.now() + connectTimeout * 1000, (error) => {
       if (error) {
         client.close();
-        reject(
-          new ArenaError(
-            `cannot reach the arena at ${address} within ${connectTimeout} s: is the match ` +
-              "running, and is the address right?",
-          ),
+        const unreachable = new ArenaError(
+          `cannot reach the arena at ${address} within ${connectTimeout} s: is the match ` +
+            "running, and is the address right?",
         );
+        unreachable.unreachable = true; // (remote: playRemote asks whether TLS is to blame)
+        reject(unreachable);
         return;
       }
       const session = new Session(bot);
@@ -606,7 +608,7 @@ function remoteTarget(url, caFile = null) {
     if (!["localhost", "127.0.0.1", "::1"].includes(host)) {
       throw new ArenaError(`--remote '${url}': plaintext only to loopback; use grpcs://`);
     }
-    return { target, credentials: grpc.credentials.createInsecure() };
+    return { target, credentials: grpc.credentials.createInsecure(), root: null, secure: false };
   }
   let root = null;
   if (caFile) {
@@ -616,7 +618,56 @@ function remoteTarget(url, caFile = null) {
       throw new ArenaError(`cannot read the CA file ${caFile}: ${error.message}`);
     }
   }
-  return { target, credentials: grpc.credentials.createSsl(root) };
+  noServerNameForAddresses();
+  return { target, credentials: grpc.credentials.createSsl(root), root, secure: true };
+}
+
+/** grpc-js names the server it connects to in TLS (SNI) even when it is an IP address, which
+ * RFC 6066 forbids and Node answers with a DEP0123 warning on every connection: for an address,
+ * leave the name out (the certificate is still checked against the address). */
+function noServerNameForAddresses() {
+  if (tls.connect.nimmtNoIpServerName) return;
+  const connect = tls.connect;
+  const patched = function (options, ...rest) {
+    if (options && typeof options === "object" && net.isIP(options.servername ?? "")) {
+      options = { ...options, servername: undefined };
+    }
+    return connect.call(this, options, ...rest);
+  };
+  patched.nimmtNoIpServerName = true;
+  tls.connect = patched;
+}
+
+/** What a kit says when the gateway answers but its certificate is not trusted. */
+const UNTRUSTED = "the arena's certificate is not trusted (pass --ca FILE)";
+
+/** Why the gateway at `target` (HOST:PORT) cannot be trusted (its certificate fails against the
+ * system's CAs or `root`), or null if it can, cannot be reached, or gives no answer in time: a
+ * TLS handshake of its own, asked after gRPC could not connect, since gRPC says only that. */
+function untrustedCertificate(target, root, timeout = 5000) {
+  const split = /^\[?(.*?)\]?:(\d+)$/.exec(target);
+  if (!split) return Promise.resolve(null);
+  const [, host, port] = split;
+  return new Promise((resolve) => {
+    const options = { host, port: Number(port), ALPNProtocols: ["h2"] };
+    if (!net.isIP(host)) options.servername = host;
+    if (root) options.ca = root;
+    const socket = tls.connect(options, () => {
+      socket.destroy();
+      resolve(null);
+    });
+    socket.setTimeout(timeout, () => {
+      socket.destroy();
+      resolve(null);
+    });
+    socket.on("error", (error) => {
+      socket.destroy();
+      const code = String(error.code ?? "");
+      const certificate =
+        code === "ERR_TLS_CERT_ALTNAME_INVALID" || /CERT|SELF_SIGNED|UNABLE_TO_|ISSUER/.test(code);
+      resolve(certificate ? `${error.message} (${code})` : null);
+    });
+  });
 }
 
 /** Statuses after which a remote bot does not connect again: something must be fixed first. */
@@ -626,7 +677,7 @@ const FINAL = ["UNAUTHENTICATED", "FAILED_PRECONDITION", "INVALID_ARGUMENT", "PE
  * connecting again after each one and after a dropped connection (with a growing pause, at
  * most 10 s); `matches`: how many (0: until stopped). A Promise of the number played. */
 async function playRemote(bot, url, token, { caFile = null, matches = 0, connectTimeout = CONNECT_TIMEOUT } = {}) {
-  const { target, credentials } = remoteTarget(url, caFile);
+  const { target, credentials, root, secure } = remoteTarget(url, caFile);
   const final = FINAL.map((name) => grpc.status[name]);
   let played = 0;
   let pause = 1;
@@ -639,6 +690,8 @@ async function playRemote(bot, url, token, { caFile = null, matches = 0, connect
       continue;
     } catch (error) {
       if (!(error instanceof ArenaError) || final.includes(error.code)) throw error;
+      const why = error.unreachable && secure ? await untrustedCertificate(target, root) : null;
+      if (why) throw new ArenaError(`${UNTRUSTED}: ${url}: ${why}`, grpc.status.FAILED_PRECONDITION);
       log("WARNING", `${error.message}; connecting again in ${pause} s`);
     }
     await new Promise((resolve) => setTimeout(resolve, pause * 1000));

@@ -41,6 +41,9 @@
 
   function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "\u00b10"; }
 
+  /* Whether a raw frame ends the game (the end of its last turn). */
+  function isOver(raw) { return !!raw && raw.step.kind === "end" && !!raw.step.over; }
+
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
   /* The engine's frames (nimmt-frames/1) as the drawing below reads them: each frame with its
@@ -56,6 +59,9 @@
       frames: [], turnEnd: data.turn_ends.slice(), players: names.length, names: names,
       layout: layout, classic: classic, pro: /^pro/.test(data.variant), nrows: data.row_lengths.length,
       rowLengths: data.row_lengths.slice(), variant: data.variant, turns: data.turns,
+      // a live game's frames so far: its turns are the turns ended so far, and it is over only
+      // once its last turn's end says so
+      over: !!data.result || isOver(data.frames[data.frames.length - 1]),
       result: data.result || null, bullheads: data.bullheads, higherIsBetter: data.higher_is_better,
       seat: typeof data.seat === "number" ? data.seat : null, // a seat's view, or null
     };
@@ -411,7 +417,7 @@
     }
     if (!f.tray.length) {
       labels = '<text class="tray-empty" x="' + this.width / 2 + '" y="' + (this.trayH / 2) + '">' +
-        (f.kind === "setup" ? "The deal" : f.turn >= g.turns ? "Game over" : "Turn " + f.turn + " done") + "</text>";
+        (f.kind === "setup" ? "The deal" : f.kind === "end" && f.step.over ? "Game over" : "Turn " + f.turn + " done") + "</text>";
     }
     this.trayLabels.innerHTML = labels;
     // Tiles that left the board (taken, claimed, or not yet dealt in this position).
@@ -530,7 +536,9 @@
     var turn = this.currentTurn();
     var slider = this.root.querySelector("[data-act=turn]");
     slider.value = turn;
-    this.root.querySelector(".turn-out").textContent = (f.kind === "setup" ? "Deal" : "Turn " + f.turn) + " / " + g.turns +
+    // A live game's number of turns is not known before its end: only the turn is shown.
+    this.root.querySelector(".turn-out").textContent = (f.kind === "setup" ? "Deal" : "Turn " + f.turn) +
+      (g.over ? " / " + g.turns : "") +
       (this.isTurnBoundary() ? "" : " \u00b7 step " + (this.index - g.turnEnd[f.turn - 1]));
     this.root.querySelector("[data-act=play]").textContent = this.playing ? "\u275a\u275a Pause" : "\u25b6 Play";
     this.root.querySelector("[data-act=play]").setAttribute("aria-pressed", this.playing ? "true" : "false");

@@ -102,6 +102,9 @@ final class Remote {
     }
   }
 
+  /** What a kit says when the gateway answers but its certificate is not trusted. */
+  static final String UNTRUSTED = "the arena's certificate is not trusted (pass --ca FILE)";
+
   /**
    * A TLS connection to the gateway with ALPN "h2" and the host name (or address) checked
    * against the certificate; UNAVAILABLE if it cannot be reached, FAILED_PRECONDITION if its
@@ -132,8 +135,7 @@ final class Remote {
     } catch (SSLHandshakeException e) {
       close(plain);
       throw new Arena.ArenaError(
-          "TLS with the gateway at " + target.authority() + " failed: " + e.getMessage()
-              + " (a self-signed gateway needs --ca FILE)",
+          UNTRUSTED + ": " + target.authority() + ": " + e.getMessage(),
           Status.Code.FAILED_PRECONDITION);
     } catch (IOException e) {
       close(plain);

@@ -1,0 +1,96 @@
+"""A full disk is a pause, not a loss: a match whose files cannot be written for want of space
+waits, its attempt not counted and its page saying "disk full", and is played once space
+returns. The test gives the site a data folder on a small tmpfs of its own and fills it."""
+
+import contextlib
+import errno
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from core import disks
+from django.conf import settings
+from django.test import Client
+from ladders.models import Ladder, RatingChange
+from matches.models import Match
+from matches.tasks import queue_match
+from nimmt_site_testing import CeleryProcess, basic_ladder, program_bot, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path, settings: object) -> Iterator[Path]:
+    """A tmpfs of 8 MiB as the site's data folder (this test's own mount)."""
+    mount = tmp_path / "small-disk"
+    mount.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=8m,mode=0755", "tmpfs", str(mount)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(folder: Path) -> Path:
+    """Write a file until the disk is full; the file."""
+    filler = folder / "filler"
+    chunk = b"\0" * (256 * 1024)
+    with filler.open("wb", buffering=0) as out, contextlib.suppress(OSError):
+        while True:
+            out.write(chunk)
+    with pytest.raises(OSError) as full:
+        (folder / "probe").write_bytes(chunk)
+    assert full.value.errno == errno.ENOSPC
+    (folder / "probe").unlink(missing_ok=True)
+    return filler
+
+
+def test_a_match_on_a_full_disk_waits_and_is_played_once_space_returns(
+    small_disk: Path, worker_env: dict[str, str], tmp_path: Path
+) -> None:
+    settings.DATA_DIR = small_disk
+    env = {**worker_env, "NIMMT_DATA_DIR": str(small_disk)}
+    ladder = basic_ladder(players=4)
+    Ladder.objects.filter(pk=ladder.pk).update(duplicate=False, is_active=False)
+    ladder.refresh_from_db()
+    bots = [program_bot(f"quick-{n}") for n in range(4)]
+    (small_disk / "tmp").mkdir(mode=0o755)
+    filler = _fill(small_disk)
+    match = queue_match(ladder, bots)
+    worker = CeleryProcess.worker(env, tmp_path / "worker.log")
+    worker.start()
+    try:
+        waiting = wait_for(
+            "the match to wait for space twice",
+            lambda: _waited_twice(worker, match.pk),
+            timeout=120,
+        )
+        assert waiting.error == disks.REASON
+        assert waiting.attempts == 0  # a full disk is not an attempt
+        page = Client().get(waiting.get_absolute_url())
+        assert page.status_code == 200
+        assert "disk full" in page.content.decode()
+        filler.unlink()  # space returns
+        done = wait_for(
+            "the match to be played",
+            lambda: Match.objects.filter(pk=match.pk, status=Match.FINISHED, rated=True).first(),
+            timeout=120,
+        )
+    finally:
+        worker.kill()
+    assert (done.attempts, done.error) == (1, "")
+    assert RatingChange.objects.filter(match=done).count() == 4
+    assert (small_disk / done.result_dir).is_dir()
+    assert "gave up" not in worker.output()
+
+
+def _waited_twice(worker: CeleryProcess, pk: int) -> Match | None:
+    if worker.output().count("waits for disk space") < 2:
+        return None
+    return Match.objects.filter(pk=pk, status=Match.QUEUED).first()
