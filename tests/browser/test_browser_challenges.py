@@ -86,9 +86,8 @@ def test_an_owner_challenges_two_bots_and_sees_the_edge_and_the_refusals(
     assert {e.opponent.name for e in expected} == {"bobs", "house-a"}
     for row, edge in zip((0, 1), expected, strict=True):
         expect(edges.nth(row)).to_contain_text(edge.opponent.name)
-        expect(edges.nth(row).locator("td.edge")).to_contain_text(
-            f"{edge.comparison.mean_diff:+.2f}"
-        )
+        shown = f"{edge.comparison.mean_diff:+.2f}".replace("-", "\u2212")  # the page's minus
+        expect(edges.nth(row).locator("td.edge")).to_contain_text(shown)
     page.screenshot(path=str(screenshot_dir / "challenge-played.png"), full_page=True)
     match = Match.objects.get(pk=challenge.match_id)
     assert match.status == Match.FINISHED and not match.rated and match.ladder_id is None
