@@ -61,6 +61,13 @@ millisecond slower in the 9 GB database than in the 0.3 GB one (PostgreSQL's def
 shared buffers hold all of the small one). Four clients and four workers share two cores, so a
 request waits for others.
 
+The matchup page (``/bots/<a>/vs/<b>/``, measured on the 200 pairs that shared the most games)
+was added on 2026-12-06 and measured once, 100 requests per size, on a machine loaded by test
+runs (every page's p95 was 0.4-1.5 s there, not the figures above): its p95 at 500,000 over
+50,000 was 1.23 [0.89-1.46], the other pages' 0.80-1.29. Those pairs share more games at the
+bigger size (a full list of 50 and longer charts), as a busy bot's list did before it was
+measured on full pages only. The 2,000,000 run has not been made for it yet.
+
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
 to its name). The sites listen on free ports of 127.0.0.1 unless ``--ports 8301,8302,8303``
