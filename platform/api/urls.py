@@ -18,6 +18,7 @@ urlpatterns = [
     path("bots/<uuid:bot_uuid>/vs/<uuid:other_uuid>/", organising.matchup, name="api-matchup"),
     path("bots/<uuid:bot_uuid>/challenges/", organising.bot_challenges, name="api-bot-challenges"),
     path("versions/<uuid:version_uuid>/", views.version, name="api-version"),
+    path("dataset/", views.dataset, name="api-dataset"),
     path("matches/", views.matches, name="api-matches"),
     path("matches/<uuid:match_uuid>/", views.match, name="api-match"),
     path(

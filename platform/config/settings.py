@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -25,6 +26,7 @@ from config.env import (
     env_list,
     env_path,
     env_rate,
+    env_source,
     env_str,
     redis_from_url,
     trusted_proxies,
@@ -49,6 +51,11 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("NIMMT_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("NIMMT_CSRF_TRUSTED_ORIGINS", [])
 SITE_NAME = env_str("NIMMT_SITE_NAME", "Nimmt Arena")
+# Where bot authors clone the project from (the "Write a bot" page); the demo (NIMMT_DEBUG)
+# names its own clone.
+SOURCE_URL = env_source(
+    "NIMMT_SOURCE_URL", str(REPO_DIR) if DEBUG and (REPO_DIR / ".git").exists() else ""
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -229,6 +236,8 @@ TABLES_AT_ONCE = env_int("NIMMT_TABLES_AT_ONCE", 4, minimum=1)
 # A guest idle this long (no table, no log-in) is deleted with its tables, its matches kept
 # (tables.services.forget_guests); its session (SESSION_COOKIE_AGE, 2 weeks) is over by then.
 GUEST_KEEP_DAYS = env_int("NIMMT_GUEST_KEEP_DAYS", 30, minimum=1)
+# The hour (UTC) at which the beat adds the day's public games to the dataset (matches.dataset).
+EXPORT_HOUR_UTC = env_int("NIMMT_EXPORT_HOUR_UTC", 3, minimum=0, maximum=23)
 FAULT_PAUSE_MATCHES = env_int("NIMMT_FAULT_PAUSE_MATCHES", 3, minimum=1)
 LOG_CAP_BYTES = env_int("NIMMT_LOG_CAP_BYTES", 64 * 1024, minimum=1024)
 # Validation is the arena's bot check (arena.runner.check) plus the formats of the ladders.
@@ -361,6 +370,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "matchups.tasks.record_missing_matchups",
         "schedule": 60.0,
         "options": {"queue": "maintenance", "expires": 60.0},
+    },
+    # The dataset of public games (matches.dataset), one increment a night.
+    "export-games": {
+        "task": "matches.tasks.export_games",
+        "schedule": crontab(minute=0, hour=EXPORT_HOUR_UTC),
+        "options": {"queue": "maintenance", "expires": 6 * 3600.0},
     },
     "forget-old-guests": {
         "task": "tables.tasks.forget_old_guests",

@@ -23,7 +23,7 @@ from typing import TypeVar
 from django.db import connections
 
 from arena.engine.decisions import parse_decision
-from arena.runner.seat import GameEnd, GameStart, Notice, Reply, Request, Seat
+from arena.runner.seat import GameEnd, GameStart, Notice, Reply, Request, Seat, SeatLost
 from tables import services
 
 #: How often the seat looks for the person's answer (s).
@@ -55,7 +55,9 @@ class PersonSeat(Seat):
         loop = asyncio.get_running_loop()
         while True:
             answered = await self._db(partial(services.answer_of, ask_pk))
-            if answered is not None:
+            if answered == services.RESIGNED:
+                raise SeatLost("the person resigned")
+            if isinstance(answered, tuple):
                 text, at = answered
                 # When the person answered, on the event loop's clock (not when it was read).
                 received = loop.time() - max(0.0, time.time() - at)

@@ -37,6 +37,9 @@ from tables.models import Ask, Guest, Table
 ANSWER_MARGIN = timedelta(milliseconds=250)
 #: The notices a table keeps (the newest).
 KEEP_NOTICES = 20
+#: ``Table.dropped`` of a person who resigned: the seat sees it at its next decision and leaves
+#: the game (the arena plays the rest of it for the person at once).
+RESIGNED = "you resigned"
 
 
 @dataclass(frozen=True)
@@ -190,12 +193,17 @@ def open_ask(table_pk: int, request: Request) -> int:
     return ask.pk
 
 
-def answer_of(ask_pk: int) -> tuple[str, float] | None:
-    """The person's answer to ask ``ask_pk`` and when it came (a Unix time), if any yet."""
-    row = Ask.objects.filter(pk=ask_pk).values_list("answer", "answered_at").first()
-    if row is None or not row[0] or row[1] is None:
+def answer_of(ask_pk: int) -> tuple[str, float] | str | None:
+    """The person's answer to ask ``ask_pk`` and when it came (a Unix time), if any yet;
+    :data:`RESIGNED` if the person resigned instead."""
+    row = (
+        Ask.objects.filter(pk=ask_pk).values_list("answer", "answered_at", "table__dropped").first()
+    )
+    if row is None:
         return None
-    return row[0], row[1].timestamp()
+    if row[0] and row[1] is not None:
+        return row[0], row[1].timestamp()
+    return RESIGNED if row[2] == RESIGNED else None
 
 
 def expire_ask(table_pk: int, request_id: int) -> None:
@@ -221,6 +229,14 @@ def person_dropped(table_pk: int, detail: str) -> None:
 
 
 # -- the browser's side
+
+
+def resign(table: Table) -> bool:
+    """The person gives the table's game up: their seat leaves it at its next decision (a
+    crash, ranked last) and the bots finish it at once. ``False`` if the game is over already
+    or the person was dropped or resigned before."""
+    open_match = Q(match__status__in=(Match.QUEUED, Match.RUNNING))
+    return bool(Table.objects.filter(open_match, pk=table.pk, dropped="").update(dropped=RESIGNED))
 
 
 class AnswerRefused(ValueError):

@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -75,9 +76,12 @@ def _own_table(request: HttpRequest, table_uuid: str) -> Table:
     )
 
 
-@login_required
 def play(request: HttpRequest) -> HttpResponse:
-    """Set up a table: a variant, the bots to play, the clock."""
+    """Set up a table: a variant, the bots to play, the clock. A visitor who is not logged in
+    is offered the guest's game (no account needed) and told that choosing a table takes one;
+    a person at a table already gets the way back to it, or to resign it."""
+    if not request.user.is_authenticated:
+        return render(request, "tables/play.html", {"counts": _all_counts(), "section": "play"})
     form = PlayForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         clock = _clock(form.cleaned_data["clock"])
@@ -95,13 +99,22 @@ def play(request: HttpRequest) -> HttpResponse:
         else:
             start_table(table)
             return redirect(table)
-    counts = {v: _counts(v) for v in VARIANT_NAMES}
     recent = Table.objects.filter(person_id=request.user.pk).select_related("match")[:10]
     return render(
         request,
         "tables/play.html",
-        {"form": form, "counts": counts, "recent": recent, "section": "play"},
+        {
+            "form": form,
+            "counts": _all_counts(),
+            "recent": recent,
+            "playing": services.open_table_of(request.user),
+            "section": "play",
+        },
     )
+
+
+def _all_counts() -> dict[str, str]:
+    return {v: _counts(v) for v in VARIANT_NAMES}
 
 
 def _no_table(request: HttpRequest, refused: services.TableRefused) -> HttpResponse:
@@ -225,6 +238,16 @@ def table_answer(request: HttpRequest, table_uuid: str) -> JsonResponse:
     except services.AnswerRefused as refused:
         return JsonResponse({"error": str(refused)}, status=refused.status)
     return JsonResponse({"taken": taken})
+
+
+@require_POST
+def table_resign(request: HttpRequest, table_uuid: str) -> HttpResponse:
+    """The person gives the table's game up (:func:`tables.services.resign`): the bots finish
+    it at once, and the person may sit down at another table."""
+    table = _own_table(request, table_uuid)
+    if services.resign(table):
+        messages.info(request, "You resigned: the bots finish the game without you.")
+    return redirect(table)
 
 
 def people_ladder(request: HttpRequest, variant: str) -> HttpResponse:
