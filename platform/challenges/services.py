@@ -198,6 +198,11 @@ def _check_can_play(bot: Bot) -> None:
         raise ChallengeRefused(f"{bot.name} is paused for faults.")
     if bot.active_version is None or not bot.active_version.passed:
         raise ChallengeRefused(f"{bot.name} has no active version that passed its checks.")
+    if bot.active_version.is_remote:
+        raise ChallengeRefused(
+            f"{bot.name} plays from its owner's machine: a challenge is a duplicate match, and a "
+            "remote bot could remember a deal from one seat rotation to the next."
+        )
     if not bot.owner.is_active:
         raise ChallengeRefused(f"{bot.name}'s owner's account is closed.")
 

@@ -140,7 +140,10 @@ def _start_final(season: Season) -> None:
     finalists: list[BotVersion] = [
         r.bot.active_version
         for r in table
-        if r.bot_id in playing and r.bot.active_version is not None
+        # A duplicate final takes no remote bot (it could remember a deal across rotations).
+        if r.bot_id in playing
+        and r.bot.active_version is not None
+        and not r.bot.active_version.is_remote
     ][: season.finalists]
     season.status = Season.FINAL
     if len(finalists) < season.ladder.players:

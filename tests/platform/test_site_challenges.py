@@ -31,7 +31,7 @@ from nimmt_site_testing import (
     wait_for,
 )
 from submissions import services as submission_services
-from submissions.models import Bot
+from submissions.models import Bot, BotVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -118,6 +118,10 @@ def test_it_refuses_what_cannot_be_played_with_the_reason(alice: User) -> None:
     submission_services.retire(house)
     with pytest.raises(services.ChallengeRefused, match="house-a is retired"):
         services.create_challenge(alice, mine, "basic", 2, [house], 1)
+    BotVersion.objects.filter(bot=bobs).update(code_root=BotVersion.REMOTE)
+    with pytest.raises(services.ChallengeRefused, match="bobs plays from its owner's machine"):
+        services.create_challenge(alice, mine, "basic", 2, [Bot.objects.get(pk=bobs.pk)], 1)
+    BotVersion.objects.filter(bot=bobs).update(code_root=BotVersion.HOUSE)
     Bot.objects.filter(pk=bobs.pk).update(paused_at="2026-12-01T00:00:00Z")
     with pytest.raises(services.ChallengeRefused, match="bobs is paused"):
         services.create_challenge(alice, mine, "basic", 2, [bobs], 1)
