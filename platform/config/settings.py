@@ -75,6 +75,10 @@ INSTALLED_APPS = [
     "versiontests",
     "tournaments",
     "tables",
+    "challenges",
+    "matchups",
+    "seasons",
+    "notifications",
     "api",
     "guide",
     "remote",
@@ -264,6 +268,23 @@ ANALYSIS_SAMPLES = env_int("NIMMT_ANALYSIS_SAMPLES", 200, minimum=1, maximum=500
 ANALYSIS_SECONDS = env_int("NIMMT_ANALYSIS_SECONDS", 120, minimum=1, maximum=1800)
 ANALYSIS_PER_HOUR = env_int("NIMMT_ANALYSIS_PER_HOUR", 10, minimum=0)
 ANALYSIS_WAITING = env_int("NIMMT_ANALYSIS_WAITING", 20, minimum=1)
+# Challenges (challenges.services): one user's new challenges per hour, the most games one
+# challenge may play (deals x players), and one user's challenges queued or playing at once.
+CHALLENGES_PER_HOUR = env_int("NIMMT_CHALLENGES_PER_HOUR", 10, minimum=0)
+CHALLENGE_MAX_GAMES = env_int("NIMMT_CHALLENGE_MAX_GAMES", 60, minimum=1, maximum=1000)
+CHALLENGES_WAITING = env_int("NIMMT_CHALLENGES_WAITING", 2, minimum=1)
+# Notifications (notifications.services): the beat looks for events this often, over this
+# window; a failed delivery is tried again after RETRY · 2^(tries - 1) s, ATTEMPTS tries in all.
+NOTIFY_POLL_SECONDS = env_float("NIMMT_NOTIFY_POLL_SECONDS", 10.0, minimum=0.5)
+NOTIFY_WINDOW_SECONDS = env_int("NIMMT_NOTIFY_WINDOW_SECONDS", 3600, minimum=60)
+NOTIFY_RETRY_SECONDS = env_float("NIMMT_NOTIFY_RETRY_SECONDS", 30.0, minimum=0.1)
+NOTIFY_ATTEMPTS = env_int("NIMMT_NOTIFY_ATTEMPTS", 5, minimum=1, maximum=20)
+WEBHOOK_TIMEOUT_SECONDS = env_float("NIMMT_WEBHOOK_TIMEOUT_SECONDS", 10.0, minimum=0.5)
+# Webhooks may call loopback and private addresses, and plain http:// (tests, a private demo
+# only: in production it would let any user make the site call its own internal services).
+WEBHOOK_ALLOW_PRIVATE = env_bool("NIMMT_WEBHOOK_ALLOW_PRIVATE", False)
+# The site's address, for the links in mails and webhooks.
+SITE_URL = env_str("NIMMT_SITE_URL", "http://127.0.0.1:8000")
 
 # ---------------------------------------------------------------------------- Celery
 
@@ -340,6 +361,21 @@ CELERY_BEAT_SCHEDULE = {
         "task": "submissions.tasks.requeue_stale_versions",
         "schedule": SWEEP_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+    "advance-seasons": {
+        "task": "seasons.tasks.advance_seasons",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+    "notice-events": {
+        "task": "notifications.tasks.notice_events",
+        "schedule": NOTIFY_POLL_SECONDS,
+        "options": {"queue": "maintenance", "expires": NOTIFY_POLL_SECONDS},
+    },
+    "record-missing-matchups": {
+        "task": "matchups.tasks.record_missing_matchups",
+        "schedule": 60.0,
+        "options": {"queue": "maintenance", "expires": 60.0},
     },
     # The dataset of public games (matches.dataset), one increment a night.
     "export-games": {

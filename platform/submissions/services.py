@@ -34,7 +34,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena.runner.manifest import BotProgram
-from submissions import turns
+from submissions import signals, turns
 from submissions import unpack as unpacking
 from submissions.models import BOT_NAME_RULE, Bot, BotVersion
 from submissions.tasks import validate_version
@@ -44,6 +44,15 @@ log = logging.getLogger(__name__)
 
 class SubmissionError(Exception):
     """An upload or an owner's action the site refuses; the message is for the uploader."""
+
+
+def check_version_change(bot: Bot, what: str) -> None:
+    """Raise :class:`SubmissionError` if an app refuses the change
+    (:data:`submissions.signals.version_change`: a season's freeze)."""
+    try:
+        signals.check_version_change(bot, what)
+    except signals.ChangeRefused as refused:
+        raise SubmissionError(str(refused)) from None
 
 
 class NameRefused(SubmissionError):
@@ -197,6 +206,7 @@ def add_version(bot: Bot, upload: UploadedFile[bytes], *, activate: bool = True)
     """A new version of ``bot`` from ``upload`` (pending validation)."""
     if bot.is_retired:
         raise SubmissionError(f"{bot.name} is retired; it takes no new versions.")
+    check_version_change(bot, "upload")
 
     def locked_bot() -> Bot:
         return Bot.objects.select_for_update().get(pk=bot.pk)  # numbers versions one at a time
@@ -253,6 +263,7 @@ def set_active_version(bot: Bot, version: BotVersion) -> None:
         raise SubmissionError(f"Version {version.number} has not passed validation.")
     if bot.is_retired:
         raise SubmissionError(f"{bot.name} is retired.")
+    check_version_change(bot, "activate")
     Bot.objects.filter(pk=bot.pk).update(active_version=version, paused_at=None, pause_reason="")
 
 

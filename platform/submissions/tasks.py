@@ -25,7 +25,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 from matches import bridge
 
-from submissions import builds, turns
+from submissions import builds, signals, turns
 from submissions.models import Bot, BotVersion
 
 log = logging.getLogger(__name__)
@@ -172,6 +172,16 @@ def remove_orphaned_builds(
     return removed
 
 
+def _may_activate(bot: Bot) -> bool:
+    """Whether a version that passed may become active now (not while a season freezes it)."""
+    try:
+        signals.check_version_change(bot, "activate")
+    except signals.ChangeRefused as refused:
+        log.info("%s keeps its active version: %s", bot, refused)
+        return False
+    return True
+
+
 def finish_validation(
     claim: leases.Claim, *, passed: bool, log_text: str, build: builds.KeptBuild | None = None
 ) -> bool:
@@ -212,7 +222,7 @@ def finish_validation(
         metrics.validation_done(passed=passed)
         for pk in turns.let_in(version.bot.owner_id):  # the owner's next upload, if waiting
             enqueue(validate_version, version_pk=pk)
-        if passed and version.activate_when_passed:
+        if passed and version.activate_when_passed and _may_activate(version.bot):
             Bot.objects.filter(pk=version.bot_id, retired_at__isnull=True).update(
                 active_version=version, paused_at=None, pause_reason=""
             )
