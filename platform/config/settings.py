@@ -26,6 +26,7 @@ from config.env import (
     env_list,
     env_path,
     env_rate,
+    env_source,
     env_str,
     redis_from_url,
     trusted_proxies,
@@ -50,6 +51,11 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("NIMMT_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("NIMMT_CSRF_TRUSTED_ORIGINS", [])
 SITE_NAME = env_str("NIMMT_SITE_NAME", "Nimmt Arena")
+# Where bot authors clone the project from (the "Write a bot" page); the demo (NIMMT_DEBUG)
+# names its own clone.
+SOURCE_URL = env_source(
+    "NIMMT_SOURCE_URL", str(REPO_DIR) if DEBUG and (REPO_DIR / ".git").exists() else ""
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -202,6 +208,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 # holder stopped renewing (a killed worker) is played again by whoever claims it next.
 MATCH_LEASE_SECONDS = env_int("NIMMT_MATCH_LEASE_SECONDS", 60, minimum=3)
 VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 60, minimum=3)
+# An owner's versions pending or validating at once; more wait their turn (submissions.turns)
+VALIDATION_PER_OWNER = env_int("NIMMT_VALIDATION_PER_OWNER", 1, minimum=1)
 # Work whose message was lost (a broker restart, a send while it was down) is sent again this
 # long after its last sending, at the sweep after: lost work waits at most 45 + 15 = 60 s
 # (core.celery.resend_stale). Work whose worker died is sent again as soon as its lease ends.
@@ -223,6 +231,10 @@ VERSION_TESTS_AT_ONCE = env_int("NIMMT_VERSION_TESTS_AT_ONCE", 2, minimum=1)
 # People's tables queued or playing at once on the whole site: each holds a match worker for its
 # game, and a guest's takes one click (tables.services.create_table).
 TABLES_AT_ONCE = env_int("NIMMT_TABLES_AT_ONCE", 4, minimum=1)
+# of them from one address (its guests and accounts together), so that one cannot take all
+TABLES_PER_ADDRESS = env_int("NIMMT_TABLES_PER_ADDRESS", 2, minimum=1)
+# a person who lets this many decisions in a row run out is gone: the game ends without them
+TABLE_ABANDON_DECISIONS = env_int("NIMMT_TABLE_ABANDON_DECISIONS", 3, minimum=1)
 # A guest idle this long (no table, no log-in) is deleted with its tables, its matches kept
 # (tables.services.forget_guests); its session (SESSION_COOKIE_AGE, 2 weeks) is over by then.
 GUEST_KEEP_DAYS = env_int("NIMMT_GUEST_KEEP_DAYS", 30, minimum=1)
