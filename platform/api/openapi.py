@@ -30,8 +30,41 @@ _UUID = {"type": "string", "format": "uuid"}
 _TIME = _nullable("string", format="date-time")
 _URL = {"type": "string", "description": "a path on this site"}
 
+_DATASET_FILE = _object(
+    ["path", "kind", "variant", "games", "size", "sha256", "url"],
+    {
+        "path": {"type": "string", "description": "relative to the dataset's folder"},
+        "kind": {"enum": ["games", "replays"]},
+        "variant": {"enum": ["basic", "basic+luck", "pro", "pro+luck", "classic"]},
+        "games": {"type": "integer", "minimum": 0},
+        "size": {"type": "integer", "minimum": 0, "description": "bytes"},
+        "sha256": {"type": "string"},
+        "url": _URL,
+    },
+)
+_DATASET_EXPORT = _object(
+    ["number", "created_at", "since", "until", "matches", "games"],
+    {
+        "number": {"type": "integer", "minimum": 1},
+        "created_at": {"type": "string", "format": "date-time"},
+        "since": _TIME,
+        "until": {"type": "string", "format": "date-time"},
+        "matches": {"type": "integer", "minimum": 0},
+        "games": {"type": "integer", "minimum": 0},
+    },
+)
 SCHEMAS: dict[str, Any] = {
     "Error": _object(["error"], {"error": {"type": "string", "description": "what to fix"}}),
+    "Dataset": _object(
+        ["format", "games", "newest", "exports", "files"],
+        {
+            "format": {"const": "nimmt-dataset/1"},
+            "games": {"type": "integer", "minimum": 0},
+            "newest": _TIME,
+            "exports": {"type": "array", "items": _DATASET_EXPORT},
+            "files": {"type": "array", "items": _DATASET_FILE},
+        },
+    ),
     "Ladder": _object(
         ["id", "slug", "name", "variant", "players", "active", "standings_url"],
         {
@@ -367,6 +400,13 @@ def document() -> dict[str, Any]:
                 _ANY_JSON,
                 _MATCH,
                 _GAME,
+            )
+        },
+        "/dataset/": {
+            "get": _get(
+                "The dataset of every public game (nimmt-dataset/1): its exports and files, "
+                "each with the path to download it from (docs/DATASET.md)",
+                _ref("Dataset"),
             )
         },
         "/matches/{match_id}/replays/{game}/frames/": {

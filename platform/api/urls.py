@@ -16,6 +16,7 @@ urlpatterns = [
     path("bots/<uuid:bot_uuid>/resume/", views.bot_resume, name="api-bot-resume"),
     path("bots/<uuid:bot_uuid>/remote-token/", views.bot_remote_token, name="api-remote-token"),
     path("versions/<uuid:version_uuid>/", views.version, name="api-version"),
+    path("dataset/", views.dataset, name="api-dataset"),
     path("matches/", views.matches, name="api-matches"),
     path("matches/<uuid:match_uuid>/", views.match, name="api-match"),
     path(

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -207,6 +208,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 # holder stopped renewing (a killed worker) is played again by whoever claims it next.
 MATCH_LEASE_SECONDS = env_int("NIMMT_MATCH_LEASE_SECONDS", 60, minimum=3)
 VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 60, minimum=3)
+# An owner's versions pending or validating at once; more wait their turn (submissions.turns)
+VALIDATION_PER_OWNER = env_int("NIMMT_VALIDATION_PER_OWNER", 1, minimum=1)
 # Work whose message was lost (a broker restart, a send while it was down) is sent again this
 # long after its last sending, at the sweep after: lost work waits at most 45 + 15 = 60 s
 # (core.celery.resend_stale). Work whose worker died is sent again as soon as its lease ends.
@@ -228,9 +231,15 @@ VERSION_TESTS_AT_ONCE = env_int("NIMMT_VERSION_TESTS_AT_ONCE", 2, minimum=1)
 # People's tables queued or playing at once on the whole site: each holds a match worker for its
 # game, and a guest's takes one click (tables.services.create_table).
 TABLES_AT_ONCE = env_int("NIMMT_TABLES_AT_ONCE", 4, minimum=1)
+# of them from one address (its guests and accounts together), so that one cannot take all
+TABLES_PER_ADDRESS = env_int("NIMMT_TABLES_PER_ADDRESS", 2, minimum=1)
+# a person who lets this many decisions in a row run out is gone: the game ends without them
+TABLE_ABANDON_DECISIONS = env_int("NIMMT_TABLE_ABANDON_DECISIONS", 3, minimum=1)
 # A guest idle this long (no table, no log-in) is deleted with its tables, its matches kept
 # (tables.services.forget_guests); its session (SESSION_COOKIE_AGE, 2 weeks) is over by then.
 GUEST_KEEP_DAYS = env_int("NIMMT_GUEST_KEEP_DAYS", 30, minimum=1)
+# The hour (UTC) at which the beat adds the day's public games to the dataset (matches.dataset).
+EXPORT_HOUR_UTC = env_int("NIMMT_EXPORT_HOUR_UTC", 3, minimum=0, maximum=23)
 FAULT_PAUSE_MATCHES = env_int("NIMMT_FAULT_PAUSE_MATCHES", 3, minimum=1)
 LOG_CAP_BYTES = env_int("NIMMT_LOG_CAP_BYTES", 64 * 1024, minimum=1024)
 # Validation is the arena's bot check (arena.runner.check) plus the formats of the ladders.
@@ -331,6 +340,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "submissions.tasks.requeue_stale_versions",
         "schedule": SWEEP_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+    # The dataset of public games (matches.dataset), one increment a night.
+    "export-games": {
+        "task": "matches.tasks.export_games",
+        "schedule": crontab(minute=0, hour=EXPORT_HOUR_UTC),
+        "options": {"queue": "maintenance", "expires": 6 * 3600.0},
     },
     "forget-old-guests": {
         "task": "tables.tasks.forget_old_guests",

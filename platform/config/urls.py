@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 from guide import views as guide_views
 from ladders import views as ladder_views
-from matches import analysis_views
+from matches import analysis_views, dataset_views
 from matches import views as match_views
 from matches import watch as match_watch
 from remote import views as remote_views
@@ -33,6 +33,8 @@ urlpatterns = [
     ),
     path("", include("versiontests.urls")),
     path("matches/", match_views.match_list, name="match-list"),
+    path("dataset/", dataset_views.dataset_page, name="dataset"),
+    path("dataset/files/<path:path>", dataset_views.dataset_file, name="dataset-file"),
     path("matches/<uuid:match_uuid>/", match_views.match, name="match"),
     path("matches/<uuid:match_uuid>/games/<int:game>/", match_views.game, name="match-game"),
     path("matches/<uuid:match_uuid>/live/", match_watch.live, name="match-live"),

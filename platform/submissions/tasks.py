@@ -4,7 +4,8 @@ The upload was unpacked and its manifest read when it arrived; here the worker r
 manifest again from the stored folder and plays a smoke match against a house bot in the
 sandbox. A version that passes may become the bot's active version; one that fails keeps its log
 (what went wrong, for its owner) and loses its archive. ``requeue_stale_versions`` (beat) sends
-again a version whose message was lost or whose worker died.
+again a version whose message was lost or whose worker died. A verdict lets in the owner's next
+upload waiting its turn (:mod:`submissions.turns`).
 """
 
 import logging
@@ -13,16 +14,18 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from core import leases, metrics, storage
-from core.celery import house_task, look_again_when_lease_ends, resend_stale
+from core import disks, leases, metrics, storage
+from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale, send
 from core.files import public_dir
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from matches import bridge
 
-from submissions import builds
+from submissions import builds, turns
 from submissions.models import Bot, BotVersion
 
 log = logging.getLogger(__name__)
@@ -48,6 +51,16 @@ def validate_version(*, version_pk: int) -> None:
         )
         return
     version = BotVersion.objects.select_related("bot").get(pk=version_pk)
+    if version.attempts > MAX_ATTEMPTS:
+        # Its worker died each time (killed, or past the task's time limit): the attempts that
+        # raised or failed are counted below, these only here.
+        finish_validation(
+            claim,
+            passed=False,
+            log_text=f"The arena gave up checking this version after {MAX_ATTEMPTS} attempts "
+            "(its checks kept stopping the worker); upload it again.",
+        )
+        return
     scratch = public_dir(Path(settings.DATA_DIR) / "tmp")
     try:
         with leases.heartbeat(claim), tempfile.TemporaryDirectory(dir=scratch) as out:
@@ -55,7 +68,26 @@ def validate_version(*, version_pk: int) -> None:
             kept = None  # kept before the verdict: a passed version has its build
             if check.build is not None:
                 check, kept = keep_checked_build(version, check, claim)
-    except (bridge.ArenaError, storage.StorageError) as error:
+    except Exception as error:
+        if disks.is_disk_full(error):  # a pause: not counted, tried again later
+            log.warning("%s waits for disk space: %s", version, error)
+            waits = leases.holds(claim).update(
+                status=BotVersion.PENDING,
+                claim_token=None,
+                lease_expires_at=None,
+                attempts=Greatest(F("attempts") - 1, 0),
+                validation_log=disks.REASON,
+                queued_at=timezone.now(),
+            )
+            if waits:
+                send(
+                    validate_version,
+                    countdown=settings.DISK_FULL_RETRY_SECONDS,
+                    version_pk=version_pk,
+                )
+            return
+        if not isinstance(error, (bridge.ArenaError, storage.StorageError)):
+            raise
         log.warning("could not validate %s: %s", version, error)
         if version.attempts >= MAX_ATTEMPTS:
             finish_validation(
@@ -97,6 +129,10 @@ def requeue_stale_versions() -> None:
         key="version_pk",
         after_seconds=settings.REQUEUE_AFTER_SECONDS,
     )
+    for owner in turns.owners_waiting():  # in case a verdict's own letting-in was lost
+        with transaction.atomic():
+            for pk in turns.let_in(owner):
+                enqueue(validate_version, version_pk=pk)
     remove_orphaned_builds()
 
 
@@ -174,6 +210,8 @@ def finish_validation(
             ]
         )
         metrics.validation_done(passed=passed)
+        for pk in turns.let_in(version.bot.owner_id):  # the owner's next upload, if waiting
+            enqueue(validate_version, version_pk=pk)
         if passed and version.activate_when_passed:
             Bot.objects.filter(pk=version.bot_id, retired_at__isnull=True).update(
                 active_version=version, paused_at=None, pause_reason=""

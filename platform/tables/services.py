@@ -89,15 +89,23 @@ def open_table_of(person: User | AbstractBaseUser | AnonymousUser) -> Table | No
     )
 
 
-def check_room() -> None:
+def check_room(address: str | None = None) -> None:
     """Raise :class:`TableRefused` while ``TABLES_AT_ONCE`` tables are queued or playing: each
-    holds a match worker for its game, and the bots' matches must keep theirs."""
+    holds a match worker for its game, and the bots' matches must keep theirs; or while
+    ``address`` (the client's, :func:`accounts.throttle.client_ip`) has ``TABLES_PER_ADDRESS``
+    of them, whatever its guests or accounts: one address cannot take every table."""
     hold_count("tables open")  # within a transaction: people's requests count one at a time
     open_tables = Table.objects.filter(match__status__in=(Match.QUEUED, Match.RUNNING))
     if open_tables.count() >= settings.TABLES_AT_ONCE:
         raise TableRefused(
             f"every table is taken (at most {settings.TABLES_AT_ONCE} games with people at "
             "once): try again in a few minutes"
+        )
+    cap = settings.TABLES_PER_ADDRESS
+    if address and open_tables.filter(address=address).count() >= cap:
+        raise TableRefused(
+            f"your address has {cap} table{'s' if cap > 1 else ''} open already (at most "
+            f"{cap} at once, so that everyone gets a seat): finish a game there first"
         )
 
 
@@ -110,9 +118,11 @@ def create_table(
     bank_ms: int,
     guest: bool = False,
     seed: int | None = None,
+    address: str | None = None,
 ) -> Table:
     """A new table: ``person`` against ``bots`` (one game of ``variant``); the match is
-    queued (the caller sends it, :func:`tables.tasks.start_table`). Raises
+    queued (the caller sends it, :func:`tables.tasks.start_table`); ``address``, the client's,
+    counts against ``TABLES_PER_ADDRESS`` (:func:`check_room`). Raises
     :class:`TableRefused` for a player count the variant does not have, a bot chosen twice or
     a bot the person may not choose."""
     try:
@@ -142,7 +152,7 @@ def create_table(
         if open_table_of(person) is not None:
             # A seat holds a worker for the whole game: one table at a time per person.
             raise TableRefused("you are at a table already: finish that game first")
-        check_room()  # ... and only so many on the whole site
+        check_room(address)  # ... and only so many on the whole site and per address
         match = Match.objects.create(
             variant=variant, players=players, games=1, seed=rng.randrange(2**31)
         )
@@ -160,6 +170,7 @@ def create_table(
             guest=guest,
             decision_ms=decision_ms,
             bank_ms=bank_ms,
+            address=address or "",
         )
 
 

@@ -10,11 +10,13 @@ import json
 import secrets
 from typing import Any
 
+from accounts.throttle import client_ip
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -93,6 +95,7 @@ def play(request: HttpRequest) -> HttpResponse:
                 decision_ms=clock.decision_ms,
                 bank_ms=clock.bank_ms,
                 guest=hasattr(request.user, "guest"),
+                address=client_ip(request),
             )
         except services.TableRefused as refused:
             form.add_error(None, str(refused))
@@ -138,7 +141,8 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
     user = request.user
     if not user.is_authenticated:
         try:
-            services.check_room()  # before a guest is made for nothing
+            with transaction.atomic():  # before a guest is made for nothing
+                services.check_room(client_ip(request))
         except services.TableRefused as refused:
             return _no_table(request, refused)
         try:
@@ -185,6 +189,7 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
             decision_ms=clock.decision_ms,
             bank_ms=clock.bank_ms,
             guest=hasattr(user, "guest"),
+            address=client_ip(request),
         )
     except services.TableRefused as refused:
         if (playing := services.open_table_of(user)) is not None:

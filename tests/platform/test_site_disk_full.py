@@ -1,21 +1,26 @@
 """A full disk is a pause, not a loss: a match whose files cannot be written for want of space
 waits, its attempt not counted and its page saying "disk full", and is played once space
-returns. The test gives the site a data folder on a small tmpfs of its own and fills it."""
+returns. The test gives the site a data folder on a small tmpfs of its own and fills it. And a
+validation is never tried more than ``MAX_ATTEMPTS`` times."""
 
 import contextlib
 import errno
 import subprocess
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from core import disks
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 from ladders.models import Ladder, RatingChange
 from matches.models import Match
 from matches.tasks import queue_match
 from nimmt_site_testing import CeleryProcess, basic_ladder, program_bot, wait_for
+from submissions.models import BotVersion
+from submissions.tasks import MAX_ATTEMPTS, validate_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,3 +99,22 @@ def _waited_twice(worker: CeleryProcess, pk: int) -> Match | None:
     if worker.output().count("waits for disk space") < 2:
         return None
     return Match.objects.filter(pk=pk, status=Match.QUEUED).first()
+
+
+def test_a_validation_is_checked_at_most_max_attempts_times() -> None:
+    # A check that killed its worker, or raised what the task does not expect, left its version
+    # to the sweeper, which sent it again after each lease: four checks with MAX_ATTEMPTS 3.
+    bot = program_bot("retried", "quick")
+    version = BotVersion.objects.create(
+        bot=bot,
+        number=2,
+        code_root=BotVersion.HOUSE,
+        code_dir="quick",
+        status=BotVersion.VALIDATING,
+        attempts=MAX_ATTEMPTS,
+        lease_expires_at=timezone.now() - timedelta(seconds=1),  # its worker died
+    )
+    validate_version(version_pk=version.pk)  # the sweeper's next sending
+    version.refresh_from_db()
+    assert version.status == BotVersion.FAILED
+    assert f"gave up checking this version after {MAX_ATTEMPTS} attempts" in version.validation_log
