@@ -374,7 +374,7 @@ def test_the_whole_pipeline_runs_on_the_object_store_alone(
     validator = CeleryProcess.worker(
         validator_env, tmp_path / "validator.log", queues="validation,maintenance", concurrency=1
     )
-    player = CeleryProcess.worker(player_env, tmp_path / "player.log", queues="matches")
+    player = CeleryProcess.worker(player_env, tmp_path / "player.log", queues="ratings,matches")
     beat = CeleryProcess.beat(validator_env, tmp_path / "beat.log", tmp_path / "beat-schedule")
     try:
         for process in (validator, player, beat):
