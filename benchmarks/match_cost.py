@@ -30,6 +30,30 @@ tree by tree and mode by mode within each repeat, so that the machine's load fal
 
 The trees must share this checkout's ``.venv`` (the same Python packages); a compiled language's
 starter is built once per content of its folder before it is measured.
+
+**Measured** 2026-12-06 on this 2-core machine with other work running (``--repeats 3
+--duplicate --tree before=<commit fe16d75 exported>``, medians; ``this`` = duplicate matches
+played by fresh processes per seat rotation, the kit's and CLI's lighter imports, and main's
+clean-up through cgroups):
+
+===========================================  ========  ========  ============
+figure                                        this      before    this/before
+===========================================  ========  ========  ============
+4-game match sandboxed / in process           3.44x     3.51x
+per decision sandboxed / in process           5.77x     6.13x
+4-game duplicate match, CPU                   3.48 s    1.46 s    2.38x
+duplicate / the same games as single deals    2.86x     1.00x
+start python (CPU; launch to hello)           250 ms    301 ms    0.83x
+start javascript                              377 ms    403 ms    0.94x
+start go                                      108 ms    144 ms    0.75x
+start cpp                                     104 ms    152 ms    0.68x
+start java                                    632 ms    588 ms    1.08x
+===========================================  ========  ========  ============
+
+An earlier run before main's clean-up (same command): duplicate 3.49 s against 1.31 s (2.67x),
+python start 229 against 246 ms. A sandboxed Python bot's start is mostly its imports: Python
+itself ~9 ms, ``import grpc`` (which loads asyncio and ssl) ~80 ms, the kit with the engine and
+the messages ~150 ms in all.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ import pytest
 from arena.bots.base import GameInfo
 from arena.bots.mcs import (
     COMPILED_COSTS,
+    GAME_COSTS,
     MAX_PLAYOUTS,
     MIN_PLAYOUTS,
-    PYTHON_COSTS,
     MonteCarloBot,
     Settings,
     playouts_for,
@@ -85,10 +85,10 @@ def test_the_default_budget_is_reproducible_too() -> None:
 def test_the_budget_is_costed_for_the_backend_that_plays() -> None:
     """The compiled core's playouts are far cheaper, so the same budget buys more of them."""
     view = observe(Game.new("pro", 4, 3), 0)
-    python = playouts_for(view, 30.0, costs=PYTHON_COSTS[1])
+    game = playouts_for(view, 30.0, costs=GAME_COSTS[1])
     compiled = playouts_for(view, 30.0, costs=COMPILED_COSTS[1])
-    assert compiled > 10 * python
-    expected = COMPILED_COSTS if BACKEND == "compiled" else PYTHON_COSTS
+    assert compiled > 10 * game
+    expected = COMPILED_COSTS if BACKEND == "compiled" else GAME_COSTS
     assert playouts_for(view, 30.0) == playouts_for(view, 30.0, costs=expected[1])
 
 

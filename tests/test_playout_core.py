@@ -33,6 +33,7 @@ from arena.engine.observation import observe
 from arena.engine.playout import SEED_BITS, Position, random_game, random_game_scores
 from arena.engine.readings import CURRENT, READING_1, READINGS, Reading
 from arena.engine.replay import verify
+from arena.engine.rng import DealRandom
 from arena.engine.sampling import Sampler, draw_by_weight
 
 READING_IDS = [r.name for r in READINGS.values()]
@@ -62,6 +63,34 @@ def test_the_core_deals_a_seed_as_the_game_deals_it(variant: str) -> None:
                 hands = replay["setup"]["hands"]
                 for k, turn in enumerate(replay["turns"][: len(hands[0])]):
                     assert turn["plays"] == [hand[k] for hand in hands]
+
+
+def test_the_cores_shuffles_are_the_deals_generator_draw_for_draw() -> None:
+    """``deal_orders`` is ``DealRandom.shuffle`` (arena/engine/rng.py), one shuffle after the
+    other, and leaves the generator where the Python one is left."""
+    assert lean.CORE is not None
+    rng = random.Random(8)
+    for seed in [0, 1, 2**53 - 1, 2**64 - 1, 2**64 + 7, *(rng.getrandbits(64) for _ in range(50))]:
+        sizes = [rng.randrange(0, 120) for _ in range(rng.randrange(1, 4))]
+        orders, state = lean.CORE.deal_orders(seed, sizes)
+        python = DealRandom(seed)
+        for n, order in zip(sizes, orders, strict=True):
+            items = list(range(n))
+            python.shuffle(items)
+            assert order == items
+        assert state == python.state
+
+
+@pytest.mark.parametrize("variant", ["basic", "basic+luck", "pro", "pro+luck"])
+def test_a_whole_games_start_is_the_start_positions_state(variant: str) -> None:
+    v = lean.variant(variant)
+    for players in (2, 3, 6):
+        for seed in range(5):
+            tiles, luck, actions, _ = lean._shuffled_deal(v, seed)
+            rows, hands, supply = lean.deal(v, players, tiles)
+            pos = lean._start(variant, rows, hands, supply, luck, actions, CURRENT)
+            start = lean._start_state(v, players, CURRENT, tiles, luck, actions)
+            assert start == pos._core_state()
 
 
 def test_a_whole_game_is_the_recorded_game_of_the_same_seed() -> None:
@@ -234,6 +263,7 @@ _WITHOUT_CORE = """
 import random
 from arena.engine import VARIANT_NAMES, Game, playout
 from arena.engine.replay import verify
+from arena.engine.rng import DealRandom
 from arena.engine.sampling import Sampler
 from arena.engine.observation import observe
 from arena.bots.rollouts import Rule, classic_playouts

@@ -22,7 +22,7 @@ worse half is dropped after each round. By default the budget is ``budget=N`` mi
 *estimated* work: the number of playouts is worked out from the position with a fixed cost model
 of a playout on the reference machine, so it does not depend on the clock. The model is that of
 the backend that plays (:data:`arena.engine.playout.BACKEND`, :data:`COMPILED_COSTS`,
-:data:`PYTHON_COSTS`): on the compiled core the same budget buys ten to twenty-five times as
+:data:`GAME_COSTS`): on the compiled core the same budget buys a hundred times as
 many playouts, and a game is reproducible on the same backend. ``playouts=N`` fixes the number
 instead. Both make a game reproducible from :attr:`GameInfo.seed
 <arena.bots.base.GameInfo.seed>`. ``ms=N`` stops on the clock instead and is
@@ -72,10 +72,12 @@ DEFAULT_BUDGET_MS = 30.0
 #: reference machine (2 cores, Python 3.11), per backend: the fast loops of basic and the card
 #: game, then the general simulator of the luck and professional variants. The compiled
 #: figures are whole decisions at a fixed count (processor time per playout, sampling and
-#: bookkeeping included, fitted against the placements left).
-PYTHON_COSTS = ((42.0, 3.0, 0.55), (60.0, 8.0, 2.9))
+#: bookkeeping included, fitted against the placements left). Without the core the playouts go
+#: through the Game (GAME_COSTS: benchmarks/playout_core.py's 200-600 us a playout from
+#: sampled positions, some 24 placements left, 100-240 times the core's).
+GAME_COSTS = ((42.0, 20.0, 8.0), (60.0, 30.0, 18.0))
 COMPILED_COSTS = ((15.0, 0.15, 0.02), (16.0, 0.3, 0.075))
-FAST_COST, GENERAL_COST = COMPILED_COSTS if BACKEND == "compiled" else PYTHON_COSTS
+FAST_COST, GENERAL_COST = COMPILED_COSTS if BACKEND == "compiled" else GAME_COSTS
 #: Every sample is played out at least this many times (all options, repeated if few).
 PER_SAMPLE = 8
 #: Bounds on the number of playouts per decision.

@@ -21,11 +21,11 @@ quiet one. So the bot is PIMC with these additions:
 - **Rollout policy.** The rest of the game is played out to the end. In the card game
   (``rollout=rule``) every seat then plays by a cheap rule that avoids the sixth card
   (:mod:`arena.bots.rollouts`): random play takes rows all the time, and the penalties nobody
-  competent would collect drown the differences between options. Elsewhere the lean path's
+  competent would collect drown the differences between options. Elsewhere the core's
   uniformly random decisions (:mod:`arena.engine.playout`); in the professional version
   without action cards (``actions=none``: random Swap, Stop or Another cards turn the board
   over at random and only add noise; the card asked about now is kept). In the board game
-  ``rollout=rule`` plays the lean path's rule instead (:meth:`Position.playouts
+  ``rollout=rule`` plays :class:`arena.bots.rollouts.Rule` instead (:meth:`Position.playouts
   <arena.engine.playout.Position.playouts>`: each seat's tile that costs least landing alone
   on the board, a random one with probability ``explore``, default 0.1), the default in the
   professional version with and without luck cards. Paired against random rollouts (30 ms
@@ -386,7 +386,7 @@ class SearchBot(Bot):
         return options[best]
 
     def _playouts(self, view: Observation, settings: Settings) -> Playouts:
-        """How a sample is played out for each option: the lean path's random playouts, or
+        """How a sample is played out for each option: the core's random playouts, or
         with ``rollout=rule`` tiles chosen by a rule: in the card game's tile choice the rule
         of :mod:`arena.bots.rollouts`, in the board game its :class:`~.rollouts.Rule`."""
         pending = view.pending

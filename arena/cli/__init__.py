@@ -37,6 +37,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("replay", "replays"),
     ("match", "match"),
     ("bot", "bot"),
+    ("dataset", "dataset"),
 )
 
 

@@ -155,7 +155,10 @@ static PyObject *scores_list(const long *scores, int players) {
 
 /* ------------------------------------------------------------------ sequences and codes */
 
-/* sorted(items, key=keys.__getitem__): stable insertion sort */
+/* sorted(items, key=keys.__getitem__): stable insertion sort. Random play orders a hand by one
+ * random key per tile number rather than by a Fisher-Yates shuffle: any part of a hand is then
+ * in the same order as within the whole, so a playout with a tile forced is the playout of the
+ * position after that tile was chosen, from the same seed (tests/test_playout.py). */
 static void sort_by_key(long *items, int n, const double *keys) {
     for (int i = 1; i < n; i++) {
         long x = items[i];
@@ -838,6 +841,45 @@ static PyObject *py_random_games(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(out, game, result);
     }
     return out;
+}
+
+/* deal_orders(seed, sizes) -> (orders, state)
+ *
+ * Game.new's shuffles from ``seed`` (arena/engine/rng.py's DealRandom.shuffle, one after the
+ * other): for each size n in ``sizes`` the order of positions 0..n-1, and the generator's state
+ * after the last (the play goes on from there). */
+static PyObject *py_deal_orders(PyObject *self, PyObject *args) {
+    PyObject *rng, *sizes_in;
+    if (!PyArg_ParseTuple(args, "OO", &rng, &sizes_in)) return NULL;
+    Gen genv, *gen = &genv;
+    if (gen_seed(rng, gen) < 0) return NULL;
+    long sizes[8];
+    int nsizes = read_ints(sizes_in, sizes, 8, "sizes");
+    if (nsizes < 0) return NULL;
+    PyObject *orders = PyList_New(nsizes);
+    if (orders == NULL) return NULL;
+    for (int k = 0; k < nsizes; k++) {
+        long n = sizes[k], order[4096];
+        if (n < 0 || n > 4096) {
+            Py_DECREF(orders);
+            PyErr_SetString(PyExc_ValueError, "deal_orders: a size from 0 to 4096");
+            return NULL;
+        }
+        for (long i = 0; i < n; i++) order[i] = i;
+        for (long i = n - 1; i > 0; i--) {
+            long j = (long)gen_below(gen, (uint64_t)i + 1), x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        PyObject *list = PyList_New(n);
+        if (list == NULL) {
+            Py_DECREF(orders);
+            return NULL;
+        }
+        for (long i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(order[i]));
+        PyList_SET_ITEM(orders, k, list);
+    }
+    return Py_BuildValue("(NK)", orders, (unsigned long long)gen->state);
 }
 
 /* rule_playouts(rng, policy, rows, hands, chosen, scores, seat, tiles, explore[, record])
@@ -2252,7 +2294,7 @@ static PyObject *py_deal(PyObject *self, PyObject *args) {
     DealPlan *p = PyCapsule_GetPointer(capsule, "nimmt.deal_plan");
     if (p == NULL) return NULL;
     double keys[NTILES];
-    for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen); /* random_keys(rng) */
+    for (int i = 0; i < NTILES; i++) keys[i] = gen_random(gen); /* sampling.random_keys */
     long hidden[NTILES], gone[NTILES], box[NTILES], pool[2 * NTILES];
     memcpy(hidden, p->hidden, sizeof(long) * (size_t)p->nhidden);
     memcpy(gone, p->gone, sizeof(long) * (size_t)p->ngone);
@@ -2417,6 +2459,7 @@ static PyMethodDef methods[] = {
     {"tile_playouts", py_tile_playouts, METH_VARARGS,
      "Basic and card game playouts from a tile choice."},
     {"row_playouts", py_row_playouts, METH_VARARGS, "Card game playouts from a row choice."},
+    {"deal_orders", py_deal_orders, METH_VARARGS, "Game.new's shuffles from a seed."},
     {"random_games", py_random_games, METH_VARARGS,
      "Whole random games of basic or the card game, dealt as Game.new deals."},
     {"general_board", py_general_board, METH_VARARGS, "A board of the general simulator."},

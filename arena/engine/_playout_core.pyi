@@ -46,6 +46,7 @@ def row_playouts(
     record: Record = None,
     /,
 ) -> list[list[int]]: ...
+def deal_orders(rng: Rng, sizes: Sequence[int], /) -> tuple[list[list[int]], int]: ...
 def random_games(
     board: object,
     players: int,

@@ -707,14 +707,23 @@ def _game_playout(
 def _shuffled_deal(v: Variant, seed: int) -> tuple[list[int], list[str], list[str], int]:
     """The tiles and both decks in the order :meth:`Game.new` deals them from ``seed``, and
     the generator's state after the deal (the play goes on from there)."""
+    if CORE is not None:
+        luck, actions = v.luck_deck, v.action_deck
+        (tiles, lorder, aorder), state = CORE.deal_orders(seed, (v.tiles, len(luck), len(actions)))
+        return (
+            [t + 1 for t in tiles],
+            [luck[i] for i in lorder],
+            [actions[i] for i in aorder],
+            state,
+        )
     rng = DealRandom(seed)
     tiles = list(range(1, v.tiles + 1))
     rng.shuffle(tiles)
-    luck = list(v.luck_deck)
-    rng.shuffle(luck)
-    actions = list(v.action_deck)
-    rng.shuffle(actions)
-    return tiles, luck, actions, rng.state
+    luck_ = list(v.luck_deck)
+    rng.shuffle(luck_)
+    actions_ = list(v.action_deck)
+    rng.shuffle(actions_)
+    return tiles, luck_, actions_, rng.state
 
 
 def _start(
@@ -757,6 +766,44 @@ def _start(
 
 
 @cache
+def _start_parts(name: str, players: int, rules: str) -> tuple[Any, ...]:
+    """The parts of a start position's :meth:`Position._core_state` that no deal changes,
+    worked out once per variant, player count and reading."""
+    v = variant(name)
+    v.check_players(players)
+    tiles = list(range(1, v.tiles + 1))
+    pos = _start(name, *deal(v, players, tiles), v.luck_deck, v.action_deck, reading(rules))
+    assert pos.board is not None
+    return (*pos._fixed_state(), pos.board)
+
+
+def _start_state(
+    v: Variant, players: int, rules: Reading, tiles: list[int], luck: list[str], actions: list[str]
+) -> tuple[Any, ...]:
+    """``Position(start)._core_state()`` of the start of a game dealt ``tiles``, ``luck`` and
+    ``actions`` (RULES.md 2), without making the position: the general simulator's whole
+    random games."""
+    head, middle, tail, board = _start_parts(v.name, players, rules.name)
+    bh, start, hs = head[6], v.start_rows, v.hand_size
+    spaces = [[EMPTY] * n for n in board.length]
+    fill = [0] * len(spaces)
+    rsum = [0] * len(spaces)
+    for r in range(start):
+        spaces[r][0] = tiles[r]
+        fill[r] = 1
+        rsum[r] = bh[tiles[r]]
+    active = sorted(zip(tiles[:start], range(start), strict=True))
+    hands = [sorted(tiles[start + s * hs : start + (s + 1) * hs]) for s in range(players)]
+    return (
+        *head[:7], spaces, fill, head[9], head[10], rsum, [e for e, _ in active],
+        [r for _, r in active], head[14], [[] for _ in range(players)], [0] * players,
+        tiles[start + players * hs :], [_LUCK_CODE[c] for c in luck],
+        [_ACTION_CODE[c] for c in actions], *middle, hands, *tail, list(range(players)),
+        [None] * players,
+    )  # fmt: skip
+
+
+@cache
 def _fast_game(name: str, players: int, rules: str) -> tuple[object, int, int, bool] | None:
     """The core's whole-game loop's arguments (board, tiles, hand size, second set) for a
     game of ``name`` at ``players`` (checked), or ``None`` if the variant needs the general
@@ -782,12 +829,13 @@ def random_game_scores(name: str, players: int, rng: Random, rules: Reading = CU
         game = Game.new(name, players, seed, rules)
         return [int(s) for s in _game_playout(Position(game), Random(seed), None, None, 0, None)]
     if fast is not None:
-        board, tiles, hand_size, second = fast
-        return CORE.random_games(board, players, tiles, hand_size, second, seed, 1)[0]
+        board, count, hand_size, second = fast
+        return CORE.random_games(board, players, count, hand_size, second, seed, 1)[0]
     v = variant(name)
-    tiles_, luck, actions, state = _shuffled_deal(v, seed)
-    pos = _start(name, *deal(v, players, tiles_), luck, actions, rules)
-    return [int(s) for s in pos._general_playouts(state, None, None, 0)[0]]  # type: ignore[arg-type]
+    tiles, luck, actions, state = _shuffled_deal(v, seed)
+    general = _start_parts(name, players, rules.name)[-1].general
+    start = _start_state(v, players, rules, tiles, luck, actions)
+    return [int(s) for s in CORE.general_playouts(state, general, start, -1, None, 0, 1)[0]]
 
 
 def random_game(name: str, players: int, rng: Random, rules: Reading = CURRENT) -> dict[str, Any]:

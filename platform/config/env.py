@@ -218,6 +218,26 @@ def broker_from_url(name: str, default: str, environ: Mapping[str, str] | None =
     return url
 
 
+def env_source(name: str, default: str, environ: Mapping[str, str] | None = None) -> str:
+    """Where ``git clone`` finds a repository: an ``https://``, ``http://``, ``ssh://``,
+    ``git://`` or ``file://`` URL, ``user@host:path``, or an absolute path; ``""`` for none.
+
+    >>> env_source("X", "", {"X": "https://git.example.org/nimmt-arena.git"})
+    'https://git.example.org/nimmt-arena.git'
+    """
+    value = env_str(name, default, environ).strip()
+    scheme = urlsplit(value).scheme
+    scp_like = re.fullmatch(r"[\w.-]+@[\w.-]+:\S+", value) is not None
+    if value and not (
+        scheme in ("https", "http", "ssh", "git", "file") or scp_like or value.startswith("/")
+    ):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a repository's address; give a URL "
+            "(https://host/project.git), user@host:path or an absolute path"
+        )
+    return value
+
+
 def redis_from_url(name: str, default: str, environ: Mapping[str, str] | None = None) -> str:
     """A Redis URL: ``redis://host:6379/0``, ``rediss://...`` or ``unix:///abs/redis.sock``
     (a private server on a socket, as ``./dev demo`` starts one); ``""`` for none.

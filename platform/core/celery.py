@@ -127,15 +127,27 @@ def route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **k
     return {"queue": queue} if queue else None
 
 
-def enqueue(task: "Task[..., Any]", **kwargs: Any) -> None:
-    """Send ``task(**kwargs)`` when the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: send(task, **kwargs), robust=True)
+def enqueue(task: "Task[..., Any]", *, queue: str | None = None, **kwargs: Any) -> None:
+    """Send ``task(**kwargs)`` when the current transaction commits (at once outside one),
+    to ``queue`` if given (one of :data:`QUEUES`) instead of the task's own."""
+    transaction.on_commit(lambda: send(task, queue=queue, **kwargs), robust=True)
 
 
-def send(task: "Task[..., Any]", *, countdown: float | None = None, **kwargs: Any) -> bool:
-    """Send ``task(**kwargs)`` now (after ``countdown`` seconds); ``False`` if the broker could
-    not be reached (after Celery's own few publish retries): the sweepers send it again."""
+def send(
+    task: "Task[..., Any]",
+    *,
+    countdown: float | None = None,
+    queue: str | None = None,
+    **kwargs: Any,
+) -> bool:
+    """Send ``task(**kwargs)`` now (after ``countdown`` seconds, to ``queue`` if given);
+    ``False`` if the broker could not be reached (after Celery's own few publish retries): the
+    sweepers send it again."""
     options: dict[str, Any] = {} if countdown is None else {"countdown": countdown}
+    if queue is not None:
+        if queue not in QUEUES:
+            raise ValueError(f"unknown queue {queue!r} (the queues: core.celery.QUEUES)")
+        options["queue"] = queue
     try:
         task.apply_async(kwargs=kwargs, **options)
     except BrokerError as error:
@@ -225,4 +237,5 @@ def look_again_when_lease_ends(
     if lease_end is None:
         return False
     wait = max(1.0, (lease_end - timezone.now()).total_seconds() + 1.0)
-    return send(task, countdown=wait, **{key: pk})
+    keys: dict[str, Any] = {key: pk}
+    return send(task, countdown=wait, **keys)

@@ -8,9 +8,12 @@ table of ``players`` cannot take longer than
 
 where ``rounds = ROUNDS_PER_TILE × hand size`` bounds how often a game asks (a simultaneous
 tile choice is one round, every seat's clock running at once) and the margin pays for the
-sandbox, replays and the referee itself. :func:`time_bound` is that figure (capped by
-``MATCH_TIME_CAP_SECONDS`` if set); :func:`wall_clock_limit` stops the match past it, whatever
-went wrong (a runner waiting on something no clock covers). The task then ends the match
+sandbox, replays and the referee itself. The bots of a sitting start at once, so ``players ×
+start`` also covers a duplicate match, which starts them afresh for each of its ``players``
+seat rotations (and the few seconds each sitting's end gives them to exit come from the
+margin). :func:`time_bound` is that figure (capped by ``MATCH_TIME_CAP_SECONDS`` if set);
+:func:`wall_clock_limit` stops the match past it, whatever went wrong (a runner waiting on
+something no clock covers). The task then ends the match
 (:func:`stop`): failed with the reason, the faults of the games that were played kept on the
 seats, never retried, the worker free for the next match.
 """

@@ -43,7 +43,7 @@ from remote import seat as remote_seat
 from submissions import builds
 from submissions.models import Bot
 
-from matches import analyses, bounds, bridge, live, results, scheduler
+from matches import analyses, bounds, bridge, dataset, live, results, scheduler
 from matches.live import LiveFeed
 from matches.models import Match, SeatAnalysis, entrant_names
 from matches.signals import match_ended
@@ -204,6 +204,14 @@ def request_analysis(
         if requested.created:
             enqueue(analyse_seat, analysis_pk=requested.analysis.pk)
     return requested
+
+
+@house_task(queue="maintenance", time_limit=6 * 60 * 60)
+def export_games() -> None:
+    """Add the public games finished since the last export to the dataset (nightly)."""
+    export = dataset.export_games()
+    if export is not None:
+        log.info("dataset export %d: %d games", export.number, export.games)
 
 
 @house_task(queue="maintenance")

@@ -4,7 +4,8 @@ The upload was unpacked and its manifest read when it arrived; here the worker r
 manifest again from the stored folder and plays a smoke match against a house bot in the
 sandbox. A version that passes may become the bot's active version; one that fails keeps its log
 (what went wrong, for its owner) and loses its archive. ``requeue_stale_versions`` (beat) sends
-again a version whose message was lost or whose worker died.
+again a version whose message was lost or whose worker died. A verdict lets in the owner's next
+upload waiting its turn (:mod:`submissions.turns`).
 """
 
 import logging
@@ -14,7 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from core import disks, leases, metrics, storage
-from core.celery import house_task, look_again_when_lease_ends, resend_stale, send
+from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale, send
 from core.files import public_dir
 from django.conf import settings
 from django.core.cache import cache
@@ -24,7 +25,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 from matches import bridge
 
-from submissions import builds
+from submissions import builds, signals, turns
 from submissions.models import Bot, BotVersion
 
 log = logging.getLogger(__name__)
@@ -139,6 +140,10 @@ def requeue_stale_versions() -> None:
         key="version_pk",
         after_seconds=settings.REQUEUE_AFTER_SECONDS,
     )
+    for owner in turns.owners_waiting():  # in case a verdict's own letting-in was lost
+        with transaction.atomic():
+            for pk in turns.let_in(owner):
+                enqueue(validate_version, version_pk=pk)
     remove_orphaned_builds()
 
 
@@ -176,6 +181,16 @@ def remove_orphaned_builds(
             cache.delete(key)
             log.warning("could not remove other attempts' builds of %s: %s", version, error)
     return removed
+
+
+def _may_activate(bot: Bot) -> bool:
+    """Whether a version that passed may become active now (not while a season freezes it)."""
+    try:
+        signals.check_version_change(bot, "activate")
+    except signals.ChangeRefused as refused:
+        log.info("%s keeps its active version: %s", bot, refused)
+        return False
+    return True
 
 
 def finish_validation(
@@ -216,7 +231,9 @@ def finish_validation(
             ]
         )
         metrics.validation_done(passed=passed)
-        if passed and version.activate_when_passed:
+        for pk in turns.let_in(version.bot.owner_id):  # the owner's next upload, if waiting
+            enqueue(validate_version, version_pk=pk)
+        if passed and version.activate_when_passed and _may_activate(version.bot):
             Bot.objects.filter(pk=version.bot_id, retired_at__isnull=True).update(
                 active_version=version, paused_at=None, pause_reason=""
             )
