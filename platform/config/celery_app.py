@@ -2,7 +2,7 @@
 
 Run from ``platform/`` (the queues of each kind of worker: ``core.celery.WORKERS``)::
 
-    celery -A config worker -Q ratings,tables,challenges,maintenance,matches   # match runner
+    celery -A config worker -Q ratings,tables,challenges,matches,maintenance   # match runner
     celery -A config worker -Q validation --concurrency 1                      # upload checks
     celery -A config beat                                                      # the schedule
 

@@ -66,25 +66,16 @@ def validate_version(*, version_pk: int) -> None:
         with leases.heartbeat(claim), tempfile.TemporaryDirectory(dir=scratch) as out:
             check = bridge.check_bot(version.code_path(), Path(out))
             kept = None  # kept before the verdict: a passed version has its build
+            if check.build is not None and check.build.disk_full:  # not the bot's fault
+                log.warning("%s waits for build disk space: %s", version, check.build.problem)
+                wait_for_space(claim)
+                return
             if check.build is not None:
                 check, kept = keep_checked_build(version, check, claim)
     except Exception as error:
         if disks.is_disk_full(error):  # a pause: not counted, tried again later
             log.warning("%s waits for disk space: %s", version, error)
-            waits = leases.holds(claim).update(
-                status=BotVersion.PENDING,
-                claim_token=None,
-                lease_expires_at=None,
-                attempts=Greatest(F("attempts") - 1, 0),
-                validation_log=disks.REASON,
-                queued_at=timezone.now(),
-            )
-            if waits:
-                send(
-                    validate_version,
-                    countdown=settings.DISK_FULL_RETRY_SECONDS,
-                    version_pk=version_pk,
-                )
+            wait_for_space(claim)
             return
         if not isinstance(error, (bridge.ArenaError, storage.StorageError)):
             raise
@@ -101,6 +92,26 @@ def validate_version(*, version_pk: int) -> None:
             )
         return
     finish_validation(claim, passed=check.passed, log_text=check.log, build=kept)
+
+
+def wait_for_space(claim: leases.Claim) -> None:
+    """The check found a disk of the arena's full: the version waits (:mod:`core.disks`), this
+    attempt not counted, its log saying so, and is sent again after
+    ``DISK_FULL_RETRY_SECONDS``."""
+    waits = leases.holds(claim).update(
+        status=BotVersion.PENDING,
+        claim_token=None,
+        lease_expires_at=None,
+        attempts=Greatest(F("attempts") - 1, 0),
+        validation_log=disks.REASON,
+        queued_at=timezone.now(),
+    )
+    if waits:
+        send(
+            validate_version,
+            countdown=settings.DISK_FULL_RETRY_SECONDS,
+            version_pk=claim.pk,
+        )
 
 
 def keep_checked_build(

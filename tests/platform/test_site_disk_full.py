@@ -9,16 +9,26 @@ import subprocess
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from core import disks
-from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 from ladders.models import Ladder, RatingChange
 from matches.models import Match
 from matches.tasks import queue_match
-from nimmt_site_testing import CeleryProcess, basic_ladder, program_bot, wait_for
+from nimmt_site_testing import (
+    TEST_BOTS,
+    CeleryProcess,
+    basic_ladder,
+    bot_files,
+    make_user,
+    program_bot,
+    wait_for,
+    zip_upload,
+)
 from submissions.models import BotVersion
 from submissions.tasks import MAX_ATTEMPTS, validate_version
 
@@ -26,9 +36,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path, settings: object) -> Iterator[Path]:
-    """A tmpfs of 8 MiB as the site's data folder (this test's own mount)."""
-    mount = tmp_path / "small-disk"
+def small_disk(data_dir: Path) -> Iterator[Path]:
+    """A tmpfs of 8 MiB of this test's own, in its data folder (searchable by the bots' uids)."""
+    mount = data_dir / "small-disk"
     mount.mkdir()
     mounted = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=8m,mode=0755", "tmpfs", str(mount)],
@@ -57,9 +67,9 @@ def _fill(folder: Path) -> Path:
 
 
 def test_a_match_on_a_full_disk_waits_and_is_played_once_space_returns(
-    small_disk: Path, worker_env: dict[str, str], tmp_path: Path
+    small_disk: Path, worker_env: dict[str, str], tmp_path: Path, settings: Any
 ) -> None:
-    settings.DATA_DIR = small_disk
+    settings.DATA_DIR = small_disk  # pytest-django's: put back after the test
     env = {**worker_env, "NIMMT_DATA_DIR": str(small_disk)}
     ladder = basic_ladder(players=4)
     Ladder.objects.filter(pk=ladder.pk).update(duplicate=False, is_active=False)
@@ -118,3 +128,48 @@ def test_a_validation_is_checked_at_most_max_attempts_times() -> None:
     version.refresh_from_db()
     assert version.status == BotVersion.FAILED
     assert f"gave up checking this version after {MAX_ATTEMPTS} attempts" in version.validation_log
+
+
+def test_an_upload_whose_build_finds_the_build_disk_full_waits_and_passes_once_space_returns(
+    small_disk: Path, worker_env: dict[str, str], tmp_path: Path
+) -> None:
+    # The build disk (the cache folder) is the 8 MiB tmpfs; a build must leave 16 MB free.
+    env = {**worker_env, "NIMMT_CACHE_DIR": str(small_disk), "NIMMT_BUILD_RESERVE_MB": "16"}
+    alice = make_user("alice")
+    files = bot_files(TEST_BOTS / "quick")
+    files["nimmt-bot.toml"] = (
+        b'name = "built"\ncommand = ["python3", "bot.py"]\nlanguage = "python"\n'
+        b"build = [\"python3\", \"-c\", \"open('built.txt', 'w').write('ok')\"]\n"
+    )
+    client = Client()
+    client.force_login(alice)
+    response = client.post(reverse("new-bot"), {"name": "built", "file": zip_upload(files)})
+    assert response.status_code == 302
+    worker = CeleryProcess.worker(env, tmp_path / "worker.log")
+    worker.start()
+    try:
+        waiting = wait_for(
+            "the upload to wait for build disk space twice",
+            lambda: _version_waited_twice(worker),
+            timeout=180,
+        )
+        assert waiting.validation_log == disks.REASON
+        assert waiting.attempts == 0  # a full disk is not an attempt
+        subprocess.run(["mount", "-o", "remount,size=64m", str(small_disk)], check=True)
+        done = wait_for(
+            "the verdict",
+            lambda: BotVersion.objects.filter(
+                bot__name="built", status__in=["passed", "failed"]
+            ).first(),
+            timeout=120,
+        )
+    finally:
+        worker.kill()
+    assert done.status == BotVersion.PASSED, done.validation_log
+    assert done.attempts == 1
+
+
+def _version_waited_twice(worker: CeleryProcess) -> BotVersion | None:
+    if worker.output().count("waits for build disk space") < 2:
+        return None
+    return BotVersion.objects.filter(bot__name="built", status=BotVersion.PENDING).first()

@@ -372,7 +372,7 @@ def test_the_whole_pipeline_runs_on_the_object_store_alone(
     validator_env = {**worker_env, **bucket.env, "NIMMT_DATA_DIR": str(worker_data)}
     player_env = {**validator_env, "NIMMT_DATA_DIR": str(player_data)}
     validator = CeleryProcess.worker(
-        validator_env, tmp_path / "validator.log", queues="maintenance,validation", concurrency=1
+        validator_env, tmp_path / "validator.log", queues="validation,maintenance", concurrency=1
     )
     player = CeleryProcess.worker(  # a match worker's queues: ratings are applied there too
         player_env, tmp_path / "player.log", queues=",".join(celery.WORKERS["matches"])
