@@ -4,21 +4,25 @@ the matches' files kept in the data folder and in an S3-compatible object store 
 on 127.0.0.1, started here), the time each match's files took to write (the site's own
 ``nimmt_storage_write_seconds``), and the time to apply one match to a ladder's ratings.
 
-Needs PostgreSQL and Redis (the ones the tests use); it makes its own database and uses its own
-Redis database number, and prints figures, asserting nothing::
+Needs PostgreSQL and ``redis-server``. It empties nothing it did not make: by default it
+creates a database of its own (``nimmt_bench_<random>``, dropped at the end) and starts a Redis
+server of its own on a free port of 127.0.0.1 (stopped at the end); ``--database`` and
+``--broker`` give it ones to use instead, which it empties first. It prints figures, asserting
+nothing::
 
     python -m benchmarks.match_pipeline                 # from the project's root
     python -m benchmarks.match_pipeline --matches 40 --rated 500 --store folder
+    python -m benchmarks.match_pipeline --broker redis://127.0.0.1:6379/9   # a db of yours
 
-(``python benchmarks/match_pipeline.py`` works too.) Settings: ``NIMMT_BENCH_DATABASE_URL``
-(default ``postgres://postgres@127.0.0.1:5432/nimmt_bench``) and ``NIMMT_BENCH_BROKER_URL``
-(default ``redis://127.0.0.1:6379/14``).
+(``python benchmarks/match_pipeline.py`` works too.) ``NIMMT_BENCH_DATABASE_URL`` names the
+PostgreSQL server it makes its database on (default ``postgres://postgres@127.0.0.1:5432/``).
 """
 
 import argparse
 import contextlib
 import json
 import os
+import secrets
 import signal
 import statistics
 import subprocess
@@ -32,17 +36,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parent.parent
 PLATFORM = REPO / "platform"
-DATABASE_URL = os.environ.get(
-    "NIMMT_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nimmt_bench"
-)
-BROKER_URL = os.environ.get("NIMMT_BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
+SERVER_URL = os.environ.get("NIMMT_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/")
 
 
-def _configure(data_dir: Path) -> dict[str, str]:
+def _configure(data_dir: Path, database_url: str, broker_url: str) -> dict[str, str]:
     """Set the site's environment for this process and return it for the workers."""
     env = {
-        "NIMMT_DATABASE_URL": DATABASE_URL,
-        "NIMMT_BROKER_URL": BROKER_URL,
+        "NIMMT_DATABASE_URL": database_url,
+        "NIMMT_BROKER_URL": broker_url,
         "NIMMT_DEBUG": "true",
         "NIMMT_DATA_DIR": str(data_dir / "data"),
         "NIMMT_VAR_DIR": str(data_dir / "var"),
@@ -58,16 +59,68 @@ def _configure(data_dir: Path) -> dict[str, str]:
     return dict(os.environ)
 
 
-def _create_database() -> None:
+def _admin_url(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(scheme="postgresql", path="/postgres")), parts.path.lstrip("/")
+
+
+@contextlib.contextmanager
+def own_database(given: str | None) -> Iterator[str]:
+    """``given``, or a database made here (a fresh name on ``SERVER_URL``'s server) and
+    dropped at the end."""
+    if given:
+        yield given
+        return
     import psycopg
 
-    parts = urlsplit(DATABASE_URL)
-    name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    admin, _ = _admin_url(SERVER_URL)
+    name = f"nimmt_bench_{secrets.token_hex(4)}"
     with psycopg.connect(admin, autocommit=True) as connection:
-        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
-        if exists.fetchone() is None:
-            connection.execute(f'CREATE DATABASE "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(urlsplit(SERVER_URL)._replace(path=f"/{name}"))
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def own_broker(given: str | None, folder: Path) -> Iterator[str]:
+    """``given``, or a ``redis-server`` started here on a free port (no persistence), stopped
+    at the end."""
+    if given:
+        yield given
+        return
+    import socket
+
+    import redis
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with (folder / "redis.log").open("ab") as out:
+        server = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+             "--appendonly", "no", "--dir", str(folder)],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    try:
+        limit = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis(port=port, socket_timeout=1).ping()
+                break
+            except redis.RedisError:
+                if time.monotonic() > limit:
+                    raise SystemExit("the benchmark's redis-server did not start") from None
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.kill()
+        server.wait(timeout=10)
 
 
 def _prepare() -> tuple[Any, list[Any]]:
@@ -77,13 +130,13 @@ def _prepare() -> tuple[Any, list[Any]]:
 
     django.setup()
     call_command("migrate", verbosity=0)
-    call_command("flush", interactive=False, verbosity=0)
+    call_command("flush", interactive=False, verbosity=0)  # made here, or given to empty
     import redis
     from accounts.models import User
     from ladders.models import Ladder
     from submissions.models import Bot, BotVersion
 
-    redis.Redis.from_url(BROKER_URL).flushdb()
+    redis.Redis.from_url(os.environ["NIMMT_BROKER_URL"]).flushdb()  # made here, or given
     house = User.objects.create(username="house")
     bots = []
     for n in range(4):
@@ -100,7 +153,10 @@ def _prepare() -> tuple[Any, list[Any]]:
 
 
 def _worker(env: dict[str, str], log: Path, name: str) -> subprocess.Popen[bytes]:
-    argv = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "matches,maintenance"]
+    from core.celery import WORKERS
+
+    queues = ",".join(WORKERS["matches"])
+    argv = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queues]
     argv += ["-c", "1", "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "-l", "INFO"]
     with log.open("ab") as out:
         process = subprocess.Popen(
@@ -262,13 +318,25 @@ def main() -> None:
         help="where the matches' files are kept: the data folder, an object store, or each",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--database", metavar="URL", help="a PostgreSQL database to use and empty (default: "
+        "one made for the run on NIMMT_BENCH_DATABASE_URL's server, dropped after it)"
+    )  # fmt: skip
+    parser.add_argument(
+        "--broker", metavar="URL", help="a Redis database to use and empty (default: a "
+        "redis-server started for the run)"
+    )  # fmt: skip
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="nimmt-bench-") as scratch:
+    with (
+        contextlib.ExitStack() as own,
+        tempfile.TemporaryDirectory(prefix="nimmt-bench-") as scratch,
+    ):
         folder = Path(scratch)
         folder.chmod(0o755)  # bots run as uids of their own and must reach their folders
-        env = _configure(folder)
-        _create_database()
+        database = own.enter_context(own_database(args.database))
+        broker = own.enter_context(own_broker(args.broker, folder))
+        env = _configure(folder, database, broker)
         ladder, bots = _prepare()
         results: dict[str, Any] = {"throughput": [], "rating": None}
         if not args.skip_workers:

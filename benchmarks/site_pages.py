@@ -61,9 +61,18 @@ millisecond slower in the 9 GB database than in the 0.3 GB one (PostgreSQL's def
 shared buffers hold all of the small one). Four clients and four workers share two cores, so a
 request waits for others.
 
+The matchup page (``/bots/<a>/vs/<b>/``, measured on the 200 pairs that shared the most games)
+was added on 2026-12-06 and measured once, 100 requests per size, on a machine loaded by test
+runs (every page's p95 was 0.4-1.5 s there, not the figures above): its p95 at 500,000 over
+50,000 was 1.23 [0.89-1.46], the other pages' 0.80-1.29. Those pairs share more games at the
+bigger size (a full list of 50 and longer charts), as a busy bot's list did before it was
+measured on full pages only. The 2,000,000 run has not been made for it yet.
+
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
-to its name). The goals: p95 < 100 ms, and p95 within 1.15x of the smallest size's.
+to its name). The sites listen on free ports of 127.0.0.1 unless ``--ports 8301,8302,8303``
+names one per size (smallest first). The goals: p95 < 100 ms, and p95 within 1.15x of the
+smallest size's.
 """
 
 import argparse
@@ -109,6 +118,9 @@ BIG_TABLES = (
     "ladders_ratingchange",
     "ladders_rating",
     "ladders_rival",
+    "matchups_pairgame",
+    "matchups_matchup",
+    "matchups_recordedmatch",
 )
 TREND_GAMES = 20  # as ladders.models.TREND_GAMES
 # A league's bots are not all alike busy: the first tenth (the house bots and the keen ones)
@@ -244,6 +256,7 @@ class Fill:
                 ladder_ids = self._ladders(cursor)
                 self._matches(cursor, rng, ladder_ids)
                 self._rivals(cursor)
+                self._matchups(cursor)
                 started = time.perf_counter()
                 for statement in indexes:
                     cursor.execute(statement)
@@ -258,6 +271,8 @@ class Fill:
                     "ladders_rating",
                     "ladders_ratingchange",
                     "ladders_rival",
+                    "matchups_pairgame",
+                    "matchups_matchup",
                     "matches_match",
                     "matches_seat",
                 ):
@@ -512,6 +527,55 @@ class Fill:
         )
         self.timings["ladders_rival"] = time.perf_counter() - started
 
+    def _matchups(self, cursor: Any) -> None:
+        """The pairs' shared games and totals, as ``matchups.services.record`` leaves them after
+        recording every finished match in finishing order (one deal a match here, the card
+        game's penalty points negated)."""
+        started = time.perf_counter()
+        cursor.execute("SET LOCAL work_mem = '256MB'")
+        cursor.execute(
+            """
+            INSERT INTO matchups_pairgame (bot_id, opponent_id, match_id, match_created_at,
+                variant, players, rated, bot_score, opponent_score, bot_rank, opponent_rank,
+                deals, edge, seq, sum_deals, sum_total, sum_squares)
+            SELECT p.bot_id, p.opponent_id, p.match_id, p.created_at, p.variant, p.players,
+                   p.rated, p.bot_score, p.opponent_score, p.bot_rank, p.opponent_rank, 1, p.edge,
+                   ROW_NUMBER() OVER w, ROW_NUMBER() OVER w, SUM(p.edge) OVER w,
+                   SUM(p.edge * p.edge) OVER w
+            FROM (
+                SELECT a.bot_id, b.bot_id AS opponent_id, m.id AS match_id, m.created_at,
+                       m.finished_at, m.variant, m.players, m.ladder_id IS NOT NULL AS rated,
+                       a.score AS bot_score, b.score AS opponent_score, a.rank AS bot_rank,
+                       b.rank AS opponent_rank,
+                       (CASE WHEN m.variant = 'classic' THEN -1 ELSE 1 END)
+                           * (a.score - b.score)::float AS edge
+                FROM matches_seat a
+                JOIN matches_seat b ON b.match_id = a.match_id AND b.bot_id > a.bot_id
+                JOIN matches_match m ON m.id = a.match_id
+                WHERE m.status = 'finished'
+            ) p
+            WINDOW w AS (PARTITION BY p.bot_id, p.opponent_id, p.variant, p.players, p.rated
+                         ORDER BY p.finished_at, p.match_id)
+            """
+        )
+        cursor.execute(
+            """
+            INSERT INTO matchups_matchup (bot_id, opponent_id, variant, players, rated, games,
+                deals, total, squares, wins, draws, losses, last_played_at)
+            SELECT bot_id, opponent_id, variant, players, rated, COUNT(*), COUNT(*), SUM(edge),
+                   SUM(edge * edge), SUM(CASE WHEN bot_rank < opponent_rank THEN 1 ELSE 0 END),
+                   SUM(CASE WHEN bot_rank = opponent_rank THEN 1 ELSE 0 END),
+                   SUM(CASE WHEN bot_rank > opponent_rank THEN 1 ELSE 0 END),
+                   MAX(match_created_at)
+            FROM matchups_pairgame GROUP BY bot_id, opponent_id, variant, players, rated
+            """
+        )
+        cursor.execute(
+            "INSERT INTO matchups_recordedmatch (match_id) "
+            "SELECT id FROM matches_match WHERE status = 'finished'"
+        )
+        self.timings["matchups"] = time.perf_counter() - started
+
 
 def _margin(elo: float) -> float:
     return round((elo - 1500.0) / 40.0, 3)  # points per game, of Elo's order
@@ -549,18 +613,26 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[int]:
-    """The site served by gunicorn (sync workers) on 127.0.0.1: its port."""
-    with gunicorn_process(env, workers, log) as (port, _process):
+def gunicorn(
+    env: dict[str, str], workers: int, log: Path, port: int | None = None
+) -> Iterator[int]:
+    """The site served by gunicorn (sync workers) on 127.0.0.1 (``port``, or a free one): its
+    port."""
+    with gunicorn_process(env, workers, log, port=port) as (port, _process):
         yield port
 
 
 @contextlib.contextmanager
 def gunicorn_process(
-    env: dict[str, str], workers: int, log: Path, options: tuple[str, ...] = ()
+    env: dict[str, str],
+    workers: int,
+    log: Path,
+    options: tuple[str, ...] = (),
+    port: int | None = None,
 ) -> Iterator[tuple[int, "subprocess.Popen[bytes]"]]:
-    """gunicorn serving the site on 127.0.0.1 with more ``options``: its port and process."""
-    port = free_port()
+    """gunicorn serving the site on 127.0.0.1 (``port``, or a free one) with more ``options``:
+    its port and process."""
+    port = port or free_port()
     with log.open("wb") as out:
         process = subprocess.Popen(
             [
@@ -621,6 +693,14 @@ def pages(url: str) -> list[Page]:
                 [LIST_PAGE + 1, LIST_PAGE],
             )
         ]
+        # The matchup page on the pairs that shared the most games (the busy bots' pairs):
+        # more kinds, longer charts and a full list, however big the league.
+        pairs = connection.execute(
+            "SELECT a.uuid, b.uuid FROM (SELECT bot_id, opponent_id, SUM(games) AS games "
+            "FROM matchups_matchup GROUP BY bot_id, opponent_id ORDER BY games DESC LIMIT 200) t "
+            "JOIN submissions_bot a ON a.id = t.bot_id "
+            "JOIN submissions_bot b ON b.id = t.opponent_id"
+        ).fetchall()
         middle = connection.execute(
             "SELECT uuid, created_at FROM matches_match ORDER BY id OFFSET "
             "(SELECT COUNT(*) / 2 FROM matches_match) LIMIT 1"
@@ -650,6 +730,10 @@ def pages(url: str) -> list[Page]:
         Page("match list, day", lambda rng: f"/matches/?day={day}"),
         Page("match list, deep page", lambda rng: f"/matches/?before={middle[0]}"),
         Page("match", lambda rng: f"/matches/{rng.choice(matches)}/"),
+        Page(
+            "matchup",
+            lambda rng: "/bots/{}/vs/{}/".format(*rng.choice(pairs)[:: rng.choice((1, -1))]),
+        ),
     ]
 
 
@@ -699,6 +783,21 @@ def _sizes(text: str) -> list[int]:
     if not sizes or min(sizes) < 100:
         raise argparse.ArgumentTypeError("each league needs at least 100 matches")
     return sorted(set(sizes))
+
+
+def _ports(text: str) -> list[int]:
+    """``8301,8302``: ports of 127.0.0.1, in the order of the league sizes (smallest first).
+
+    >>> _ports("8301,8302")
+    [8301, 8302]
+    """
+    try:
+        ports = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of ports: {text!r}") from None
+    if not all(1024 <= port <= 65535 for port in ports) or len(set(ports)) != len(ports):
+        raise argparse.ArgumentTypeError(f"ports must differ and lie in 1024-65535: {text!r}")
+    return ports
 
 
 def _figures(times: list[float], errors: int) -> dict[str, float]:
@@ -782,8 +881,18 @@ def main() -> None:
         "--reuse", action="store_true", help="measure the databases kept before (migrated)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--ports",
+        type=_ports,
+        default=None,
+        help="the 127.0.0.1 ports of the sites, one per league size, comma-separated "
+        "(default: free ones)",
+    )
     args = parser.parse_args()
     sizes: list[int] = args.matches
+    if args.ports is not None and len(args.ports) != len(sizes):
+        parser.error(f"--ports needs {len(sizes)} ports, one per league size")
+    chosen: dict[int, int | None] = dict(zip(sizes, args.ports or [None] * len(sizes), strict=True))
     batch = max(1, min(args.batch, args.requests))
     count = max(1, args.requests // batch)
 
@@ -812,7 +921,12 @@ def main() -> None:
             with contextlib.ExitStack() as servers:
                 ports = {
                     size: servers.enter_context(
-                        gunicorn(envs[size], args.workers, Path(folder) / f"gunicorn-{size}.log")
+                        gunicorn(
+                            envs[size],
+                            args.workers,
+                            Path(folder) / f"gunicorn-{size}.log",
+                            chosen[size],
+                        )
                     )
                     for size in sizes
                 }

@@ -21,6 +21,10 @@ is A's mean score over its seats in those games less B's.
 computing (:mod:`arena.bots.timing`). ``heuristic`` and ``random`` take no time worth counting.
 Any other options go in the spec: ``--bots mcs:objective=score,flat``.
 
+**A bot of your own.** ``--program NAME=PATH`` plays the Python bot program ``PATH`` (its file,
+e.g. ``bots/starter-python/bot.py``, whose bot class runs in process) as bot ``NAME``:
+``--program starter=bots/starter-python/bot.py --bots starter,heuristic,random``.
+
 **Figures.** Deals are played deal by deal across all tables and pairs, so a run stopped
 early (``--every N`` prints the tables so far every ``N`` deals) is a smaller run of the same
 design. Per table: each bot's mean score per game over all its pairings with a 95%
@@ -68,6 +72,8 @@ not paused).
 """
 
 import argparse
+import importlib.util
+import inspect
 import json
 import math
 import subprocess
@@ -100,10 +106,40 @@ DEFAULT_TABLES = ",".join([*(f"{v}:4" for v in VARIANT_NAMES), "classic:2", "cla
 TIMED = ("search", "mcs", "flat")
 
 
+#: The bot programs named with ``--program``: name -> the program's Python file (worker
+#: processes, forked, inherit it).
+PROGRAMS: dict[str, Path] = {}
+
+
 def make(spec: str) -> Bot:
-    """A house bot from its spec, or the ``flat`` baseline."""
+    """A house bot from its spec, the ``flat`` baseline, or a ``--program``."""
     name, _, options = spec.partition(":")
+    if name in PROGRAMS:
+        return program_bot(PROGRAMS[name])
     return FlatMonteCarloBot(options) if name == "flat" else make_bot(spec)
+
+
+def program_bot(path: Path) -> Bot:
+    """The bot a Python bot program's file defines (its one :class:`Bot` subclass of its own),
+    run in process."""
+    module_name = f"nimmt_program_{abs(hash(str(path.resolve())))}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise SystemExit(f"--program: cannot load {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    classes = [
+        c
+        for c in vars(module).values()
+        if inspect.isclass(c) and issubclass(c, Bot) and c.__module__ == module_name
+    ]
+    if len(classes) != 1:
+        raise SystemExit(f"--program: {path} defines {len(classes)} bot classes, not one")
+    bot: Bot = classes[0]()
+    return bot
 
 
 def timed_spec(spec: str, ms: float, clock: str) -> str:
@@ -513,6 +549,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--bots", default=DEFAULT_BOTS, help=f"round robin of ({DEFAULT_BOTS})")
     parser.add_argument("--pairs", default="", help="only these pairs: A-B,C-D (default: all)")
+    parser.add_argument(
+        "--program",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="a Python bot program's file, played in process as bot NAME",
+    )
     parser.add_argument("--tables", default=DEFAULT_TABLES, help="variant:players,...")
     parser.add_argument("--deals", type=int, default=300, help="paired deals per pair (300)")
     parser.add_argument("--first-deal", type=int, default=0, help="the first deal's number (0)")
@@ -533,6 +576,11 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.first_deal < 0 or args.deals < 1:
         raise SystemExit("--first-deal must be 0 or more and --deals 1 or more")
+    for item in args.program:
+        name, sep, path = item.partition("=")
+        if not sep or not name or "-" in name or ":" in name or not Path(path).is_file():
+            raise SystemExit(f"--program: {item!r} is not NAME=PATH of a file (no - or : in NAME)")
+        PROGRAMS[name] = Path(path)
     bots = [s.strip() for s in args.bots.split(",") if s.strip()]
     pairs = parse_pairs(args.pairs, bots)
     for spec in {s for p in pairs for s in p}:

@@ -5,9 +5,9 @@ site's own pipeline (Celery workers, duplicate matches in the sandbox, the SPRT 
 and games until the verdict, the score edge with its 95% interval, Wald's expected number of
 deals at the measured edge and spread, and the wall time; asserts nothing.
 
-Needs PostgreSQL, Redis and the sandbox (as the tests do); it uses the database and Redis
-database of :mod:`benchmarks.match_pipeline` (``NIMMT_BENCH_DATABASE_URL``,
-``NIMMT_BENCH_BROKER_URL``), emptied first::
+Needs PostgreSQL, ``redis-server`` and the sandbox (as the tests do); like
+:mod:`benchmarks.match_pipeline` it makes a database and starts a Redis server of its own
+(``--database`` and ``--broker`` give it ones to use and empty instead)::
 
     python -m benchmarks.version_test                         # 2 players, e1 = 2, 5 deals a match
     python -m benchmarks.version_test --players 4 --e1 1 --alpha 0.01 --beta 0.01 --cap 400
@@ -24,7 +24,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.match_pipeline import _configure, _create_database, _stop, _worker
+from benchmarks.match_pipeline import _configure, _stop, _worker, own_broker, own_database
 
 
 def _prepare(players: int) -> tuple[Any, Any, Any, Any]:
@@ -77,13 +77,19 @@ def main() -> None:
     parser.add_argument("--beta", type=float, default=0.05)
     parser.add_argument("--cap", type=int, default=400)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--database", metavar="URL", help="a database to use and empty")
+    parser.add_argument("--broker", metavar="URL", help="a Redis database to use and empty")
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="nimmt-bench-"))
-    env = _configure(folder)
+    with own_database(args.database) as database, own_broker(args.broker, folder) as broker:
+        run(args, folder, database, broker)
+
+
+def run(args: argparse.Namespace, folder: Path, database: str, broker: str) -> None:
+    env = _configure(folder, database, broker)
     env["NIMMT_GAMES_PER_MATCH"] = str(args.games_per_match)
     env["NIMMT_LOG_LEVEL"] = "INFO"
-    _create_database()
     ladder, owner, candidate, settings = _prepare(args.players)
     settings.GAMES_PER_MATCH = args.games_per_match
     from django.db import transaction

@@ -14,7 +14,7 @@ case "${1:-web}" in
             --access-logfile -
         ;;
     worker-matches)
-        exec celery -A config worker -Q ratings,tables,challenges,maintenance,matches \
+        exec celery -A config worker -Q ratings,tables,challenges,matches,maintenance \
             --concurrency "${NIMMT_MATCH_CONCURRENCY:-2}" -n "matches@%h" -l INFO
         ;;
     worker-validation)

@@ -81,3 +81,23 @@ def test_decision_times_keep_their_percentiles_in_the_histogram():
     assert times.percentile("cpu", 0.5) == 15.1 and times.percentile("wall", 0.95) == 36.2
     assert times.maximum("wall") == 36.2 and times.count == 4
     assert strength.Times.from_json(json.loads(json.dumps(times.to_json()))) == times
+
+
+def test_each_seating_of_a_deal_is_played_by_new_bots(monkeypatch):
+    """No bot object is dealt a deal twice: every seating of a deal makes its bots afresh, so
+    a bot that remembered deals would learn nothing of its opponents' hands."""
+    made = []
+    make = strength.make
+
+    def recording_make(spec):
+        bot = make(spec)
+        made.append(bot)
+        return bot
+
+    monkeypatch.setattr(strength, "make", recording_make)
+    job = strength.Job("basic", 4, "heuristic", "random", deal=0, seed=3, ms=1.0, clock="cpu")
+    result = strength.play_deal(job)
+    seatings = strength.seatings(4)
+    assert len(made) == 4 * len(seatings)  # one bot per seat per seating
+    assert len({id(bot) for bot in made}) == len(made)
+    assert result.deal == 0

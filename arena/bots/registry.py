@@ -14,19 +14,38 @@ Traceback (most recent call last):
 ValueError: unknown bot 'nope'; house bots: heuristic, mcs, random, search
 """
 
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 
 from .base import Bot
-from .heuristic import HeuristicBot
-from .mcs import MonteCarloBot
-from .random import RandomBot
-from .search import SearchBot
+
+#: Where each house bot's class lives; a bot's module is loaded when it is first asked for
+#: (``mcs`` and ``search`` load the compiled playout core, a match of others needs neither).
+_CLASSES = {
+    "heuristic": ("arena.bots.heuristic", "HeuristicBot"),
+    "mcs": ("arena.bots.mcs", "MonteCarloBot"),
+    "random": ("arena.bots.random", "RandomBot"),
+    "search": ("arena.bots.search", "SearchBot"),
+}
+
+
+class _Factories(Mapping[str, Callable[[str], Bot]]):
+    """The house bots' factories by name, each module imported on first use."""
+
+    def __getitem__(self, name: str) -> Callable[[str], Bot]:
+        module, attribute = _CLASSES[name]
+        factory: Callable[[str], Bot] = getattr(importlib.import_module(module), attribute)
+        return factory
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_CLASSES)
+
+    def __len__(self) -> int:
+        return len(_CLASSES)
+
 
 #: Each house bot's factory, called with the spec's options ("" if none).
-HOUSE_BOTS: Mapping[str, Callable[[str], Bot]] = MappingProxyType(
-    {"heuristic": HeuristicBot, "mcs": MonteCarloBot, "random": RandomBot, "search": SearchBot}
-)
+HOUSE_BOTS: Mapping[str, Callable[[str], Bot]] = _Factories()
 
 
 def available() -> list[str]:

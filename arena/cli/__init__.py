@@ -18,36 +18,49 @@ parser and sets ``handler``; :data:`COMMANDS` lists them.
 """
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from arena import __version__
 
-from . import bot, match, play, replays
-from .common import Failure, Subcommands, UsageError
+from .common import Failure, UsageError
 
 # ---------------------------------------------------------------------------- the parser
 
-#: Subcommands in the order ``nimmt --help`` lists them.
-COMMANDS: tuple[Callable[[Subcommands], None], ...] = (play.add, replays.add, match.add, bot.add)
+#: Subcommands in the order ``nimmt --help`` lists them: the name typed, and the module of this
+#: package that adds it. A command loads only its own module (``nimmt match`` neither the bot
+#: check nor the replay viewer); ``nimmt --help`` and a mistyped command load them all.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("play", "play"),
+    ("replay", "replays"),
+    ("match", "match"),
+    ("bot", "bot"),
+    ("dataset", "dataset"),
+)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``nimmt`` parser: with every subcommand, or only ``command`` if it is one."""
     parser = argparse.ArgumentParser(
         prog="nimmt",
         description="Nimmt Arena: play 6 nimmt! Brettspiel between bots, check and show replays.",
     )
     parser.add_argument("--version", action="version", version=f"nimmt-arena {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in COMMANDS:
-        add(commands)
+    known = [name for name, _ in COMMANDS]
+    for name, module in COMMANDS:
+        if command in known and name != command:
+            continue
+        importlib.import_module(f"{__name__}.{module}").add(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``nimmt`` with ``argv`` (default: the process's arguments); return the exit status."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse printed help, the version or a usage error

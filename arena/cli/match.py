@@ -65,7 +65,8 @@ def add(commands: Subcommands) -> None:
         "--duplicate",
         action="store_true",
         help="play each deal once per seat rotation, as the ladders do, so that the luck of the "
-        "deal cancels out (--games must be a multiple of the number of bots)",
+        "deal cancels out (--games must be a multiple of the number of bots); each rotation is "
+        "played by fresh bot processes, so that no bot is dealt a deal twice",
     )
     match.add_argument(
         "--out",

@@ -29,7 +29,7 @@ arena.engine.errors.ReplayError: seed: expected an integer, got '5'
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
@@ -491,18 +491,28 @@ class GameRecord:
         """The replay as compact JSON text, as the arena writes replay files."""
         return json.dumps(self.to_json(), separators=(",", ":"))
 
-    def without_extra(self) -> "GameRecord":
-        """The record with only the keys the format names (top level)."""
-        return GameRecord(
-            self.variant,
-            self.seed,
-            self.players,
-            self.layout,
-            self.setup,
-            self.turns,
-            self.result,
-            self.rules,
-            self.series,
+    def plain(self) -> "GameRecord":
+        """The record with only the keys the format names, at every level (no ``extra``)."""
+        series = None if self.series is None else replace(self.series, extra=_NO_EXTRA)
+        return replace(
+            self,
+            players=tuple(replace(p, extra=_NO_EXTRA) for p in self.players),
+            setup=replace(self.setup, extra=_NO_EXTRA),
+            turns=tuple(
+                replace(
+                    t,
+                    choices=tuple(replace(c, extra=_NO_EXTRA) for c in t.choices),
+                    extra=_NO_EXTRA,
+                )
+                for t in self.turns
+            ),
+            result=replace(
+                self.result,
+                faults=tuple(replace(f, extra=_NO_EXTRA) for f in self.result.faults),
+                extra=_NO_EXTRA,
+            ),
+            series=series,
+            extra=_NO_EXTRA,
         )
 
     def __hash__(self) -> int:

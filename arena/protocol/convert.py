@@ -12,10 +12,16 @@ True
 PlayAction(card='swap', row=None, new_tile=12)
 
 Reading what a bot sent can fail: :class:`ProtocolError` says why, in words for the bot author.
+
+Every bot kit's Python imports this module, so it loads only the engine's values and the
+generated messages: the runner's types (faults, seat messages) are named for the type checker
+only, and its enumerations are read by their values (a ``StrEnum`` member is its value).
 """
 
+from __future__ import annotations
+
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.engine.decisions import (
     Choice,
@@ -28,10 +34,12 @@ from arena.engine.decisions import (
     TakeRow,
 )
 from arena.engine.observation import Observation
-from arena.runner.results import Fault, FaultKind
-from arena.runner.seat import GameEnd, GameStart, Notice, NoticeKind, Request
 
 from . import arena_pb2 as pb
+
+if TYPE_CHECKING:  # the runner's values; the bot kit never loads the runner
+    from arena.runner.results import Fault
+    from arena.runner.seat import GameEnd, GameStart, Notice, Request
 
 #: The protocol version this code speaks (``Hello.protocol_version``).
 PROTOCOL_VERSION = 1
@@ -67,13 +75,14 @@ ACTION_TO_PROTO: Mapping[str, pb.ActionCard] = {
 }
 ACTION_FROM_PROTO: Mapping[pb.ActionCard, str] = {v: k for k, v in ACTION_TO_PROTO.items()}
 
-FAULT_TO_PROTO: Mapping[FaultKind, pb.FaultKind] = {
-    FaultKind.TIMEOUT: pb.FAULT_KIND_TIMEOUT,
-    FaultKind.CRASH: pb.FAULT_KIND_CRASH,
-    FaultKind.ILLEGAL: pb.FAULT_KIND_ILLEGAL,
-    FaultKind.PROTOCOL: pb.FAULT_KIND_PROTOCOL,
+#: By :class:`arena.runner.results.FaultKind` value.
+FAULT_TO_PROTO: Mapping[str, pb.FaultKind] = {
+    "timeout": pb.FAULT_KIND_TIMEOUT,
+    "crash": pb.FAULT_KIND_CRASH,
+    "illegal": pb.FAULT_KIND_ILLEGAL,
+    "protocol": pb.FAULT_KIND_PROTOCOL,
 }
-FAULT_FROM_PROTO: Mapping[pb.FaultKind, str] = {v: k.value for k, v in FAULT_TO_PROTO.items()}
+FAULT_FROM_PROTO: Mapping[pb.FaultKind, str] = {v: k for k, v in FAULT_TO_PROTO.items()}
 
 
 # ----------------------------------------------------------------------------- decisions
@@ -317,11 +326,12 @@ def fault_from_proto(message: pb.Fault) -> dict[str, Any]:
 #
 # Every message the arena sends a bot is built here, from the runner's typed values.
 
-NOTICE_TO_PROTO: Mapping[NoticeKind, pb.NoticeKind] = {
-    NoticeKind.TIMEOUT: pb.NOTICE_KIND_TIMEOUT,
-    NoticeKind.ILLEGAL: pb.NOTICE_KIND_ILLEGAL,
-    NoticeKind.PROTOCOL: pb.NOTICE_KIND_PROTOCOL,
-    NoticeKind.LATE: pb.NOTICE_KIND_LATE,
+#: By :class:`arena.runner.seat.NoticeKind` value.
+NOTICE_TO_PROTO: Mapping[str, pb.NoticeKind] = {
+    "timeout": pb.NOTICE_KIND_TIMEOUT,
+    "illegal": pb.NOTICE_KIND_ILLEGAL,
+    "protocol": pb.NOTICE_KIND_PROTOCOL,
+    "late": pb.NOTICE_KIND_LATE,
 }
 
 

@@ -519,7 +519,11 @@ def _run(
 
 
 def _survey(folder: Path, most: int) -> trees.Survey:
-    return trees.survey(folder, most_bytes=most, entry_bytes=ENTRY_BYTES)
+    """The build's folder measured (one the build made unreadable says so)."""
+    try:
+        return trees.survey(folder, most_bytes=most, entry_bytes=ENTRY_BYTES)
+    except OSError:
+        return trees.Survey(unreadable=True, stopped=True)
 
 
 def _problem(found: trees.Survey, most: int) -> str:
@@ -527,7 +531,7 @@ def _problem(found: trees.Survey, most: int) -> str:
     problem = found.problem(**limits, most_bytes=most)
     if problem.startswith("it is larger"):  # the sentence the build's authors know
         return f"grew beyond {most // MIB} MB"
-    return problem.replace("it is ", "is ").replace("it holds ", "holds ")
+    return problem.removeprefix("it ")  # "its folder" goes before it
 
 
 def _low_on_space(folder: Path, reserve: int) -> bool:

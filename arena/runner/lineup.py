@@ -9,6 +9,12 @@ referee one :class:`~arena.runner.referee.Player` per entrant. A bot that does n
 never says hello sits as a dropped seat from the first game on. When the match is over it tells
 the bots still playing, gives them a moment to exit, then ends every process, stops the servers
 and removes the private folder, whatever happened before.
+
+A match may be played in several *sittings* (a duplicate match: one per seat rotation, so that
+no process is dealt a deal twice): :meth:`Lineup.reseat` ends the sitting's processes as the
+match end does, and brings in fresh ones (house bots too: a new instance); the players, with
+their faults and drops, go on from one sitting to the next. A later sitting's log is appended
+to the bot's one log file under a line saying so.
 """
 
 from __future__ import annotations
@@ -109,6 +115,9 @@ class _Slot:
     process: sandbox.BotProcess | None = None
     log_path: Path | None = None
     start_ms: float | None = None
+    #: Where a later sitting's log is appended once its process has ended (``log_path`` is
+    #: then the sitting's own file).
+    log_into: Path | None = None
 
 
 class Lineup:
@@ -120,14 +129,26 @@ class Lineup:
         entrants: Sequence[Entrant],
         match_id: str,
         announce: Callable[[str, str, str], None] | None = None,
+        sittings: int = 1,
     ) -> None:
+        if sittings < 1 or config.games % sittings:
+            raise ValueError(f"{config.games} games cannot be split into {sittings} sittings")
+        if sittings > 1 and any(e.external or e.joined is not None for e in entrants):
+            raise MatchError(
+                "a bot started by hand or playing through its own seat cannot be started afresh "
+                "for each sitting (it could remember the deals of the last)"
+            )
         self.config = config
         self.entrants = list(entrants)
         self.match_id = match_id
         self.announce = announce
+        self.sittings = sittings
+        self.sitting = 0  # 0-based: the one under way
         self.sandbox = SandboxReport()
         self.players: list[Player] = []
+        self._sandboxed = False
         self._slots: dict[int, _Slot] = {}
+        self._past: dict[int, list[_Slot]] = {}  # entry -> the slots of sittings gone by
         self._private_dir: Path | None = None
         self._closed = False
         self._views = SharedViews()
@@ -137,22 +158,38 @@ class Lineup:
     # -- bringing the bots in
 
     async def __aenter__(self) -> list[Player]:
-        sandboxed = self._check_sandbox()
-        remote = any(e.remote for e in self.entrants)
+        self._sandboxed = self._check_sandbox()
         for entry, entrant in enumerate(self.entrants):
-            seat: Seat
-            if entrant.in_process is not None:
-                seat = HouseSeat(entrant.name, entrant.in_process(), threaded=remote)
-            else:  # replaced once it said hello
-                seat = DroppedSeat(entrant.name, Drop(0, FaultKind.CRASH, "not started yet"))
-            self.players.append(Player(entry, entrant.name, seat))
-        if remote:
+            self.players.append(Player(entry, entrant.name, self._new_seat(entrant)))
+        if any(e.remote for e in self.entrants):
             try:
-                await self._bring_in(sandboxed)
+                await self._prepare()
+                await self._bring_in()
             except BaseException:
                 await self._clear()
                 raise
         return self.players
+
+    def _new_seat(self, entrant: Entrant) -> Seat:
+        """A house bot's seat (a new instance), or a program's until it says hello."""
+        if entrant.in_process is not None:
+            remote = any(e.remote for e in self.entrants)
+            return HouseSeat(entrant.name, entrant.in_process(), threaded=remote)
+        return DroppedSeat(entrant.name, Drop(0, FaultKind.CRASH, "not started yet"))
+
+    async def reseat(self, games: int) -> None:
+        """End this sitting (``games`` played in it, as :meth:`finish` does) and bring in the
+        next with fresh processes and house bots; a player dropped stays dropped."""
+        if self.sitting + 1 >= self.sittings:
+            raise ValueError(f"all {self.sittings} sittings are played")
+        await self._end_sitting(games)
+        await self._clear_sitting()
+        self.sitting += 1
+        for player in self.players:
+            if player.dropped is None:
+                player.seat = self._new_seat(self.entrants[player.entry])
+        if any(e.remote for e in self.entrants):
+            await self._bring_in()
 
     def _check_sandbox(self) -> bool:
         """Whether bot programs run sandboxed; refuse untrusted bots without isolation."""
@@ -181,10 +218,10 @@ class Lineup:
         self.sandbox = SandboxReport(True, layers)
         return True
 
-    async def _bring_in(self, sandboxed: bool) -> None:
-        config = self.config
+    async def _prepare(self) -> None:
+        """What every sitting's launches need, once: the runtime, the builds, the folder."""
         loop = asyncio.get_running_loop()
-        if sandboxed:
+        if self._sandboxed:
             # Builds the bot runtime the first time (minutes); later a quick check.
             await loop.run_in_executor(None, sandbox.ensure_runtime)
         await self._build(not self.config.unsafe_no_sandbox)
@@ -192,16 +229,22 @@ class Lineup:
         # sandbox resolves each socket's bind mount as the bot's uid. Tokens do the rest.
         self._private_dir = Path(tempfile.mkdtemp(prefix="nimmt-match-"))
         self._private_dir.chmod(0o711)
+
+    async def _bring_in(self) -> None:
+        config = self.config
+        loop = asyncio.get_running_loop()
+        assert self._private_dir is not None
         logs = (config.out / "logs") if config.out else (self._private_dir / "logs")
         limits = config.limits or sandbox.Limits()
+        first_game = 1 + self.sitting * (config.games // self.sittings)
         joins = []
         for entry, entrant in enumerate(self.entrants):
-            if not entrant.remote:
+            if not entrant.remote or self.players[entry].dropped is not None:
                 continue
             welcome = convert.welcome(
                 match_id=self.match_id,
                 bot_name=entrant.name,
-                games=config.games,
+                games=config.games // self.sittings,
                 decision_ms=config.decision_ms,
                 bank_ms=config.bank_ms,
                 max_faults=config.max_faults,
@@ -211,7 +254,7 @@ class Lineup:
                 continue
             token = secrets.token_urlsafe(24)
             server = SeatServer(
-                self._private_dir / f"seat-{entry}.sock",
+                self._private_dir / f"seat-{entry}-{self.sitting}.sock",
                 entrant.name,
                 token,
                 welcome,
@@ -222,6 +265,9 @@ class Lineup:
             self._slots[entry] = slot
             if entrant.program is not None:
                 slot.log_path = logs / f"{_file_name(entrant.name)}.log"
+                if self.sitting:  # appended to the first sitting's once it has ended
+                    slot.log_into = slot.log_path
+                    slot.log_path = self._private_dir / f"log-{entry}-{self.sitting}.log"
                 spec = sandbox.LaunchSpec(
                     command=list(entrant.program.command),
                     bot_dir=entrant.program.directory,
@@ -230,16 +276,17 @@ class Lineup:
                     env=dict(entrant.env),
                     token=token,
                     limits=limits,
-                    sandbox=sandboxed,
+                    sandbox=self._sandboxed,
                 )
                 try:
                     slot.process = sandbox.launch(spec)  # from this thread: see launch()
                 except (OSError, sandbox.SandboxUnavailable) as exc:
-                    self._refuse(slot, f"could not be started: {exc}")
+                    self._refuse(slot, f"could not be started: {exc}", first_game)
             elif self.announce is not None:
                 self.announce(entrant.name, server.address, token)
         waiting = [slot for slot in self._slots.values() if slot.player.dropped is None]
-        await asyncio.gather(*(self._await_hello(slot) for slot in waiting), *joins)
+        hellos = (self._await_hello(slot, first_game) for slot in waiting)
+        await asyncio.gather(*hellos, *joins)
 
     async def _join(self, entry: int, join: Join, welcome: pb.Welcome) -> None:
         """Seat a joined entrant, or drop it before the first game if it does not come."""
@@ -267,7 +314,7 @@ class Lineup:
                 raise MatchError(f"{failed}\n{tail}" if tail else str(failed)) from None
             self.entrants[entry] = replace(entrant, program=program)
 
-    async def _await_hello(self, slot: _Slot) -> None:
+    async def _await_hello(self, slot: _Slot, first_game: int) -> None:
         loop = asyncio.get_running_loop()
         external = slot.process is None
         wait_ms = EXTERNAL_WAIT_MS if external else self.config.start_ms
@@ -276,17 +323,19 @@ class Lineup:
         while not connected.done():
             if slot.process is not None and (status := slot.process.poll()) is not None:
                 tail = await exited_log_tail(slot.process)
-                self._refuse(slot, f"exited with status {status} before saying hello{tail}")
+                why = f"exited with status {status} before saying hello{tail}"
+                self._refuse(slot, why, first_game)
                 return
             if loop.time() > limit:
                 if external:
-                    self._refuse(slot, f"nobody connected within {wait_ms} ms")
+                    self._refuse(slot, f"nobody connected within {wait_ms} ms", first_game)
                     return
                 refused = slot.server.rejections
                 why = f" (the arena refused: {'; '.join(refused)})" if refused else ""
                 self._refuse(
                     slot,
                     f"never said hello within {wait_ms} ms of its start{why}{self._tail(slot)}",
+                    first_game,
                 )
                 return
             await asyncio.wait([connected], timeout=0.02)
@@ -301,17 +350,24 @@ class Lineup:
     def _tail(self, slot: _Slot) -> str:
         return "" if slot.process is None else log_tail(slot.process)
 
-    def _refuse(self, slot: _Slot, detail: str) -> None:
-        """The entrant never takes its seat: it is dropped before the first game."""
-        slot.player.drop(Drop(0, FaultKind.CRASH, detail))
+    def _refuse(self, slot: _Slot, detail: str, first_game: int) -> None:
+        """The entrant never takes its seat: it is dropped before the sitting's first game
+        (game 1: before the match's first game, :attr:`Drop.before_start`)."""
+        slot.player.drop(Drop(0 if first_game == 1 else first_game, FaultKind.CRASH, detail))
         if slot.process is not None:
             slot.process.kill()
 
     # -- clearing the table
 
     async def finish(self, games: int) -> None:
-        """The match is over: tell the bots still playing, and give them a moment to exit."""
+        """The match is over (``games`` played in the last sitting): tell the bots still
+        playing, and give them a moment to exit."""
         self._ended = True
+        await self._end_sitting(games)
+        await self._clear(grace=0.2)
+
+    async def _end_sitting(self, games: int) -> None:
+        """Tell the bots still playing that their match is over, and give them a moment to exit."""
         ends = [
             asyncio.wait_for(player.seat.end_match(games, len(player.faults)), MATCH_END_WRITE)
             for player in self.players
@@ -327,7 +383,6 @@ class Lineup:
         processes = [s.process for s in self._slots.values() if s.process is not None]
         while any(p.poll() is None for p in processes) and loop.time() < limit:
             await asyncio.sleep(0.01)
-        await self._clear(grace=0.2)
 
     async def __aexit__(
         self,
@@ -342,18 +397,28 @@ class Lineup:
         if self._closed:
             return
         self._closed = True
-        processes = [slot.process for slot in self._slots.values() if slot.process is not None]
+        try:
+            await self._clear_sitting(grace)
+        finally:
+            if not self._ended:  # the match broke off: let the joined seats go too
+                for seat in self._joined.values():
+                    seat.drop("crash", "the match was broken off")
+            if self._private_dir is not None:
+                shutil.rmtree(self._private_dir, ignore_errors=True)
+                self._private_dir = None
+
+    async def _clear_sitting(self, grace: float = 0.2) -> None:
+        """End the sitting's processes, stop its servers, keep its slots for the report."""
+        slots, self._slots = self._slots, {}
+        processes = [slot.process for slot in slots.values() if slot.process is not None]
         if processes:  # all at once, through their cgroups, off the event loop
             await asyncio.get_running_loop().run_in_executor(None, sandbox.end_all, processes)
-        if not self._ended:  # the match broke off: let the joined seats go too
-            for seat in self._joined.values():
-                seat.drop("crash", "the match was broken off")
-        for slot in self._slots.values():
+        for entry, slot in slots.items():
+            self._past.setdefault(entry, []).append(slot)
             with contextlib.suppress(Exception):
                 await slot.server.stop(grace)
-        if self._private_dir is not None:
-            shutil.rmtree(self._private_dir, ignore_errors=True)
-            self._private_dir = None
+            if slot.log_into is not None and slot.log_path is not None:
+                _append_log(slot.log_path, slot.log_into, self.sitting + 1, self.sittings)
 
     # -- what the match reports of each entrant
 
@@ -367,23 +432,42 @@ class Lineup:
         entrant = self.entrants[entry]
         if entrant.program is None:
             return None
-        slot = self._slots.get(entry)
-        process = slot.process if slot is not None else None
+        slots = [*self._past.get(entry, []), *filter(None, [self._slots.get(entry)])]
+        processes = [s.process for s in slots if s.process is not None]
+        process = processes[-1] if processes else None
+        log_path = slots[0].log_path if slots else None
         log = None
-        if slot is not None and slot.log_path is not None and self.config.out is not None:
-            log = str(slot.log_path.relative_to(self.config.out))
+        if log_path is not None and self.config.out is not None:
+            log = str(log_path.relative_to(self.config.out))
+        starts = [s.start_ms for s in slots if s.start_ms is not None]
+        peaks = [p.peak_memory_mb for p in processes if p.peak_memory_mb is not None]
+        exits = [p.poll() for p in processes]
         return ProgramInfo(
             directory=str(entrant.program.directory),
             command=tuple(entrant.program.command),
             language=entrant.program.language,
             trusted=entrant.trusted,
-            start_ms=None if slot is None else slot.start_ms,
-            peak_memory_mb=None if process is None else process.peak_memory_mb,
-            exit_code=None if process is None else process.poll(),
+            start_ms=max(starts) if starts else None,
+            peak_memory_mb=max(peaks) if peaks else None,
+            # a sitting's failure is not hidden by a later clean exit
+            exit_code=next((code for code in exits if code), exits[-1] if exits else None),
             pid=None if process is None else process.pid,
             uid=None if process is None else process.uid,
             log=log,
         )
+
+
+def _append_log(part: Path, whole: Path, sitting: int, sittings: int) -> None:
+    """Append a later sitting's log ``part`` to the bot's log ``whole``, under a line."""
+    with contextlib.suppress(OSError), whole.open("ab") as out:
+        out.write(
+            f"\n=== sitting {sitting} of {sittings}: the arena started the bot afresh "
+            "(a new process for each seat rotation) ===\n".encode()
+        )
+        with part.open("rb") as read:
+            shutil.copyfileobj(read, out)
+    with contextlib.suppress(OSError):
+        part.unlink()
 
 
 def _file_name(name: str) -> str:

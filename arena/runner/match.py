@@ -8,8 +8,13 @@ sandboxed programs, house bots in process, a bot started by hand), has the refer
 Seeding is that of ``nimmt play`` (:func:`arena.local.series_game`): game ``i`` is dealt from
 ``seed + i``, seats rotate, and each bot gets :func:`arena.local.bot_seed`; so a match of house
 bots gives the same replays sandboxed and in process. A duplicate match
-(``MatchConfig.duplicate``) plays each deal once per seat rotation, the bots started once for
-the whole match.
+(``MatchConfig.duplicate``) plays each deal once per seat rotation, and no bot is dealt a deal
+twice: each rotation is a *sitting* of fresh bot processes (and new house bot instances) that
+plays that rotation of every deal, so the games are played rotation by rotation (with 4 bots:
+games 1, 5, 9... with the first processes, then 2, 6, 10... with new ones); a bot that remembers
+what it was dealt learns nothing about its opponents' hands from it. A bot started by hand or
+playing through a seat of its own (a remote bot, a person) could remember across processes: a
+duplicate match refuses it.
 
 Output (``config.out``): ``game-00001.json``... (``nimmt-replay/1``), beside a game in which a
 bot annotated its decisions ``notes/game-00001.json`` (``nimmt-notes/1``, every seat's notes:
@@ -103,33 +108,44 @@ async def _play_match(
     replays: list[dict[str, Any]] = []
     notes: list[tuple[DecisionNote, ...]] = []
     seated: list[SeatedGame] = []
-    lineup = Lineup(config, entrants, match_id, announce)
+    plan = sittings(config, len(entrants))
+    lineup = Lineup(config, entrants, match_id, announce, sittings=len(plan))
     # Replays are written by a thread of their own, off the games' critical path.
     writer = ThreadPoolExecutor(1, thread_name_prefix="replay-writer")
     writes: list[asyncio.Future[None]] = []
+    played: dict[int, tuple[dict[str, Any], tuple[DecisionNote, ...], SeatedGame]] = {}
     try:
         async with lineup as players:
-            for index in range(config.games):
-                game_notes: list[DecisionNote] = []
-                replay, game = await _play_game(config, referee, players, index, watch, game_notes)
-                replays.append(replay)
-                notes.append(tuple(game_notes))
-                result = replay["result"]
-                seated.append(SeatedGame(game, tuple(result["scores"]), tuple(result["ranks"])))
-                if out is not None:
-                    path = out / replay_file(index)
-                    writes.append(loop.run_in_executor(writer, write, path, replay))
-                    if game_notes:
-                        path = out / notes_name(replay_file(index))
-                        path.parent.mkdir(exist_ok=True)
-                        content = notes_file(game_notes)
-                        writes.append(loop.run_in_executor(writer, write, path, content))
-                if progress is not None:
-                    progress(index + 1, config.games)
-            await lineup.finish(len(replays))
+            for sitting, indices in enumerate(plan):
+                if sitting:
+                    await lineup.reseat(len(plan[sitting - 1]))
+                for index in indices:
+                    game_notes: list[DecisionNote] = []
+                    replay, game = await _play_game(
+                        config, referee, players, index, watch, game_notes
+                    )
+                    result = replay["result"]
+                    seated_game = SeatedGame(game, tuple(result["scores"]), tuple(result["ranks"]))
+                    played[index] = (replay, tuple(game_notes), seated_game)
+                    if out is not None:
+                        path = out / replay_file(index)
+                        writes.append(loop.run_in_executor(writer, write, path, replay))
+                        if game_notes:
+                            path = out / notes_name(replay_file(index))
+                            path.parent.mkdir(exist_ok=True)
+                            content = notes_file(game_notes)
+                            writes.append(loop.run_in_executor(writer, write, path, content))
+                    if progress is not None:
+                        progress(len(played), config.games)
+            await lineup.finish(len(plan[-1]))
         await asyncio.gather(*writes)
     finally:
         writer.shutdown(wait=True)
+    for index in sorted(played):  # in the order of the games' numbers
+        replay, game_notes_, seated_game = played[index]
+        replays.append(replay)
+        notes.append(game_notes_)
+        seated.append(seated_game)
     table = summarize_series([p.name for p in players], seated)
     result = MatchResult(
         match_id=match_id,
@@ -192,6 +208,22 @@ async def _play_game(
     return replay, series.seats
 
 
+def sittings(config: MatchConfig, players: int) -> list[list[int]]:
+    """The games (0-based indices) each set of bot processes plays, in playing order: all of
+    them in one sitting, but in a duplicate match one sitting per seat rotation, ``r``'s
+    being the games ``r, r + players, r + 2·players...`` (rotation ``r`` of every deal).
+
+    >>> from arena.runner.rules import MatchConfig
+    >>> sittings(MatchConfig("basic", 6, 1, duplicate=True), 3)
+    [[0, 3], [1, 4], [2, 5]]
+    >>> sittings(MatchConfig("basic", 3, 1), 3)
+    [[0, 1, 2]]
+    """
+    if not config.duplicate:
+        return [list(range(config.games))]
+    return [list(range(rotation, config.games, players)) for rotation in range(players)]
+
+
 def _reports(
     lineup: Lineup, players: list[Player], seated: list[SeatedGame], config: MatchConfig
 ) -> tuple[BotReport, ...]:
@@ -211,7 +243,8 @@ def _reports(
         BotReport(
             name=player.name,
             kind=lineup.entrants[player.entry].kind,
-            faults=tuple(player.faults),
+            # by game (a duplicate match plays them rotation by rotation), in order within one
+            faults=tuple(sorted(player.faults, key=lambda fault: fault.game)),
             dropped=player.dropped,
             answers=player.answers,
             think_mean_ms=1000 * player.think_total / player.answers if player.answers else None,
@@ -256,6 +289,15 @@ def run_match(
     names = [e.name for e in entrants]
     if len(set(names)) != len(names):
         raise MatchError(f"entrant names must differ: {names}")
+    if config.duplicate:
+        remembering = [e.name for e in entrants if e.external or e.joined is not None]
+        if remembering:
+            raise MatchError(
+                f"a duplicate match cannot seat {', '.join(remembering)}: a bot started by hand "
+                "or playing through a seat of its own (a remote bot, a person) would see each "
+                "deal in every seat rotation and could remember it; play the match without "
+                "duplicate deals"
+            )
     return asyncio.run(_play(config, entrants, progress, announce, watch, alive))
 
 
@@ -271,4 +313,5 @@ __all__ = [
     "MatchResult",
     "Watch",
     "run_match",
+    "sittings",
 ]

@@ -123,9 +123,12 @@ class Survey:
     set_id: list[str] = field(default_factory=list)
     special: list[str] = field(default_factory=list)
     stopped: bool = False  # a limit was passed: the figures are at least these
+    unreadable: bool = False  # the folder itself could not be opened
 
     def problem(self, *, max_depth: int, max_entries: int, most_bytes: int) -> str:
         """What is wrong with the tree as a sentence, or ``""``: the first limit passed."""
+        if self.unreadable:
+            return "it cannot be read (its permissions were taken away)"
         if self.depth > max_depth:
             return f"it is deeper than {max_depth} levels"
         if self.entries > max_entries:

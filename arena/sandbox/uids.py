@@ -94,11 +94,6 @@ def _pids() -> list[str]:
     return [entry.name for entry in os.scandir("/proc") if entry.name.isdigit()]
 
 
-def uids_in_use() -> set[int]:
-    """Real uids of every process on the machine."""
-    return {uid for pid in _pids() if (uid := _real_uid(pid)) is not None}
-
-
 def processes_of(uid: int) -> list[int]:
     """Pids of every live (not zombie) process whose real uid is ``uid``."""
     return [int(pid) for pid in _pids() if _real_uid(pid) == uid]

@@ -4,9 +4,9 @@
 // others (first free space for a luck card, no action card, the row with the fewest bullheads
 // in the card game). It plays exactly as bots/starter-python does. See README.md.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,7 +33,8 @@ int filled(const std::vector<int>& row) {
 
 // The row `tile` goes to by the normal rule (RULES.md 3.2): the active row whose last tile is
 // the highest one below `tile`; if there is none, the row with the highest last tile (card
-// game: nullopt, the player must take a row).
+// game: nullopt, the player must take a row). nullopt too when Stop cards closed every row that
+// holds a tile: nothing is known of where it goes.
 std::optional<int> target_row(const nimmt::View& view, int tile) {
   std::optional<int> below, highest;
   for (int r = 0; r < static_cast<int>(view.spaces.size()); ++r) {
@@ -45,12 +46,12 @@ std::optional<int> target_row(const nimmt::View& view, int tile) {
   }
   if (below) return below;
   if (view.variant == "classic") return std::nullopt;
-  if (!highest) throw std::runtime_error("no open row to place a tile on");
   return highest;
 }
 
 // Where `tile` would go: its row (nullopt: card game, lower than every row, we would take
-// one), whether it completes the row, and its distance from the row's last tile.
+// one; or no row open), whether it completes the row, and its distance from the row's last
+// tile (negative: the board game puts a tile lower than every row's end after the highest end).
 struct Fit {
   std::optional<int> row;
   bool completes = true;
@@ -81,7 +82,9 @@ std::string tile_note(const nimmt::View& view, int chosen) {
     Fit f = fit(view, tile);
     if (i) text += ", ";
     text += std::to_string(tile) + "\u2192";
-    if (!f.row) {
+    if (!f.row && view.variant != "classic") {
+      text += "no open row";
+    } else if (!f.row) {
       text += "takes a row";
     } else if (f.completes) {
       text += "row " + std::to_string(*f.row) + " completes";
@@ -92,21 +95,47 @@ std::string tile_note(const nimmt::View& view, int chosen) {
   return text;
 }
 
+// The bullheads of the row's tiles (the card game's).
+int row_bullheads(const std::vector<int>& row) {
+  int total = 0;
+  for (int tile : row) {
+    if (tile > 0) total += nimmt::bullheads(tile);
+  }
+  return total;
+}
+
+// How the starter ranks a tile, the lowest first: a tile that goes after a lower row end
+// without completing the row, the closest fit first; then one lower than every row's end (the
+// board game puts it after the highest end), the closest first; then one that completes its
+// row (board game: the closest first; card game: the fewest bullheads taken first, a tile lower
+// than every row taking the cheapest row); last, in the board game, one that finds no open row
+// (Stop cards closed them all), the lowest first.
+std::pair<int, int> risk(const nimmt::View& view, int tile) {
+  Fit f = fit(view, tile);
+  if (view.variant == "classic" && f.completes) {
+    if (f.row) return {2, row_bullheads(view.spaces[*f.row])};
+    int cheapest = -1;
+    for (const auto& row : view.spaces) {
+      int cost = row_bullheads(row);
+      if (cheapest < 0 || cost < cheapest) cheapest = cost;
+    }
+    return {2, cheapest};
+  }
+  if (!f.row) return {3, tile};
+  if (f.completes) return {2, std::abs(f.gap)};
+  return f.gap < 0 ? std::pair<int, int>{1, -f.gap} : std::pair<int, int>{0, f.gap};
+}
+
 class StarterBot : public nimmt::KitBot {
  public:
   std::string name() const override { return "starter"; }
 
-  // Prefer tiles that do not complete a row, the closest fit first; say why in a note.
+  // The tile of the lowest risk (the first of equal ones in the hand's order); say why in a note.
   int choose_tile(const nimmt::View& view) override {
-    auto risk = [&](int tile) -> std::pair<int, int> {
-      Fit f = fit(view, tile);
-      if (!f.row) return {1, tile};
-      return {f.completes ? 1 : 0, f.gap};
-    };
     int best = view.hand.front();
-    auto best_risk = risk(best);
+    auto best_risk = risk(view, best);
     for (int tile : view.hand) {
-      auto r = risk(tile);
+      auto r = risk(view, tile);
       if (r < best_risk) best = tile, best_risk = r;  // the first of equal risks, as Python's min
     }
     std::map<int, double> values;

@@ -37,7 +37,8 @@ func filled(row []int) int {
 
 // targetRow is the row tile goes to by the normal rule (RULES.md 3.2): the active row whose
 // last tile is the highest one below tile; if there is none, the row with the highest last tile
-// (card game: -1, the player must take a row).
+// (card game: -1, the player must take a row). -1 too when Stop cards closed every row that
+// holds a tile: nothing is known of where it goes.
 func targetRow(view *nimmt.View, tile int) int {
 	stopped := map[int]bool{}
 	for _, r := range view.Stops {
@@ -62,14 +63,12 @@ func targetRow(view *nimmt.View, tile int) int {
 	if view.Variant == "classic" {
 		return -1
 	}
-	if highest < 0 {
-		panic("no row has a tile to place next to")
-	}
 	return highest
 }
 
 // fit is where tile would go: its row (-1: card game, lower than every row, we would take
-// one), whether it completes the row, and its distance from the row's last tile.
+// one; or no row open), whether it completes the row, and its distance from the row's last
+// tile (negative: the board game puts a tile lower than every row's end after the highest end).
 func fit(view *nimmt.View, tile int) (row int, completes bool, gap int) {
 	row = targetRow(view, tile)
 	if row < 0 {
@@ -84,14 +83,44 @@ func fit(view *nimmt.View, tile int) (row int, completes bool, gap int) {
 	return row, room <= 0, tile - lastTile(spaces)
 }
 
-// risk orders the tiles: first those that do not complete a row, then the closest fit.
+// rowBullheads is the bullheads of the row's tiles (the card game's).
+func rowBullheads(row []int) int {
+	total := 0
+	for _, tile := range row {
+		if tile > 0 {
+			total += nimmt.Bullheads(tile)
+		}
+	}
+	return total
+}
+
+// risk is how the starter ranks a tile, the lowest first: a tile that goes after a lower row
+// end without completing the row, the closest fit first; then one lower than every row's end
+// (the board game puts it after the highest end), the closest first; then one that completes
+// its row (board game: the closest first; card game: the fewest bullheads taken first, a tile
+// lower than every row taking the cheapest row); last, in the board game, one that finds no
+// open row (Stop cards closed them all), the lowest first.
 func risk(view *nimmt.View, tile int) [2]int {
 	row, completes, gap := fit(view, tile)
-	if row < 0 {
-		return [2]int{1, tile}
-	}
-	if completes {
-		return [2]int{1, gap}
+	switch {
+	case view.Variant == "classic" && completes && row >= 0:
+		return [2]int{2, rowBullheads(view.Spaces[row])}
+	case view.Variant == "classic" && completes:
+		cheapest := -1
+		for _, r := range view.Spaces {
+			if cost := rowBullheads(r); cheapest < 0 || cost < cheapest {
+				cheapest = cost
+			}
+		}
+		return [2]int{2, cheapest}
+	case row < 0:
+		return [2]int{3, tile}
+	case completes && gap < 0:
+		return [2]int{2, -gap}
+	case completes:
+		return [2]int{2, gap}
+	case gap < 0:
+		return [2]int{1, -gap}
 	}
 	return [2]int{0, gap}
 }
@@ -113,6 +142,8 @@ func tileNote(view *nimmt.View, chosen int) string {
 	for _, tile := range view.Hand {
 		row, completes, gap := fit(view, tile)
 		switch {
+		case row < 0 && view.Variant != "classic":
+			parts = append(parts, fmt.Sprintf("%d→no open row", tile))
 		case row < 0:
 			parts = append(parts, fmt.Sprintf("%d→takes a row", tile))
 		case completes:
@@ -130,8 +161,8 @@ type StarterBot struct{ nimmt.KitBot }
 // Name is the bot's own name.
 func (b *StarterBot) Name() string { return "starter" }
 
-// ChooseTile prefers tiles that do not complete a row, the closest fit first (the first of
-// equal tiles in the hand's order, as Python's min does), and says why in a note.
+// ChooseTile plays the tile of the lowest risk (the first of equal ones in the hand's order, as
+// Python's min does), and says why in a note.
 func (b *StarterBot) ChooseTile(view *nimmt.View) int {
 	best, bestRisk := view.Hand[0], risk(view, view.Hand[0])
 	for _, tile := range view.Hand[1:] {

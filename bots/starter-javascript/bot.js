@@ -7,7 +7,7 @@
  * card game). It plays exactly as bots/starter-python does. See README.md beside this file.
  */
 
-const { KitBot, run } = require("./nimmt/botkit");
+const { KitBot, bullheads, run } = require("./nimmt/botkit");
 
 /** The row's last tile, 0 if the row is empty (skipped spaces hold -1). */
 function lastTile(row) {
@@ -24,7 +24,8 @@ function filled(row) {
 /**
  * The row `tile` goes to by the normal rule (RULES.md 3.2): the active row whose last tile is
  * the highest one below `tile`; if there is none, the row with the highest last tile (card
- * game: null, the player must take a row).
+ * game: null, the player must take a row). null too when Stop cards closed every row that
+ * holds a tile: nothing is known of where it goes.
  */
 function targetRow(view, tile) {
   let below = null;
@@ -37,13 +38,13 @@ function targetRow(view, tile) {
   });
   if (below !== null) return below;
   if (view.variant === "classic") return null;
-  if (highest === null) throw new Error("no open row to place a tile on");
   return highest;
 }
 
 /**
- * Where `tile` would go: [its row (null: card game, lower than every row, we would take one),
- * whether it completes the row, its distance from the row's last tile].
+ * Where `tile` would go: [its row (null: card game, lower than every row, we would take one;
+ * or no row open), whether it completes the row, its distance from the row's last tile
+ * (negative: the board game puts a tile lower than every row's end after the highest end)].
  */
 function fit(view, tile) {
   const row = targetRow(view, tile);
@@ -65,6 +66,7 @@ function tileValue(view, tile) {
 function tileNote(view, chosen) {
   const parts = view.hand.map((tile) => {
     const [row, completes, gap] = fit(view, tile);
+    if (row === null && view.variant !== "classic") return `${tile}\u2192no open row`;
     if (row === null) return `${tile}\u2192takes a row`;
     if (completes) return `${tile}\u2192row ${row} completes`;
     return `${tile}\u2192row ${row} gap ${gap}`;
@@ -72,19 +74,39 @@ function tileNote(view, chosen) {
   return `chose ${chosen}: ` + parts.join(", ");
 }
 
+/** The bullheads of the row's tiles (the card game's). */
+function rowBullheads(row) {
+  return row.filter((t) => t > 0).reduce((total, t) => total + bullheads(t), 0);
+}
+
+/**
+ * How the starter ranks a tile, the lowest first: a tile that goes after a lower row end
+ * without completing the row, the closest fit first; then one lower than every row's end (the
+ * board game puts it after the highest end), the closest first; then one that completes its
+ * row (board game: the closest first; card game: the fewest bullheads taken first, a tile lower
+ * than every row taking the cheapest row); last, in the board game, one that finds no open row
+ * (Stop cards closed them all), the lowest first.
+ */
+function risk(view, tile) {
+  const [row, completes, gap] = fit(view, tile);
+  if (view.variant === "classic" && completes) {
+    return [2, row !== null ? rowBullheads(view.spaces[row]) : Math.min(...view.spaces.map(rowBullheads))];
+  }
+  if (row === null) return [3, tile];
+  if (completes) return [2, Math.abs(gap)];
+  return gap < 0 ? [1, -gap] : [0, gap];
+}
+
 class StarterBot extends KitBot {
   name = "starter";
 
-  /** Prefer tiles that do not complete a row, the closest fit first; say why in a note. */
+  /** The tile of the lowest risk (the first of equal ones in the hand's order); say why in a
+   * note. */
   chooseTile(view) {
-    const risk = (tile) => {
-      const [row, completes, gap] = fit(view, tile);
-      return row === null ? [1, tile] : [completes ? 1 : 0, gap];
-    };
     let best = view.hand[0];
-    let bestRisk = risk(best);
+    let bestRisk = risk(view, best);
     for (const tile of view.hand) {
-      const r = risk(tile);
+      const r = risk(view, tile);
       // the first of equal risks, as Python's min()
       if (r[0] < bestRisk[0] || (r[0] === bestRisk[0] && r[1] < bestRisk[1])) {
         best = tile;

@@ -7,6 +7,7 @@ fewest bullheads in the card game). See README.md beside this file.
 
 from arena.botkit import KitBot, run
 from arena.engine.observation import Observation
+from arena.engine.tiles import bullheads
 
 
 def last_tile(row: tuple[int, ...]) -> int:
@@ -24,12 +25,15 @@ def filled(row: tuple[int, ...]) -> int:
 def target_row(view: Observation, tile: int) -> int | None:
     """The row ``tile`` goes to by the normal rule (RULES.md 3.2): the active row whose last tile
     is the highest one below ``tile``; if there is none, the row with the highest last tile
-    (card game: ``None``, the player must take a row)."""
+    (card game: ``None``, the player must take a row). ``None`` too when Stop cards closed
+    every row that holds a tile: nothing is known of where it goes."""
     ends = {
         r: last_tile(row)
         for r, row in enumerate(view.spaces)
         if last_tile(row) and r not in view.stops
     }
+    if not ends:
+        return None
     below = [r for r, end in ends.items() if end < tile]
     if below:
         return max(below, key=lambda r: ends[r])
@@ -40,7 +44,9 @@ def target_row(view: Observation, tile: int) -> int | None:
 
 def fit(view: Observation, tile: int) -> tuple[int | None, bool, int]:
     """Where ``tile`` would go: its row (``None``: card game, lower than every row, we would
-    take one), whether it completes the row, and its distance from the row's last tile."""
+    take one; or no row open), whether it completes the row, and its distance from the row's
+    last tile (negative: the board game puts a tile lower than every row's end after the
+    highest end)."""
     row = target_row(view, tile)
     if row is None:
         return None, True, 0
@@ -64,7 +70,9 @@ def tile_note(view: Observation, chosen: int) -> str:
     parts = []
     for tile in view.hand:
         row, completes, gap = fit(view, tile)
-        if row is None:
+        if row is None and view.variant != "classic":
+            parts.append(f"{tile}→no open row")
+        elif row is None:
             parts.append(f"{tile}→takes a row")
         elif completes:
             parts.append(f"{tile}→row {row} completes")
@@ -73,17 +81,36 @@ def tile_note(view: Observation, chosen: int) -> str:
     return f"chose {chosen}: " + ", ".join(parts)
 
 
+def row_bullheads(row: tuple[int, ...]) -> int:
+    """The bullheads of the row's tiles (the card game's)."""
+    return sum(bullheads(t) for t in row if t > 0)
+
+
+def risk(view: Observation, tile: int) -> tuple[int, int]:
+    """How the starter ranks a tile, the lowest first: a tile that goes after a lower row end
+    without completing the row, the closest fit first; then one lower than every row's end (the
+    board game puts it after the highest end), the closest first; then one that completes its
+    row (board game: the closest first; card game: the fewest bullheads taken first, a tile
+    lower than every row taking the cheapest row); last, in the board game, one that finds no
+    open row (Stop cards closed them all), the lowest first."""
+    row, completes, gap = fit(view, tile)
+    if view.variant == "classic" and completes:
+        taken = view.spaces[row] if row is not None else min(view.spaces, key=row_bullheads)
+        return (2, row_bullheads(taken))
+    if row is None:
+        return (3, tile)
+    if completes:
+        return (2, abs(gap))
+    return (1, -gap) if gap < 0 else (0, gap)
+
+
 class StarterBot(KitBot):
     name = "starter"
 
     def choose_tile(self, view: Observation) -> int:
-        """Prefer tiles that do not complete a row, the closest fit first; say why in a note."""
-
-        def risk(tile: int) -> tuple[int, int]:
-            row, completes, gap = fit(view, tile)
-            return (1, tile) if row is None else (int(completes), gap)
-
-        chosen = min(view.hand, key=risk)
+        """The tile of the lowest :func:`risk` (the first of equal ones in the hand's order);
+        say why in a note."""
+        chosen = min(view.hand, key=lambda tile: risk(view, tile))
         self.annotate(tile_note(view, chosen), {t: tile_value(view, t) for t in view.hand})
         return chosen
 

@@ -7,14 +7,25 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts import confirmation, throttle
-from accounts.forms import SignupForm, TokenForm
+from accounts.forms import LoginForm, SignupForm, TokenForm
 from accounts.models import ApiToken, User
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in with the site's form; its page is titled with the site's name (Django's
+    view would put the host's name, as the sites framework sees it, in ``site_name``)."""
+
+    form_class = LoginForm
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "site_name": settings.SITE_NAME}
 
 
 def signup(request: HttpRequest) -> HttpResponse:

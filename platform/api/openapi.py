@@ -30,8 +30,41 @@ _UUID = {"type": "string", "format": "uuid"}
 _TIME = _nullable("string", format="date-time")
 _URL = {"type": "string", "description": "a path on this site"}
 
+_DATASET_FILE = _object(
+    ["path", "kind", "variant", "games", "size", "sha256", "url"],
+    {
+        "path": {"type": "string", "description": "relative to the dataset's folder"},
+        "kind": {"enum": ["games", "replays"]},
+        "variant": {"enum": ["basic", "basic+luck", "pro", "pro+luck", "classic"]},
+        "games": {"type": "integer", "minimum": 0},
+        "size": {"type": "integer", "minimum": 0, "description": "bytes"},
+        "sha256": {"type": "string"},
+        "url": _URL,
+    },
+)
+_DATASET_EXPORT = _object(
+    ["number", "created_at", "since", "until", "matches", "games"],
+    {
+        "number": {"type": "integer", "minimum": 1},
+        "created_at": {"type": "string", "format": "date-time"},
+        "since": _TIME,
+        "until": {"type": "string", "format": "date-time"},
+        "matches": {"type": "integer", "minimum": 0},
+        "games": {"type": "integer", "minimum": 0},
+    },
+)
 SCHEMAS: dict[str, Any] = {
     "Error": _object(["error"], {"error": {"type": "string", "description": "what to fix"}}),
+    "Dataset": _object(
+        ["format", "games", "newest", "exports", "files"],
+        {
+            "format": {"const": "nimmt-dataset/1"},
+            "games": {"type": "integer", "minimum": 0},
+            "newest": _TIME,
+            "exports": {"type": "array", "items": _DATASET_EXPORT},
+            "files": {"type": "array", "items": _DATASET_FILE},
+        },
+    ),
     "Ladder": _object(
         ["id", "slug", "name", "variant", "players", "active", "standings_url"],
         {
@@ -168,6 +201,96 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     ),
+    "Season": _object(
+        ["id", "ladder", "number", "name", "status", "starts_at", "freezes_at", "ends_at", "url"],
+        {
+            "id": _UUID,
+            "ladder": _UUID,
+            "number": {"type": "integer", "minimum": 1},
+            "name": {"type": "string"},
+            "status": {"enum": ["scheduled", "running", "frozen", "final", "finished"]},
+            "starts_at": _TIME,
+            "freezes_at": _TIME,
+            "ends_at": _TIME,
+            "finalists": {"type": "integer"},
+            "carry_over": {"type": "boolean"},
+            "final": _nullable("string", description="the final tournament's page"),
+            "url": _URL,
+            "page": _URL,
+            "standings": {
+                "type": "array",
+                "items": {"type": "object"},
+                "description": "one season only: the ladder's table at its end",
+            },
+            "final_standings": {
+                "type": "array",
+                "items": {"type": "object"},
+                "description": "one season only: the final's standings",
+            },
+            "note": {"type": "string", "description": "one season only"},
+        },
+    ),
+    "Challenge": _object(
+        [
+            "id",
+            "challenger",
+            "bot",
+            "version",
+            "variant",
+            "players",
+            "deals",
+            "games",
+            "status",
+            "rated",
+            "url",
+            "page",
+            "match",
+        ],
+        {
+            "id": _UUID,
+            "challenger": {"type": "string", "description": "the challenger's username"},
+            "bot": _object(["id", "name"], {"id": _UUID, "name": {"type": "string"}}),
+            "version": {"type": "integer", "description": "the challenger's version (seat 0)"},
+            "variant": {"type": "string"},
+            "players": {"type": "integer"},
+            "deals": {"type": "integer", "minimum": 1},
+            "games": {"type": "integer", "description": "deals x players (seat rotations)"},
+            "status": {"enum": ["queued", "running", "finished", "failed"]},
+            "rated": {"const": False, "description": "a challenge is never rated"},
+            "created_at": _TIME,
+            "finished_at": _TIME,
+            "url": _URL,
+            "page": _URL,
+            "match": {**_URL, "description": "the match's API address"},
+            "error": {"type": "string", "description": "one challenge only"},
+            "seats": {"type": "array", "items": _ref("Seat"), "description": "one challenge only"},
+            "edges": {
+                "type": "array",
+                "description": "one challenge only; empty until its match is finished",
+                "items": _object(
+                    ["opponent", "seat", "deals", "edge", "half_width", "los", "significant"],
+                    {
+                        "opponent": _object(
+                            ["id", "name"], {"id": _UUID, "name": {"type": "string"}}
+                        ),
+                        "seat": {"type": "integer", "minimum": 1},
+                        "deals": {"type": "integer", "minimum": 0},
+                        "edge": {
+                            "type": "number",
+                            "description": "the challenger's points per game minus the "
+                            "opponent's on the same deals (higher = better)",
+                        },
+                        "half_width": _nullable(
+                            "number", description="of the 95% interval (null below 2 deals)"
+                        ),
+                        "los": _nullable("number", description="likelihood of superiority"),
+                        "significant": {"type": "boolean"},
+                        "per_deal": {"type": "array", "items": {"type": "number"}},
+                    },
+                ),
+            },
+        },
+    ),
 }
 
 
@@ -234,6 +357,23 @@ _UPLOAD = {
     }
 }
 _ANY_JSON = {"type": "object"}
+_BOOL = {"type": "boolean"}
+_WAYS = _object(["email", "webhook"], {"email": _BOOL, "webhook": _BOOL})
+_NOTIFY = _wrapped(
+    notifications=_object(
+        ["webhook_url", "webhook_secret", "events"],
+        {
+            "webhook_url": {"type": "string"},
+            "webhook_secret": {
+                "type": "string",
+                "description": "X-Nimmt-Signature is sha256=HMAC-SHA256(secret, "
+                "'<X-Nimmt-Timestamp>.<body>')",
+            },
+            "events": {"type": "object", "additionalProperties": _WAYS},
+        },
+    )
+)
+_NAMED_BOT = _object(["id", "name"], {"id": _UUID, "name": {"type": "string"}})
 
 
 def document() -> dict[str, Any]:
@@ -328,6 +468,226 @@ def document() -> dict[str, Any]:
                 "parameters": [_BOT],
             },
         },
+        "/bots/{bot_id}/vs/{other_id}/": {
+            "get": _get(
+                "Two bots' shared games, from the first's side: per kind of game (variant, "
+                "players, rated) the record and the score edge per deal with its 95% interval "
+                "and LOS; their shared matches, newest first, a page at a time",
+                _wrapped(
+                    bot=_NAMED_BOT,
+                    opponent=_NAMED_BOT,
+                    page=_URL,
+                    kinds={
+                        "type": "array",
+                        "items": _object(
+                            ["variant", "players", "rated", "games", "deals", "edge"],
+                            {
+                                "variant": {"type": "string"},
+                                "players": {"type": "integer"},
+                                "rated": {"type": "boolean"},
+                                "games": {"type": "integer", "minimum": 1},
+                                "wins": {"type": "integer", "minimum": 0},
+                                "draws": {"type": "integer", "minimum": 0},
+                                "losses": {"type": "integer", "minimum": 0},
+                                "deals": {"type": "integer", "minimum": 1},
+                                "edge": {
+                                    "type": "number",
+                                    "description": "points per game over the opponent's on "
+                                    "the same deal, per deal (higher = better)",
+                                },
+                                "half_width": _nullable("number"),
+                                "los": _nullable("number"),
+                                "significant": {"type": "boolean"},
+                            },
+                        ),
+                    },
+                    games={
+                        "type": "array",
+                        "items": _object(
+                            ["id", "match", "rated", "score", "opponent_score", "edge"],
+                            {
+                                "id": _UUID,
+                                "match": _URL,
+                                "created_at": _TIME,
+                                "variant": {"type": "string"},
+                                "players": {"type": "integer"},
+                                "rated": {"type": "boolean"},
+                                "score": {"type": "integer"},
+                                "opponent_score": {"type": "integer"},
+                                "rank": {"type": "integer"},
+                                "opponent_rank": {"type": "integer"},
+                                "deals": {"type": "integer"},
+                                "edge": {"type": "number", "description": "per deal"},
+                            },
+                        ),
+                    },
+                    next=_nullable("string", description="the next page's address"),
+                ),
+                _BOT,
+                _param("other_id", "path", _UUID, "the other bot's id"),
+                _param("before", "query", _UUID, "the last match of the page before"),
+            )
+        },
+        "/bots/{bot_id}/challenges/": {
+            "post": {
+                **_post(
+                    "Let others challenge the bot, or stop it (house bots always accept)",
+                    _wrapped(
+                        bot=_object(["id", "name"], {"id": _UUID, "name": {"type": "string"}}),
+                        accepts_challenges={"type": "boolean"},
+                    ),
+                    {"application/json": {"schema": _object(["accept"], {"accept": _BOOL})}},
+                ),
+                "parameters": [_BOT],
+            }
+        },
+        "/notifications/": {
+            "get": {
+                **_get("Your notifications: the webhook, its secret, each event's ways", _NOTIFY),
+                "security": [{"token": []}],
+            },
+            "post": _post(
+                "Change them: the webhook's address (https, a public address) and/or each "
+                "event's ways",
+                _NOTIFY,
+                {
+                    "application/json": {
+                        "schema": _object(
+                            [],
+                            {
+                                "webhook_url": {"type": "string", "maxLength": 500},
+                                "events": {"type": "object", "additionalProperties": _WAYS},
+                            },
+                        )
+                    }
+                },
+            ),
+        },
+        "/notifications/test/": {
+            "post": {
+                **_post(
+                    "Send a test to your e-mail address and webhook",
+                    _wrapped(deliveries={"type": "array", "items": {"type": "integer"}}),
+                ),
+                "responses": {
+                    "202": _json(
+                        _wrapped(deliveries={"type": "array", "items": {"type": "integer"}}),
+                        "on its way",
+                    ),
+                    "400": _error("nowhere to send it"),
+                    "401": _error("no valid token"),
+                },
+            }
+        },
+        "/notifications/deliveries/": {
+            "get": {
+                **_get(
+                    "Your latest deliveries with each attempt (the delivery log)",
+                    _wrapped(
+                        deliveries={
+                            "type": "array",
+                            "items": _object(
+                                ["event", "kind", "way", "status", "attempts", "log"],
+                                {
+                                    "event": _UUID,
+                                    "kind": {"type": "string"},
+                                    "subject": {"type": "string"},
+                                    "way": {"enum": ["email", "webhook"]},
+                                    "target": {"type": "string"},
+                                    "status": {"enum": ["pending", "sending", "sent", "failed"]},
+                                    "attempts": {"type": "integer", "minimum": 0},
+                                    "created_at": _TIME,
+                                    "sent_at": _TIME,
+                                    "log": {
+                                        "type": "array",
+                                        "items": _object(
+                                            ["at", "ok"],
+                                            {
+                                                "at": _TIME,
+                                                "ok": {"type": "boolean"},
+                                                "status": _nullable("integer"),
+                                                "detail": {"type": "string"},
+                                            },
+                                        ),
+                                    },
+                                },
+                            ),
+                        }
+                    ),
+                    _param(
+                        "limit",
+                        "query",
+                        {"type": "integer", "minimum": 0, "maximum": 100},
+                        "how many (20)",
+                    ),
+                ),
+                "security": [{"token": []}],
+            }
+        },
+        "/seasons/": {
+            "get": _get(
+                "Ladders' seasons, the latest first",
+                _wrapped(seasons={"type": "array", "items": _ref("Season")}),
+                _param("ladder", "query", _UUID, "a ladder's id"),
+            )
+        },
+        "/seasons/{season_id}/": {
+            "get": _get(
+                "One season, with the ladder's table at its end and its final's standings",
+                _wrapped(season=_ref("Season")),
+                _param("season_id", "path", _UUID, "the season's id"),
+            )
+        },
+        "/challenges/": {
+            "get": _get(
+                "Challenges, newest first",
+                _wrapped(challenges={"type": "array", "items": _ref("Challenge")}),
+                _param("challenger", "query", {"type": "string"}, "a challenger's username"),
+                _param(
+                    "limit",
+                    "query",
+                    {"type": "integer", "minimum": 0, "maximum": 100},
+                    "how many (20)",
+                ),
+            ),
+            "post": {
+                **_post(
+                    "Challenge: your bot's active version against the opponents you choose, in "
+                    "one unrated duplicate match (429 when one of your limits is reached)",
+                    _wrapped(challenge=_ref("Challenge")),
+                    {
+                        "application/json": {
+                            "schema": _object(
+                                ["bot", "opponents", "deals"],
+                                {
+                                    "bot": {**_UUID, "description": "your bot"},
+                                    "opponents": {"type": "array", "items": _UUID},
+                                    "variant": {"type": "string", "default": "basic"},
+                                    "players": {
+                                        "type": "integer",
+                                        "description": "opponents + 1 (the default)",
+                                    },
+                                    "deals": {"type": "integer", "minimum": 1},
+                                },
+                            )
+                        }
+                    },
+                ),
+                "responses": {
+                    "201": _json(_wrapped(challenge=_ref("Challenge")), "made"),
+                    "400": _error("refused: the message says why"),
+                    "401": _error("no valid token"),
+                    "429": _error("a limit is reached: the message says which"),
+                },
+            },
+        },
+        "/challenges/{challenge_id}/": {
+            "get": _get(
+                "One challenge: its match's state, line-up and the challenger's edges",
+                _wrapped(challenge=_ref("Challenge")),
+                _param("challenge_id", "path", _UUID, "the challenge's id"),
+            )
+        },
         "/versions/{version_id}/": {
             "get": _get(
                 "One version",
@@ -367,6 +727,13 @@ def document() -> dict[str, Any]:
                 _ANY_JSON,
                 _MATCH,
                 _GAME,
+            )
+        },
+        "/dataset/": {
+            "get": _get(
+                "The dataset of every public game (nimmt-dataset/1): its exports and files, "
+                "each with the path to download it from (docs/DATASET.md)",
+                _ref("Dataset"),
             )
         },
         "/matches/{match_id}/replays/{game}/frames/": {

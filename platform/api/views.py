@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from ladders.models import STANDINGS_RATING, Ladder, Rating
 from ladders.services import standings
+from matches import dataset as game_dataset
 from matches.listing import Listing
 from matches.models import Match, public_faults
 from matches.views import frames as frames_file
@@ -471,6 +472,15 @@ def match(request: HttpRequest, match_uuid: uuid.UUID) -> HttpResponse:
         uuid=match_uuid,
     )
     return JsonResponse({"match": match_dict(found, detail=True, viewer=_user(request))})
+
+
+@api()
+def dataset(request: HttpRequest) -> HttpResponse:
+    """The dataset of every public game: its exports and files (``nimmt dataset`` reads it)."""
+    data = game_dataset.manifest()
+    for item in data["files"]:
+        item["url"] = reverse("dataset-file", args=[item["path"]])
+    return JsonResponse(data)
 
 
 @api()

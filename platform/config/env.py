@@ -218,6 +218,52 @@ def broker_from_url(name: str, default: str, environ: Mapping[str, str] | None =
     return url
 
 
+def env_source(name: str, default: str, environ: Mapping[str, str] | None = None) -> str:
+    """Where ``git clone`` finds a repository: an ``https://``, ``http://``, ``ssh://``,
+    ``git://`` or ``file://`` URL, ``user@host:path``, or an absolute path; ``""`` for none.
+
+    >>> env_source("X", "", {"X": "https://git.example.org/nimmt-arena.git"})
+    'https://git.example.org/nimmt-arena.git'
+    """
+    value = env_str(name, default, environ).strip()
+    scheme = urlsplit(value).scheme
+    scp_like = re.fullmatch(r"[\w.-]+@[\w.-]+:\S+", value) is not None
+    if value and not (
+        scheme in ("https", "http", "ssh", "git", "file") or scp_like or value.startswith("/")
+    ):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a repository's address; give a URL "
+            "(https://host/project.git), user@host:path or an absolute path"
+        )
+    return value
+
+
+def redis_from_url(name: str, default: str, environ: Mapping[str, str] | None = None) -> str:
+    """A Redis URL: ``redis://host:6379/0``, ``rediss://...`` or ``unix:///abs/redis.sock``
+    (a private server on a socket, as ``./dev demo`` starts one); ``""`` for none.
+
+    >>> redis_from_url("X", "", {"X": "unix:///run/nimmt/redis.sock"})
+    'unix:///run/nimmt/redis.sock'
+    """
+    url = env_str(name, default, environ)
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        if parts.netloc or not parts.path.startswith("/"):
+            raise ImproperlyConfigured(f"{name}={url!r}: a socket URL is unix:///absolute/path")
+        return url
+    if parts.scheme not in ("redis", "rediss"):
+        raise ImproperlyConfigured(
+            f"{name}={url!r}: not Redis; use redis://host:6379/0 or unix:///path/redis.sock"
+        )
+    try:
+        _ = parts.port
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={url!r} has a bad port") from None
+    return url
+
+
 _RATE = re.compile(r"(?P<count>[1-9][0-9]*)/(?P<multiple>[1-9][0-9]*)?(?P<period>[smhd])")
 
 

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -25,7 +26,9 @@ from config.env import (
     env_list,
     env_path,
     env_rate,
+    env_source,
     env_str,
+    redis_from_url,
     trusted_proxies,
 )
 from config.object_store import object_store
@@ -48,6 +51,11 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("NIMMT_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("NIMMT_CSRF_TRUSTED_ORIGINS", [])
 SITE_NAME = env_str("NIMMT_SITE_NAME", "Nimmt Arena")
+# Where bot authors clone the project from (the "Write a bot" page); the demo (NIMMT_DEBUG)
+# names its own clone.
+SOURCE_URL = env_source(
+    "NIMMT_SOURCE_URL", str(REPO_DIR) if DEBUG and (REPO_DIR / ".git").exists() else ""
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -67,6 +75,10 @@ INSTALLED_APPS = [
     "versiontests",
     "tournaments",
     "tables",
+    "challenges",
+    "matchups",
+    "seasons",
+    "notifications",
     "api",
     "guide",
     "remote",
@@ -200,11 +212,16 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 # holder stopped renewing (a killed worker) is played again by whoever claims it next.
 MATCH_LEASE_SECONDS = env_int("NIMMT_MATCH_LEASE_SECONDS", 60, minimum=3)
 VALIDATION_LEASE_SECONDS = env_int("NIMMT_VALIDATION_LEASE_SECONDS", 60, minimum=3)
+# An owner's versions pending or validating at once; more wait their turn (submissions.turns)
+VALIDATION_PER_OWNER = env_int("NIMMT_VALIDATION_PER_OWNER", 1, minimum=1)
 # Work whose message was lost (a broker restart, a send while it was down) is sent again this
 # long after its last sending, at the sweep after: lost work waits at most 45 + 15 = 60 s
 # (core.celery.resend_stale). Work whose worker died is sent again as soon as its lease ends.
 REQUEUE_AFTER_SECONDS = env_int("NIMMT_REQUEUE_AFTER_SECONDS", 45, minimum=1)
 SWEEP_INTERVAL_SECONDS = env_float("NIMMT_SWEEP_INTERVAL_SECONDS", 15.0, minimum=0.5)
+# A match that found a disk of the arena's full waits this long before it is tried again (the
+# attempt not counted: core.disks).
+DISK_FULL_RETRY_SECONDS = env_float("NIMMT_DISK_FULL_RETRY_SECONDS", 30.0, minimum=0.5)
 # A match is stopped past its own bound (matches.bounds.time_bound: starts, games, decisions,
 # allowance and bank) plus this margin; a cap (seconds, 0: none) may shorten every bound.
 MATCH_TIME_MARGIN_SECONDS = env_float("NIMMT_MATCH_TIME_MARGIN_SECONDS", 60.0, minimum=0.0)
@@ -218,9 +235,15 @@ VERSION_TESTS_AT_ONCE = env_int("NIMMT_VERSION_TESTS_AT_ONCE", 2, minimum=1)
 # People's tables queued or playing at once on the whole site: each holds a match worker for its
 # game, and a guest's takes one click (tables.services.create_table).
 TABLES_AT_ONCE = env_int("NIMMT_TABLES_AT_ONCE", 4, minimum=1)
+# of them from one address (its guests and accounts together), so that one cannot take all
+TABLES_PER_ADDRESS = env_int("NIMMT_TABLES_PER_ADDRESS", 2, minimum=1)
+# a person who lets this many decisions in a row run out is gone: the game ends without them
+TABLE_ABANDON_DECISIONS = env_int("NIMMT_TABLE_ABANDON_DECISIONS", 3, minimum=1)
 # A guest idle this long (no table, no log-in) is deleted with its tables, its matches kept
 # (tables.services.forget_guests); its session (SESSION_COOKIE_AGE, 2 weeks) is over by then.
 GUEST_KEEP_DAYS = env_int("NIMMT_GUEST_KEEP_DAYS", 30, minimum=1)
+# The hour (UTC) at which the beat adds the day's public games to the dataset (matches.dataset).
+EXPORT_HOUR_UTC = env_int("NIMMT_EXPORT_HOUR_UTC", 3, minimum=0, maximum=23)
 FAULT_PAUSE_MATCHES = env_int("NIMMT_FAULT_PAUSE_MATCHES", 3, minimum=1)
 LOG_CAP_BYTES = env_int("NIMMT_LOG_CAP_BYTES", 64 * 1024, minimum=1024)
 # Validation is the arena's bot check (arena.runner.check) plus the formats of the ladders.
@@ -245,6 +268,23 @@ ANALYSIS_SAMPLES = env_int("NIMMT_ANALYSIS_SAMPLES", 200, minimum=1, maximum=500
 ANALYSIS_SECONDS = env_int("NIMMT_ANALYSIS_SECONDS", 120, minimum=1, maximum=1800)
 ANALYSIS_PER_HOUR = env_int("NIMMT_ANALYSIS_PER_HOUR", 10, minimum=0)
 ANALYSIS_WAITING = env_int("NIMMT_ANALYSIS_WAITING", 20, minimum=1)
+# Challenges (challenges.services): one user's new challenges per hour, the most games one
+# challenge may play (deals x players), and one user's challenges queued or playing at once.
+CHALLENGES_PER_HOUR = env_int("NIMMT_CHALLENGES_PER_HOUR", 10, minimum=0)
+CHALLENGE_MAX_GAMES = env_int("NIMMT_CHALLENGE_MAX_GAMES", 60, minimum=1, maximum=1000)
+CHALLENGES_WAITING = env_int("NIMMT_CHALLENGES_WAITING", 2, minimum=1)
+# Notifications (notifications.services): the beat looks for events this often, over this
+# window; a failed delivery is tried again after RETRY · 2^(tries - 1) s, ATTEMPTS tries in all.
+NOTIFY_POLL_SECONDS = env_float("NIMMT_NOTIFY_POLL_SECONDS", 10.0, minimum=0.5)
+NOTIFY_WINDOW_SECONDS = env_int("NIMMT_NOTIFY_WINDOW_SECONDS", 3600, minimum=60)
+NOTIFY_RETRY_SECONDS = env_float("NIMMT_NOTIFY_RETRY_SECONDS", 30.0, minimum=0.1)
+NOTIFY_ATTEMPTS = env_int("NIMMT_NOTIFY_ATTEMPTS", 5, minimum=1, maximum=20)
+WEBHOOK_TIMEOUT_SECONDS = env_float("NIMMT_WEBHOOK_TIMEOUT_SECONDS", 10.0, minimum=0.5)
+# Webhooks may call loopback and private addresses, and plain http:// (tests, a private demo
+# only: in production it would let any user make the site call its own internal services).
+WEBHOOK_ALLOW_PRIVATE = env_bool("NIMMT_WEBHOOK_ALLOW_PRIVATE", False)
+# The site's address, for the links in mails and webhooks.
+SITE_URL = env_str("NIMMT_SITE_URL", "http://127.0.0.1:8000")
 
 # ---------------------------------------------------------------------------- Celery
 
@@ -286,6 +326,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long tasks: do not hold messages another worker could run
+# Every task in a fresh pool child, forked from a worker that never made a gRPC server or
+# channel: gRPC supports fork only before its first one (grpc's doc/fork_support.md), and a
+# child that played a match has them (and their threads). A child forked after them wedged in
+# grpc.aio.server(). The fork costs a few ms against a match's second of CPU (docs/OPERATIONS.md).
+CELERY_WORKER_MAX_TASKS_PER_CHILD = env_int("NIMMT_WORKER_MAX_TASKS_PER_CHILD", 1, minimum=1)
+CELERY_WORKER_POOL = "core.pool:TaskPool"  # prefork, an exited child replaced at once
 # A running match survives a broker outage; its result is guarded by its claim on the row.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
@@ -315,6 +361,27 @@ CELERY_BEAT_SCHEDULE = {
         "task": "submissions.tasks.requeue_stale_versions",
         "schedule": SWEEP_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+    "advance-seasons": {
+        "task": "seasons.tasks.advance_seasons",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+    },
+    "notice-events": {
+        "task": "notifications.tasks.notice_events",
+        "schedule": NOTIFY_POLL_SECONDS,
+        "options": {"queue": "maintenance", "expires": NOTIFY_POLL_SECONDS},
+    },
+    "record-missing-matchups": {
+        "task": "matchups.tasks.record_missing_matchups",
+        "schedule": 60.0,
+        "options": {"queue": "maintenance", "expires": 60.0},
+    },
+    # The dataset of public games (matches.dataset), one increment a night.
+    "export-games": {
+        "task": "matches.tasks.export_games",
+        "schedule": crontab(minute=0, hour=EXPORT_HOUR_UTC),
+        "options": {"queue": "maintenance", "expires": 6 * 3600.0},
     },
     "forget-old-guests": {
         "task": "tables.tasks.forget_old_guests",
@@ -371,10 +438,13 @@ DEFAULT_FROM_EMAIL = env_str("NIMMT_EMAIL_FROM", f"{SITE_NAME} <arena@localhost>
 
 # The gateway (remote.gateway, `manage.py run_gateway`): where remote bots connect, with TLS
 # (certificate and key files; plaintext only when it listens on loopback), and the address the
-# bot page tells their owners to use. The hand-over to the workers goes through the broker's
-# Redis. A bot stays online for REMOTE_GRACE_SECONDS after its connection drops, and a match
-# waits as long for it to reconnect; REMOTE_NETWORK_MS caps the time of each answer that is
-# counted as the network's, not the bot's (remote.seat).
+# bot page tells their owners to use. The hand-over to the workers goes through Redis
+# (lists a worker and a gateway block on, keys that expire, atomic check-and-set scripts):
+# REMOTE_REDIS_URL, by default the broker's when it is Redis; the demo's folder broker has no
+# such store, so ./dev demo starts a private Redis on a socket for it. A bot stays online
+# for REMOTE_GRACE_SECONDS after its connection drops, and a match waits as long for it to
+# reconnect; REMOTE_NETWORK_MS caps the time of each answer that is counted as the network's,
+# not the bot's (remote.seat).
 GATEWAY_ADDRESS = env_str("NIMMT_GATEWAY_ADDRESS", "127.0.0.1:7443")
 GATEWAY_URL = env_str("NIMMT_GATEWAY_URL", "")
 _GATEWAY_CERT = env_str("NIMMT_GATEWAY_TLS_CERT", "")
@@ -392,7 +462,9 @@ GATEWAY_KEEPALIVE_TIMEOUT_SECONDS = env_float(
 GATEWAY_CONNECTS_PER_MINUTE = env_int("NIMMT_GATEWAY_CONNECTS_PER_MINUTE", 60, minimum=1)
 REMOTE_GRACE_SECONDS = env_float("NIMMT_REMOTE_GRACE_SECONDS", 30.0, minimum=1.0)
 REMOTE_NETWORK_MS = env_int("NIMMT_REMOTE_NETWORK_MS", 250, minimum=0, maximum=5000)
-REMOTE_REDIS_URL = CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""
+REMOTE_REDIS_URL = redis_from_url(
+    "NIMMT_REMOTE_REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""
+)
 
 # ---------------------------------------------------------------------------- logging
 

@@ -5,9 +5,10 @@ from django.contrib import admin
 from django.urls import include, path
 from guide import views as guide_views
 from ladders import views as ladder_views
-from matches import analysis_views
+from matches import analysis_views, dataset_views
 from matches import views as match_views
 from matches import watch as match_watch
+from matchups import views as matchup_views
 from remote import views as remote_views
 from submissions import views as bot_views
 
@@ -17,11 +18,13 @@ urlpatterns = [
     path("bots/", bot_views.my_bots, name="my-bots"),
     path("bots/new/", bot_views.new_bot, name="new-bot"),
     path("bots/<uuid:bot_uuid>/", bot_views.bot, name="bot"),
+    path("bots/<uuid:bot_uuid>/vs/<uuid:other_uuid>/", matchup_views.matchup, name="matchup"),
     path("bots/<uuid:bot_uuid>/upload/", bot_views.upload_version, name="upload-version"),
     path("bots/<uuid:bot_uuid>/activate/", bot_views.activate_version, name="activate-version"),
     path("bots/<uuid:bot_uuid>/retire/", bot_views.retire_bot, name="retire-bot"),
     path("bots/<uuid:bot_uuid>/resume/", bot_views.resume_bot, name="resume-bot"),
     path("bots/<uuid:bot_uuid>/remote/token/", remote_views.issue_token, name="remote-issue-token"),
+    path("remote/gateway.crt", remote_views.gateway_certificate, name="remote-gateway-certificate"),
     path(
         "bots/<uuid:bot_uuid>/remote/revoke/", remote_views.revoke_token, name="remote-revoke-token"
     ),
@@ -32,6 +35,8 @@ urlpatterns = [
     ),
     path("", include("versiontests.urls")),
     path("matches/", match_views.match_list, name="match-list"),
+    path("dataset/", dataset_views.dataset_page, name="dataset"),
+    path("dataset/files/<path:path>", dataset_views.dataset_file, name="dataset-file"),
     path("matches/<uuid:match_uuid>/", match_views.match, name="match"),
     path("matches/<uuid:match_uuid>/games/<int:game>/", match_views.game, name="match-game"),
     path("matches/<uuid:match_uuid>/live/", match_watch.live, name="match-live"),
@@ -56,7 +61,10 @@ urlpatterns = [
         name="match-analysis",
     ),
     path("tournaments/", include("tournaments.urls")),
+    path("challenges/", include("challenges.urls")),
+    path("seasons/", include("seasons.urls")),
     path("play/", include("tables.urls")),
+    path("accounts/notifications/", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
     path("write-a-bot/", guide_views.write_a_bot, name="guide"),
     path("write-a-bot/kits/<slug:language>.zip", guide_views.kit, name="guide-kit"),

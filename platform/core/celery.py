@@ -41,16 +41,19 @@ R = TypeVar("R")
 #: Every queue, in the order a worker that consumes several takes its next task from them (the
 #: first non-empty one wins: Redis's ``queue_order_strategy="priority"``, the folder broker's
 #: :class:`core.brokers.FolderTransport`). People first: a rating (milliseconds) so that a
-#: finished match is rated in the slot it just freed, a person's table, a challenge; then the
-#: sweeps and the scheduler, which the league's matches must not starve; then validation
-#: (builds), and the league's matches (ladders, tournaments, version tests) last. Production and
+#: finished match is rated in the slot it just freed, a person's table, a challenge; then
+#: validation (builds), the league's matches (ladders, tournaments, version tests), and the
+#: sweeps, the scheduler and analyses last: they run whenever no match waits (the league's
+#: queue is bounded by the scheduler; a lost message is the broker's to give back, and the
+#: sweeps are every few seconds), and they never hold a slot a match is waiting for (each task
+#: is a fresh pool child: frequent small tasks first would starve the league). Production and
 #: the demo give validation a worker of its own (:data:`WORKERS`), so a build never takes a
 #: match's slot; a worker on every queue (the tests') takes them in this order.
-QUEUES = ("ratings", "tables", "challenges", "maintenance", "validation", "matches")
+QUEUES = ("ratings", "tables", "challenges", "validation", "matches", "maintenance")
 #: The queues of each kind of worker, in :data:`QUEUES` order: what ``-Q`` says in
 #: ``deploy/supervisord.conf``, ``deploy/systemd/`` and ``docker/entrypoint.sh``.
 WORKERS = {
-    "matches": ("ratings", "tables", "challenges", "maintenance", "matches"),
+    "matches": ("ratings", "tables", "challenges", "matches", "maintenance"),
     "validation": ("validation",),
 }
 ROUTES: dict[str, str] = {}  # task name -> queue, filled by house_task
@@ -124,15 +127,27 @@ def route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **k
     return {"queue": queue} if queue else None
 
 
-def enqueue(task: "Task[..., Any]", **kwargs: Any) -> None:
-    """Send ``task(**kwargs)`` when the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: send(task, **kwargs), robust=True)
+def enqueue(task: "Task[..., Any]", *, queue: str | None = None, **kwargs: Any) -> None:
+    """Send ``task(**kwargs)`` when the current transaction commits (at once outside one),
+    to ``queue`` if given (one of :data:`QUEUES`) instead of the task's own."""
+    transaction.on_commit(lambda: send(task, queue=queue, **kwargs), robust=True)
 
 
-def send(task: "Task[..., Any]", *, countdown: float | None = None, **kwargs: Any) -> bool:
-    """Send ``task(**kwargs)`` now (after ``countdown`` seconds); ``False`` if the broker could
-    not be reached (after Celery's own few publish retries): the sweepers send it again."""
+def send(
+    task: "Task[..., Any]",
+    *,
+    countdown: float | None = None,
+    queue: str | None = None,
+    **kwargs: Any,
+) -> bool:
+    """Send ``task(**kwargs)`` now (after ``countdown`` seconds, to ``queue`` if given);
+    ``False`` if the broker could not be reached (after Celery's own few publish retries): the
+    sweepers send it again."""
     options: dict[str, Any] = {} if countdown is None else {"countdown": countdown}
+    if queue is not None:
+        if queue not in QUEUES:
+            raise ValueError(f"unknown queue {queue!r} (the queues: core.celery.QUEUES)")
+        options["queue"] = queue
     try:
         task.apply_async(kwargs=kwargs, **options)
     except BrokerError as error:
@@ -222,4 +237,5 @@ def look_again_when_lease_ends(
     if lease_end is None:
         return False
     wait = max(1.0, (lease_end - timezone.now()).total_seconds() + 1.0)
-    return send(task, countdown=wait, **{key: pk})
+    keys: dict[str, Any] = {key: pk}
+    return send(task, countdown=wait, **keys)

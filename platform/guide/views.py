@@ -1,6 +1,7 @@
 """The pages for bot authors: "Write a bot" (the walkthrough, the kits), the project's
 documents, the kits' downloads."""
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -14,6 +15,7 @@ def write_a_bot(request: HttpRequest) -> HttpResponse:
         {
             "section": "guide",
             "kits": kits.available(),
+            "source_url": settings.SOURCE_URL,
             "documents": list(documents.DOCUMENTS.values()),
         },
     )

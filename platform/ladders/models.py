@@ -6,7 +6,8 @@ match's effect on it, so the full history can be shown and re-computed (``manage
 recompute_ratings``). The numbers come from :mod:`ladders.rating`.
 
 A ladder's matches are *duplicate* by default (:meth:`Ladder.match_format`): each deal is
-played once per seat rotation, so the luck of the deal cancels between the bots.
+played once per seat rotation, so the luck of the deal cancels between the bots; a line-up with
+a remote bot, which could remember a deal from one rotation to the next, plays single games.
 """
 
 import uuid
@@ -69,18 +70,22 @@ class Ladder(models.Model):
     def get_absolute_url(self) -> str:
         return url_with_uuid("ladder", self.uuid)
 
-    def match_format(self, games_per_match: int) -> tuple[int, bool]:
+    def match_format(self, games_per_match: int, *, remote: bool = False) -> tuple[int, bool]:
         """``(games, duplicate)`` of this ladder's next match, ``games_per_match`` being the
         site's setting: a duplicate match plays ``games_per_match // players`` deals (at least
-        one) in every seat rotation, if that fits in :data:`DUPLICATE_MAX_GAMES` games.
+        one) in every seat rotation, if that fits in :data:`DUPLICATE_MAX_GAMES` games. A
+        line-up with a ``remote`` bot (on its owner's machine, which could remember a deal
+        from one rotation to the next) plays single games.
 
         >>> Ladder(players=4).match_format(1), Ladder(players=4).match_format(9)
         ((4, True), (8, True))
         >>> Ladder(players=4, duplicate=False).match_format(1)
         (1, False)
+        >>> Ladder(players=4).match_format(1, remote=True)
+        (1, False)
         """
         games = self.players * max(1, games_per_match // self.players)
-        if self.duplicate and games <= DUPLICATE_MAX_GAMES:
+        if self.duplicate and not remote and games <= DUPLICATE_MAX_GAMES:
             return games, True
         return games_per_match, False
 

@@ -8,9 +8,12 @@ table of ``players`` cannot take longer than
 
 where ``rounds = ROUNDS_PER_TILE × hand size`` bounds how often a game asks (a simultaneous
 tile choice is one round, every seat's clock running at once) and the margin pays for the
-sandbox, replays and the referee itself. :func:`time_bound` is that figure (capped by
-``MATCH_TIME_CAP_SECONDS`` if set); :func:`wall_clock_limit` stops the match past it, whatever
-went wrong (a runner waiting on something no clock covers). The task then ends the match
+sandbox, replays and the referee itself. The bots of a sitting start at once, so ``players ×
+start`` also covers a duplicate match, which starts them afresh for each of its ``players``
+seat rotations (and the few seconds each sitting's end gives them to exit come from the
+margin). :func:`time_bound` is that figure (capped by ``MATCH_TIME_CAP_SECONDS`` if set);
+:func:`wall_clock_limit` stops the match past it, whatever went wrong (a runner waiting on
+something no clock covers). The task then ends the match
 (:func:`stop`): failed with the reason, the faults of the games that were played kept on the
 seats, never retried, the worker free for the next match.
 """
@@ -95,25 +98,18 @@ def faults_so_far(match: Match, out_dir: Path) -> list[list[dict[str, Any]]]:
     """Per seat of ``match``, the faults in the replays its runner wrote to ``out_dir`` before
     it was stopped (game numbers from the match's first game, as a played match stores them)."""
     faults: list[list[dict[str, Any]]] = [[] for _ in range(match.players)]
-    if match.duplicate:  # one runner match per rotation r, its entrant k the seat k + r
-        deals = max(1, match.games // match.players)
-        folders = [(out_dir / f"rotation-{r + 1}", r) for r in range(match.players)]
-    else:
-        deals, folders = match.games, [(out_dir, 0)]
-    for folder, rotation in folders:
-        for path in sorted(folder.glob("game-*.json")):
-            try:
-                replay = json.loads(path.read_text(encoding="utf-8"))
-                index = int(replay["series"]["game"]) - 1
-                records = list(replay["result"]["faults"])
-            except (OSError, ValueError, KeyError, TypeError):
-                continue  # cut short while it was written
-            seats = series_game(match.seed, index, match.players).seats
-            for record in records:
-                seat = record.get("seat") if isinstance(record, dict) else None
-                if isinstance(seat, int) and 0 <= seat < match.players:
-                    entry = (seats[seat] + rotation) % match.players
-                    faults[entry].append({**record, "game": index + 1 + rotation * deals})
+    for path in sorted(out_dir.glob("game-*.json")):
+        try:
+            replay = json.loads(path.read_text(encoding="utf-8"))
+            index = int(replay["series"]["game"]) - 1
+            records = list(replay["result"]["faults"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # cut short while it was written
+        seats = series_game(match.seed, index, match.players, duplicate=match.duplicate).seats
+        for record in records:
+            seat = record.get("seat") if isinstance(record, dict) else None
+            if isinstance(seat, int) and 0 <= seat < match.players:
+                faults[seats[seat]].append({**record, "game": index + 1})
     return faults
 
 

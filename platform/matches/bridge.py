@@ -138,8 +138,9 @@ def play_match(
     while it runs (:class:`core.leases.Pulse`'s ``beat``).
 
     ``duplicate``: the ``games`` are ``games / len(entrants)`` deals, each played once per seat
-    rotation (``games`` must be a multiple of the number of entrants), in one runner match: the
-    bots are started once.
+    rotation (``games`` must be a multiple of the number of entrants), in one runner match that
+    starts the bots afresh for each rotation (no process is dealt a deal twice); a
+    :class:`SeatedEntrant` (a person, a remote bot) is refused a duplicate match.
     """
     players = len(entrants)
     if duplicate and games % players:

@@ -265,3 +265,27 @@ class SeatAnalysis(Claimable):
 
     def __str__(self) -> str:
         return f"analysis of seat {self.seat}, game {self.game} of {self.match}"
+
+
+class GameExport(models.Model):
+    """One run of the dataset export (:mod:`matches.dataset`): the public games that finished
+    in ``[since, until)`` (``since`` null: from the first), written as the files ``files``
+    (``[{"path", "kind", "variant", "games", "size", "sha256"}]``, paths relative to the
+    dataset's folder in the arena's storage). The next export starts at this one's ``until``;
+    the dataset is every export's files together."""
+
+    number = models.PositiveIntegerField(unique=True)  # 1, 2, ...; names the export's files
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    since = models.DateTimeField(null=True, blank=True)
+    until = models.DateTimeField()
+    matches = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    files = models.JSONField(default=list, blank=True)
+    # Games left out because their replay could not be read: ["<match uuid> game <n>: why"]
+    skipped = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ("-number",)
+
+    def __str__(self) -> str:
+        return f"game export {self.number}"

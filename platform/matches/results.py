@@ -18,7 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
-from core import leases, metrics, storage
+from core import disks, leases, metrics, storage
 from core.files import public_dir
 from django.conf import settings
 from django.core.cache import cache
@@ -189,6 +189,28 @@ def release(claim: leases.Claim, error: str) -> Released:
             update_fields=["status", "claim_token", "lease_expires_at", "error", "queued_at"]
         )
         return "again"
+
+
+def wait_for_space(claim: leases.Claim) -> bool:
+    """The match could not be played or kept because a disk is full: queue it again, this
+    attempt not counted (:mod:`core.disks`), its page saying so. ``False`` if the claim no
+    longer holds it. The caller sends it again after ``DISK_FULL_RETRY_SECONDS``."""
+    with transaction.atomic():
+        match = leases.holds(claim).filter(status=Match.RUNNING).select_for_update().first()
+        if match is None:
+            return False
+        match.status = Match.QUEUED
+        match.claim_token = None
+        match.lease_expires_at = None
+        match.error = disks.REASON
+        match.attempts = max(0, match.attempts - 1)
+        match.queued_at = timezone.now()
+        match.save(
+            update_fields=[
+                "status", "claim_token", "lease_expires_at", "error", "attempts", "queued_at"
+            ]
+        )  # fmt: skip
+        return True
 
 
 def give_up(claim: leases.Claim, error: str) -> bool:

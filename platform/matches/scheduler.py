@@ -7,7 +7,8 @@ is ordered by (:data:`ladders.models.STANDINGS_RATING`), and no two bots meet mo
 ``PAIR_DAILY_CAP`` times a day. A remote bot plays only while online and not already in a
 match (:func:`remote.services.schedulable`). Seats are shuffled. A match's games and whether it is
 duplicate (each deal once per seat rotation) are the ladder's
-(:meth:`ladders.models.Ladder.match_format`).
+(:meth:`ladders.models.Ladder.match_format`); a match with a remote bot is never duplicate (the
+bot could remember a deal across seat rotations).
 
 The scheduler only creates queued match rows; the beat task that runs it
 (:func:`matches.tasks.schedule_matches`) sends them to the workers.
@@ -25,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from ladders.models import STANDINGS_COLUMNS, STANDINGS_RATING, Ladder, Rating
 from remote import services as remote_services
-from submissions.models import Bot
+from submissions.models import Bot, BotVersion
 
 from matches.models import Match, Seat
 
@@ -144,7 +145,11 @@ def create_match(
         raise ValueError(f"{ladder} is played by {ladder.players} bots, not {len(bots)}")
     if seed is None:
         seed = (rng or random.Random(secrets.randbits(64))).randrange(2**31)
-    games, duplicate = ladder.match_format(settings.GAMES_PER_MATCH)
+    # A remote bot could remember a deal from one seat rotation to the next: single games.
+    remote = BotVersion.objects.filter(
+        pk__in=[b.active_version_id for b in bots], code_root=BotVersion.REMOTE
+    ).exists()
+    games, duplicate = ladder.match_format(settings.GAMES_PER_MATCH, remote=remote)
     with transaction.atomic():
         match = Match.objects.create(
             ladder=ladder,

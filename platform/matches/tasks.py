@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from celery import Task
-from core import leases, metrics, storage
-from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale
+from core import disks, leases, metrics, storage
+from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale, send
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
@@ -43,7 +43,7 @@ from remote import seat as remote_seat
 from submissions import builds
 from submissions.models import Bot
 
-from matches import analyses, bounds, bridge, live, results, scheduler
+from matches import analyses, bounds, bridge, dataset, live, results, scheduler
 from matches.live import LiveFeed
 from matches.models import Match, SeatAnalysis, entrant_names
 from matches.signals import match_ended
@@ -117,8 +117,15 @@ def run_match(*, match_pk: int) -> None:
         if bounds.stop(claim, faults, why):
             match_is_over(match, stored=False)
         return
-    except (bridge.ArenaError, storage.StorageError) as error:
+    except Exception as error:
         shutil.rmtree(out_dir, ignore_errors=True)
+        if disks.is_disk_full(error):  # a pause, not the match's nor a worker's fault
+            log.warning("match %s waits for disk space: %s", match.uuid, error)
+            if results.wait_for_space(claim):
+                send(run_match, countdown=settings.DISK_FULL_RETRY_SECONDS, match_pk=match_pk)
+            return
+        if not isinstance(error, (bridge.ArenaError, storage.StorageError)):
+            raise
         log.warning("match %s could not be played: %s", match.uuid, error)
         released = results.release(claim, str(error))
         if released == "again":
@@ -197,6 +204,14 @@ def request_analysis(
         if requested.created:
             enqueue(analyse_seat, analysis_pk=requested.analysis.pk)
     return requested
+
+
+@house_task(queue="maintenance", time_limit=6 * 60 * 60)
+def export_games() -> None:
+    """Add the public games finished since the last export to the dataset (nightly)."""
+    export = dataset.export_games()
+    if export is not None:
+        log.info("dataset export %d: %d games", export.number, export.games)
 
 
 @house_task(queue="maintenance")

@@ -27,12 +27,14 @@ RECENT_CONNECTIONS = 10
 
 
 class RemoteUnavailable(Exception):
-    """Remote bots need a Redis broker (``NIMMT_BROKER_URL=redis://...``)."""
+    """Remote bots need Redis (``NIMMT_REMOTE_REDIS_URL``, or a Redis broker)."""
 
 
 def _redis() -> "redis.Redis":
     if not settings.REMOTE_REDIS_URL:
-        raise RemoteUnavailable("remote bots need a Redis broker (NIMMT_BROKER_URL=redis://...)")
+        raise RemoteUnavailable(
+            "remote bots need Redis (NIMMT_REMOTE_REDIS_URL, or NIMMT_BROKER_URL=redis://...)"
+        )
     return redis.Redis.from_url(settings.REMOTE_REDIS_URL)
 
 

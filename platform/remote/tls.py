@@ -25,6 +25,16 @@ def _alternative(host: str) -> x509.GeneralName:
         return x509.DNSName(host)
 
 
+def is_self_signed(path: Path) -> bool:
+    """Whether the certificate in ``path`` is readable and its own issuer (so that a bot must be
+    told to trust it: no public CA vouches for it)."""
+    try:
+        cert = x509.load_pem_x509_certificate(path.read_bytes())
+    except (OSError, ValueError):
+        return False
+    return cert.issuer == cert.subject
+
+
 def _kept(cert_path: Path, key_path: Path, hosts: list[str]) -> bool:
     """Whether the pair in the folder can serve ``hosts`` a while longer: both files read, the
     key is the certificate's, every host is named, and it is not about to expire."""

@@ -7,17 +7,21 @@ connections' addresses and the token's hint.
 """
 
 import shlex
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
-from submissions.models import Bot
+from submissions.models import Bot, BotVersion
 
 from remote import services
+from remote.tls import is_self_signed
 
 
 def _owned(request: HttpRequest, bot_uuid: str) -> Bot:
@@ -27,10 +31,64 @@ def _owned(request: HttpRequest, bot_uuid: str) -> Bot:
     return bot
 
 
-def connect_command(url: str, token: str = "$NIMMT_REMOTE_TOKEN") -> str:
-    """The command line that plays a bot made with the Python kit from its owner's machine."""
+@dataclass(frozen=True)
+class Kit:
+    """How a starter kit's bot runs from its folder (``starter-<key>/`` in the zip)."""
+
+    key: str  # the manifest's language
+    label: str
+    run: str
+    build: str = ""  # done once first, in the folder
+
+
+KITS = (
+    Kit("python", "Python", "python3 bot.py"),
+    Kit("javascript", "JavaScript", "node bot.js"),
+    Kit("go", "Go", "./bot", "sh build.sh"),
+    Kit("cpp", "C++", "./bot", "sh build.sh"),
+    Kit("java", "Java", "java -jar bot.jar", "sh build.sh"),
+)
+
+
+@dataclass(frozen=True)
+class Command:
+    kit: Kit
+    line: str
+
+
+def connect_commands(
+    url: str, token: str = "$NIMMT_REMOTE_TOKEN", ca: Path | None = None, first: str = ""
+) -> list[Command]:
+    """The command line that plays a bot from its owner's machine, per kit (``first``, the
+    bot's own language, leading): with ``--ca`` when the gateway's certificate is self-signed."""
     prefix = "" if token.startswith("$") else f"NIMMT_REMOTE_TOKEN={shlex.quote(token)} "
-    return f"{prefix}python3 bot.py --remote {shlex.quote(url)}"
+    trust = "" if ca is None else f" --ca {shlex.quote(str(ca))}"
+    kits = sorted(KITS, key=lambda kit: kit.key != first)
+    return [Command(k, f"{prefix}{k.run} --remote {shlex.quote(url)}{trust}") for k in kits]
+
+
+def self_signed_ca() -> Path | None:
+    """The gateway's certificate when bots must be told to trust it (``--ca``): a self-signed
+    one the site can read (``run_gateway --self-signed``, as the demo runs it)."""
+    cert = settings.GATEWAY_TLS_CERT
+    return cert if cert is not None and is_self_signed(cert) else None
+
+
+def _language(bot: Bot) -> str:
+    """The language of the bot's latest uploaded code ("" if none or not said)."""
+    for version in bot.versions.exclude(code_root=BotVersion.REMOTE).order_by("-number")[:1]:
+        return str(version.manifest.get("language", "")).lower()
+    return ""
+
+
+def gateway_certificate(request: HttpRequest) -> HttpResponse:
+    """The gateway's self-signed certificate, for bots on other machines to pass with ``--ca``."""
+    ca = self_signed_ca()
+    if ca is None:
+        raise Http404("The gateway's certificate is signed by a CA: bots trust it as it is.")
+    response = HttpResponse(ca.read_bytes(), content_type="application/x-pem-file")
+    response["Content-Disposition"] = 'attachment; filename="gateway.crt"'
+    return response
 
 
 def bot_panel(bot: Bot, is_owner: bool) -> dict[str, Any]:
@@ -39,13 +97,15 @@ def bot_panel(bot: Bot, is_owner: bool) -> dict[str, Any]:
     if not is_remote and not is_owner:
         return {"shown": False}
     status = services.status(bot)
+    ca = self_signed_ca()
     return {
         "shown": True,
         "is_remote": is_remote,
         "online": status.online,
         "token": status.token if is_owner else None,
         "connections": status.connections if is_owner else [],
-        "command": connect_command(status.gateway_url),
+        "commands": connect_commands(status.gateway_url, ca=ca, first=_language(bot)),
+        "ca": ca,
         "gateway_url": status.gateway_url,
     }
 
@@ -58,11 +118,17 @@ def issue_token(request: HttpRequest, bot_uuid: str) -> HttpResponse:
         messages.error(request, "A retired bot does not play: resume it first.")
         return redirect(bot)
     token = services.issue(bot)
-    url = services.gateway_url()
+    url, ca = services.gateway_url(), self_signed_ca()
     response = render(
         request,
         "remote/token.html",
-        {"bot": bot, "token": token, "url": url, "command": connect_command(url, token)},
+        {
+            "bot": bot,
+            "token": token,
+            "url": url,
+            "ca": ca,
+            "commands": connect_commands(url, token, ca, _language(bot)),
+        },
     )
     response["Cache-Control"] = "private, no-store"
     return response

@@ -86,11 +86,13 @@ class Bot(models.Model):
 
 
 class BotVersion(Claimable):
+    WAITING = "waiting"  # its owner has other versions being checked: it waits its turn
     PENDING = "pending"
     VALIDATING = "validating"
     PASSED = "passed"
     FAILED = "failed"
     STATUSES = (
+        (WAITING, "waiting its turn"),
         (PENDING, "pending"),
         (VALIDATING, "validating"),
         (PASSED, "passed"),

@@ -34,6 +34,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena.runner.manifest import BotProgram
+from submissions import signals, turns
 from submissions import unpack as unpacking
 from submissions.models import BOT_NAME_RULE, Bot, BotVersion
 from submissions.tasks import validate_version
@@ -43,6 +44,15 @@ log = logging.getLogger(__name__)
 
 class SubmissionError(Exception):
     """An upload or an owner's action the site refuses; the message is for the uploader."""
+
+
+def check_version_change(bot: Bot, what: str) -> None:
+    """Raise :class:`SubmissionError` if an app refuses the change
+    (:data:`submissions.signals.version_change`: a season's freeze)."""
+    try:
+        signals.check_version_change(bot, what)
+    except signals.ChangeRefused as refused:
+        raise SubmissionError(str(refused)) from None
 
 
 class NameRefused(SubmissionError):
@@ -187,7 +197,7 @@ def create_bot(
             return Bot.objects.create(owner=owner, name=name)
 
         try:
-            return _keep(stage, new_bot, activate)
+            return _keep(stage, owner.pk, new_bot, activate)
         except IntegrityError:  # somebody took the name in the meantime
             raise NameRefused(f"The name {name!r} is taken; choose another.") from None
 
@@ -196,15 +206,18 @@ def add_version(bot: Bot, upload: UploadedFile[bytes], *, activate: bool = True)
     """A new version of ``bot`` from ``upload`` (pending validation)."""
     if bot.is_retired:
         raise SubmissionError(f"{bot.name} is retired; it takes no new versions.")
+    check_version_change(bot, "upload")
 
     def locked_bot() -> Bot:
         return Bot.objects.select_for_update().get(pk=bot.pk)  # numbers versions one at a time
 
     with staged(upload, bot.name) as stage:
-        return _keep(stage, locked_bot, activate)
+        return _keep(stage, bot.owner_id, locked_bot, activate)
 
 
-def _keep(stage: StagedUpload, get_bot: Callable[[], Bot], activate: bool) -> BotVersion:
+def _keep(
+    stage: StagedUpload, owner_id: int, get_bot: Callable[[], Bot], activate: bool
+) -> BotVersion:
     """Create the version row and keep its archive in the arena's storage, both or neither.
 
     Call it outside any transaction: the archive is deleted if this one does not commit.
@@ -212,6 +225,7 @@ def _keep(stage: StagedUpload, get_bot: Callable[[], Bot], activate: bool) -> Bo
     kept: list[str] = []
     try:
         with transaction.atomic():
+            turns.hold_owner(owner_id)  # first: the owner's uploads decide their turns in order
             bot = get_bot()
             number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
             version = BotVersion(
@@ -227,8 +241,10 @@ def _keep(stage: StagedUpload, get_bot: Callable[[], Bot], activate: bool) -> Bo
             version.code_dir = f"bots/{bot.uuid}/{version.uuid}{storage.ARCHIVE_SUFFIX}"
             version.code_sha256 = storage.keep_folder(stage.code_dir, version.code_dir)
             kept.append(version.code_dir)
+            version.status = turns.first_status(owner_id)  # a fair share of the checks
             version.save()
-            enqueue(validate_version, version_pk=version.pk)
+            if version.status == BotVersion.PENDING:
+                enqueue(validate_version, version_pk=version.pk)
         return version
     except storage.StorageError as error:
         storage.delete_all(kept)
@@ -247,6 +263,7 @@ def set_active_version(bot: Bot, version: BotVersion) -> None:
         raise SubmissionError(f"Version {version.number} has not passed validation.")
     if bot.is_retired:
         raise SubmissionError(f"{bot.name} is retired.")
+    check_version_change(bot, "activate")
     Bot.objects.filter(pk=bot.pk).update(active_version=version, paused_at=None, pause_reason="")
 
 

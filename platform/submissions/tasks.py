@@ -4,7 +4,8 @@ The upload was unpacked and its manifest read when it arrived; here the worker r
 manifest again from the stored folder and plays a smoke match against a house bot in the
 sandbox. A version that passes may become the bot's active version; one that fails keeps its log
 (what went wrong, for its owner) and loses its archive. ``requeue_stale_versions`` (beat) sends
-again a version whose message was lost or whose worker died.
+again a version whose message was lost or whose worker died. A verdict lets in the owner's next
+upload waiting its turn (:mod:`submissions.turns`).
 """
 
 import logging
@@ -13,16 +14,18 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from core import leases, metrics, storage
-from core.celery import house_task, look_again_when_lease_ends, resend_stale
+from core import disks, leases, metrics, storage
+from core.celery import enqueue, house_task, look_again_when_lease_ends, resend_stale, send
 from core.files import public_dir
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from matches import bridge
 
-from submissions import builds
+from submissions import builds, signals, turns
 from submissions.models import Bot, BotVersion
 
 log = logging.getLogger(__name__)
@@ -48,14 +51,34 @@ def validate_version(*, version_pk: int) -> None:
         )
         return
     version = BotVersion.objects.select_related("bot").get(pk=version_pk)
+    if version.attempts > MAX_ATTEMPTS:
+        # Its worker died each time (killed, or past the task's time limit): the attempts that
+        # raised or failed are counted below, these only here.
+        finish_validation(
+            claim,
+            passed=False,
+            log_text=f"The arena gave up checking this version after {MAX_ATTEMPTS} attempts "
+            "(its checks kept stopping the worker); upload it again.",
+        )
+        return
     scratch = public_dir(Path(settings.DATA_DIR) / "tmp")
     try:
         with leases.heartbeat(claim), tempfile.TemporaryDirectory(dir=scratch) as out:
             check = bridge.check_bot(version.code_path(), Path(out))
             kept = None  # kept before the verdict: a passed version has its build
+            if check.build is not None and check.build.disk_full:  # not the bot's fault
+                log.warning("%s waits for build disk space: %s", version, check.build.problem)
+                wait_for_space(claim)
+                return
             if check.build is not None:
                 check, kept = keep_checked_build(version, check, claim)
-    except (bridge.ArenaError, storage.StorageError) as error:
+    except Exception as error:
+        if disks.is_disk_full(error):  # a pause: not counted, tried again later
+            log.warning("%s waits for disk space: %s", version, error)
+            wait_for_space(claim)
+            return
+        if not isinstance(error, (bridge.ArenaError, storage.StorageError)):
+            raise
         log.warning("could not validate %s: %s", version, error)
         if version.attempts >= MAX_ATTEMPTS:
             finish_validation(
@@ -69,6 +92,26 @@ def validate_version(*, version_pk: int) -> None:
             )
         return
     finish_validation(claim, passed=check.passed, log_text=check.log, build=kept)
+
+
+def wait_for_space(claim: leases.Claim) -> None:
+    """The check found a disk of the arena's full: the version waits (:mod:`core.disks`), this
+    attempt not counted, its log saying so, and is sent again after
+    ``DISK_FULL_RETRY_SECONDS``."""
+    waits = leases.holds(claim).update(
+        status=BotVersion.PENDING,
+        claim_token=None,
+        lease_expires_at=None,
+        attempts=Greatest(F("attempts") - 1, 0),
+        validation_log=disks.REASON,
+        queued_at=timezone.now(),
+    )
+    if waits:
+        send(
+            validate_version,
+            countdown=settings.DISK_FULL_RETRY_SECONDS,
+            version_pk=claim.pk,
+        )
 
 
 def keep_checked_build(
@@ -97,6 +140,10 @@ def requeue_stale_versions() -> None:
         key="version_pk",
         after_seconds=settings.REQUEUE_AFTER_SECONDS,
     )
+    for owner in turns.owners_waiting():  # in case a verdict's own letting-in was lost
+        with transaction.atomic():
+            for pk in turns.let_in(owner):
+                enqueue(validate_version, version_pk=pk)
     remove_orphaned_builds()
 
 
@@ -134,6 +181,16 @@ def remove_orphaned_builds(
             cache.delete(key)
             log.warning("could not remove other attempts' builds of %s: %s", version, error)
     return removed
+
+
+def _may_activate(bot: Bot) -> bool:
+    """Whether a version that passed may become active now (not while a season freezes it)."""
+    try:
+        signals.check_version_change(bot, "activate")
+    except signals.ChangeRefused as refused:
+        log.info("%s keeps its active version: %s", bot, refused)
+        return False
+    return True
 
 
 def finish_validation(
@@ -174,7 +231,9 @@ def finish_validation(
             ]
         )
         metrics.validation_done(passed=passed)
-        if passed and version.activate_when_passed:
+        for pk in turns.let_in(version.bot.owner_id):  # the owner's next upload, if waiting
+            enqueue(validate_version, version_pk=pk)
+        if passed and version.activate_when_passed and _may_activate(version.bot):
             Bot.objects.filter(pk=version.bot_id, retired_at__isnull=True).update(
                 active_version=version, paused_at=None, pause_reason=""
             )

@@ -4,6 +4,7 @@ Changing a bot is for its owner only: everyone else gets 403, whatever the page.
 """
 
 from accounts.models import User
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -23,7 +24,7 @@ from versiontests import services as version_tests
 from versiontests.models import PairedMatch
 from versiontests.tasks import ask_for_test
 
-from submissions import services
+from submissions import services, turns
 from submissions.forms import ActivateForm, NewBotForm, UploadForm
 from submissions.models import Bot, BotVersion
 
@@ -260,4 +261,13 @@ def version(request: HttpRequest, bot_uuid: str, version_uuid: str) -> HttpRespo
     is_owner = version.bot.owner_id == request.user.pk
     if not is_owner and not version.passed:
         raise PermissionDenied("Only the owner sees versions that did not pass.")
-    return render(request, "submissions/version.html", {"version": version, "is_owner": is_owner})
+    return render(
+        request,
+        "submissions/version.html",
+        {
+            "version": version,
+            "is_owner": is_owner,
+            "ahead": turns.ahead(version),
+            "per_owner": settings.VALIDATION_PER_OWNER,
+        },
+    )

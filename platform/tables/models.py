@@ -28,6 +28,9 @@ class Table(models.Model):
     name = models.CharField(max_length=60)  # the person's name at the table (replays)
     # A guest's game (the demo's one-click play) is never rated.
     guest = models.BooleanField(default=False)
+    # The address the table was asked from (accounts.throttle.client_ip): open tables per
+    # address are capped (TABLES_PER_ADDRESS)
+    address = models.CharField(max_length=45, blank=True)
     decision_ms = models.PositiveIntegerField()
     bank_ms = models.PositiveIntegerField()
     created_at = models.DateTimeField(default=timezone.now, editable=False)

@@ -37,6 +37,9 @@ from tables.models import Ask, Guest, Table
 ANSWER_MARGIN = timedelta(milliseconds=250)
 #: The notices a table keeps (the newest).
 KEEP_NOTICES = 20
+#: ``Table.dropped`` of a person who resigned: the seat sees it at its next decision and leaves
+#: the game (the arena plays the rest of it for the person at once).
+RESIGNED = "you resigned"
 
 
 @dataclass(frozen=True)
@@ -86,15 +89,23 @@ def open_table_of(person: User | AbstractBaseUser | AnonymousUser) -> Table | No
     )
 
 
-def check_room() -> None:
+def check_room(address: str | None = None) -> None:
     """Raise :class:`TableRefused` while ``TABLES_AT_ONCE`` tables are queued or playing: each
-    holds a match worker for its game, and the bots' matches must keep theirs."""
+    holds a match worker for its game, and the bots' matches must keep theirs; or while
+    ``address`` (the client's, :func:`accounts.throttle.client_ip`) has ``TABLES_PER_ADDRESS``
+    of them, whatever its guests or accounts: one address cannot take every table."""
     hold_count("tables open")  # within a transaction: people's requests count one at a time
     open_tables = Table.objects.filter(match__status__in=(Match.QUEUED, Match.RUNNING))
     if open_tables.count() >= settings.TABLES_AT_ONCE:
         raise TableRefused(
             f"every table is taken (at most {settings.TABLES_AT_ONCE} games with people at "
             "once): try again in a few minutes"
+        )
+    cap = settings.TABLES_PER_ADDRESS
+    if address and open_tables.filter(address=address).count() >= cap:
+        raise TableRefused(
+            f"your address has {cap} table{'s' if cap > 1 else ''} open already (at most "
+            f"{cap} at once, so that everyone gets a seat): finish a game there first"
         )
 
 
@@ -107,9 +118,11 @@ def create_table(
     bank_ms: int,
     guest: bool = False,
     seed: int | None = None,
+    address: str | None = None,
 ) -> Table:
     """A new table: ``person`` against ``bots`` (one game of ``variant``); the match is
-    queued (the caller sends it, :func:`tables.tasks.start_table`). Raises
+    queued (the caller sends it, :func:`tables.tasks.start_table`); ``address``, the client's,
+    counts against ``TABLES_PER_ADDRESS`` (:func:`check_room`). Raises
     :class:`TableRefused` for a player count the variant does not have, a bot chosen twice or
     a bot the person may not choose."""
     try:
@@ -139,7 +152,7 @@ def create_table(
         if open_table_of(person) is not None:
             # A seat holds a worker for the whole game: one table at a time per person.
             raise TableRefused("you are at a table already: finish that game first")
-        check_room()  # ... and only so many on the whole site
+        check_room(address)  # ... and only so many on the whole site and per address
         match = Match.objects.create(
             variant=variant, players=players, games=1, seed=rng.randrange(2**31)
         )
@@ -157,6 +170,7 @@ def create_table(
             guest=guest,
             decision_ms=decision_ms,
             bank_ms=bank_ms,
+            address=address or "",
         )
 
 
@@ -190,12 +204,17 @@ def open_ask(table_pk: int, request: Request) -> int:
     return ask.pk
 
 
-def answer_of(ask_pk: int) -> tuple[str, float] | None:
-    """The person's answer to ask ``ask_pk`` and when it came (a Unix time), if any yet."""
-    row = Ask.objects.filter(pk=ask_pk).values_list("answer", "answered_at").first()
-    if row is None or not row[0] or row[1] is None:
+def answer_of(ask_pk: int) -> tuple[str, float] | str | None:
+    """The person's answer to ask ``ask_pk`` and when it came (a Unix time), if any yet;
+    :data:`RESIGNED` if the person resigned instead."""
+    row = (
+        Ask.objects.filter(pk=ask_pk).values_list("answer", "answered_at", "table__dropped").first()
+    )
+    if row is None:
         return None
-    return row[0], row[1].timestamp()
+    if row[0] and row[1] is not None:
+        return row[0], row[1].timestamp()
+    return RESIGNED if row[2] == RESIGNED else None
 
 
 def expire_ask(table_pk: int, request_id: int) -> None:
@@ -221,6 +240,14 @@ def person_dropped(table_pk: int, detail: str) -> None:
 
 
 # -- the browser's side
+
+
+def resign(table: Table) -> bool:
+    """The person gives the table's game up: their seat leaves it at its next decision (a
+    crash, ranked last) and the bots finish it at once. ``False`` if the game is over already
+    or the person was dropped or resigned before."""
+    open_match = Q(match__status__in=(Match.QUEUED, Match.RUNNING))
+    return bool(Table.objects.filter(open_match, pk=table.pk, dropped="").update(dropped=RESIGNED))
 
 
 class AnswerRefused(ValueError):

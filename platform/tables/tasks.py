@@ -20,7 +20,7 @@ import shutil
 from datetime import timedelta
 from pathlib import Path
 
-from core import leases, storage
+from core import disks, leases, storage
 from core.celery import enqueue, house_task
 from django.conf import settings
 from django.db import transaction
@@ -110,11 +110,15 @@ def play_table(*, table_pk: int) -> None:
             pulse.expect(STORE_SECONDS)
             person.close()
             stored = store(claim, table, outcome, out_dir)
-    except (bridge.ArenaError, storage.StorageError) as error:
+    except Exception as error:
         person.close()
         shutil.rmtree(out_dir, ignore_errors=True)
+        # A person does not wait for space to return: the table ends, saying why.
+        full = disks.is_disk_full(error)
+        if not full and not isinstance(error, (bridge.ArenaError, storage.StorageError)):
+            raise
         log.warning("table %s could not be played: %s", table.uuid, error)
-        if results.give_up(claim, str(error)):
+        if results.give_up(claim, "the arena's disk is full" if full else str(error)):
             match_ended.send(sender=Match, match=match)
         return
     except BaseException:

@@ -12,4 +12,5 @@ urlpatterns = [
     path("<uuid:table_uuid>/", views.table, name="table"),
     path("<uuid:table_uuid>/state/", views.table_state, name="table-state"),
     path("<uuid:table_uuid>/answer/", views.table_answer, name="table-answer"),
+    path("<uuid:table_uuid>/resign/", views.table_resign, name="table-resign"),
 ]

@@ -10,10 +10,13 @@ import json
 import secrets
 from typing import Any
 
+from accounts.throttle import client_ip
 from django import forms
+from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -75,9 +78,12 @@ def _own_table(request: HttpRequest, table_uuid: str) -> Table:
     )
 
 
-@login_required
 def play(request: HttpRequest) -> HttpResponse:
-    """Set up a table: a variant, the bots to play, the clock."""
+    """Set up a table: a variant, the bots to play, the clock. A visitor who is not logged in
+    is offered the guest's game (no account needed) and told that choosing a table takes one;
+    a person at a table already gets the way back to it, or to resign it."""
+    if not request.user.is_authenticated:
+        return render(request, "tables/play.html", {"counts": _all_counts(), "section": "play"})
     form = PlayForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         clock = _clock(form.cleaned_data["clock"])
@@ -89,19 +95,29 @@ def play(request: HttpRequest) -> HttpResponse:
                 decision_ms=clock.decision_ms,
                 bank_ms=clock.bank_ms,
                 guest=hasattr(request.user, "guest"),
+                address=client_ip(request),
             )
         except services.TableRefused as refused:
             form.add_error(None, str(refused))
         else:
             start_table(table)
             return redirect(table)
-    counts = {v: _counts(v) for v in VARIANT_NAMES}
     recent = Table.objects.filter(person_id=request.user.pk).select_related("match")[:10]
     return render(
         request,
         "tables/play.html",
-        {"form": form, "counts": counts, "recent": recent, "section": "play"},
+        {
+            "form": form,
+            "counts": _all_counts(),
+            "recent": recent,
+            "playing": services.open_table_of(request.user),
+            "section": "play",
+        },
     )
+
+
+def _all_counts() -> dict[str, str]:
+    return {v: _counts(v) for v in VARIANT_NAMES}
 
 
 def _no_table(request: HttpRequest, refused: services.TableRefused) -> HttpResponse:
@@ -125,7 +141,8 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
     user = request.user
     if not user.is_authenticated:
         try:
-            services.check_room()  # before a guest is made for nothing
+            with transaction.atomic():  # before a guest is made for nothing
+                services.check_room(client_ip(request))
         except services.TableRefused as refused:
             return _no_table(request, refused)
         try:
@@ -172,6 +189,7 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
             decision_ms=clock.decision_ms,
             bank_ms=clock.bank_ms,
             guest=hasattr(user, "guest"),
+            address=client_ip(request),
         )
     except services.TableRefused as refused:
         if (playing := services.open_table_of(user)) is not None:
@@ -225,6 +243,16 @@ def table_answer(request: HttpRequest, table_uuid: str) -> JsonResponse:
     except services.AnswerRefused as refused:
         return JsonResponse({"error": str(refused)}, status=refused.status)
     return JsonResponse({"taken": taken})
+
+
+@require_POST
+def table_resign(request: HttpRequest, table_uuid: str) -> HttpResponse:
+    """The person gives the table's game up (:func:`tables.services.resign`): the bots finish
+    it at once, and the person may sit down at another table."""
+    table = _own_table(request, table_uuid)
+    if services.resign(table):
+        messages.info(request, "You resigned: the bots finish the game without you.")
+    return redirect(table)
 
 
 def people_ladder(request: HttpRequest, variant: str) -> HttpResponse:

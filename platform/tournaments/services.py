@@ -99,6 +99,13 @@ def create(
     failing = [str(v) for v in versions if not v.passed]
     if failing:
         raise TournamentError(f"Only versions that passed validation may enter: {failing}.")
+    remote = [str(v) for v in versions if v.is_remote]
+    if format == Tournament.DUPLICATE and remote:
+        raise TournamentError(
+            f"A duplicate tournament plays each deal in every seat rotation, which a bot on its "
+            f"owner's machine could remember from one game to the next: {remote} cannot enter "
+            "it. Choose round robin or Swiss, or versions whose code the site runs."
+        )
     if games_per_pairing < 1 or rounds < 1:
         raise TournamentError("Games per pairing and rounds must be at least 1.")
     if format != Tournament.SWISS:

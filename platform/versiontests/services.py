@@ -70,8 +70,14 @@ def typical_opponents(ladder: Ladder, bot: Bot) -> list[BotVersion]:
     start = getattr(Rating(), column)  # a bot without games
     rated = dict(Rating.objects.filter(ladder=ladder).values_list("bot_id", column))
     own = rated.get(bot.pk, start)
+    # Not a remote bot: it would play the same deals in both matches of a pair, and in every
+    # seat rotation of each, through connections of its own that may remember them.
     others = list(
-        Bot.objects.playing().exclude(pk=bot.pk).select_related("active_version").order_by("pk")
+        Bot.objects.playing()
+        .exclude(pk=bot.pk)
+        .exclude(active_version__code_root=BotVersion.REMOTE)
+        .select_related("active_version")
+        .order_by("pk")
     )
     others.sort(key=lambda b: abs(rated.get(b.pk, start) - own))
     chosen = others[: ladder.players - 1]
@@ -102,6 +108,13 @@ def request_test(
             raise TestRefused(f"v{candidate.number} is the active version already.")
         if candidate.status == BotVersion.FAILED:
             raise TestRefused(f"v{candidate.number} did not pass its checks.")
+        for version in (candidate, baseline):
+            if version.is_remote:
+                raise TestRefused(
+                    f"v{version.number} plays from its owner's machine: a test plays duplicate "
+                    "deals (each deal in every seat rotation), which a remote bot could "
+                    "remember from one rotation to the next."
+                )
         if not ladder.is_active:
             raise TestRefused(f"{ladder} is closed.")
         open_tests = VersionTest.objects.filter(

@@ -105,5 +105,8 @@ def test_a_spectator_sees_the_board_move_as_the_worker_plays(
         assert turn is None or 1 <= int(turn) <= turns, frame
         assert total is None or (int(total) == turns and last), frame
         assert frame["turn"] == (int(turn) if turn else 0), frame
+        # the caption speaks of the turn the counter shows
+        ended = re.match(r"End of turn (\d+)\.", frame["caption"])
+        assert ended is None or int(ended.group(1)) == frame["turn"], frame
         if last:
             assert "The game is over." in frame["caption"], frame

@@ -12,6 +12,7 @@ answer arrived, drops the stream, vanishes, or refuses the bot; the kit must ans
 request once with its own id, log what it was told, and exit with the code its README promises.
 """
 
+import importlib.util
 import json
 import os
 import queue
@@ -21,7 +22,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent import futures
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -332,6 +333,50 @@ def test_it_answers_each_request_and_logs_the_notices_it_is_sent(kit):
     assert "tile 200 is not in seat 0's hand" in run.log
     assert "the arena played 'tile 7'" in run.log
     assert "garbled" in run.log
+
+
+def _python_starter() -> Any:
+    """The Python starter's bot, in this process."""
+    path = ROOT / "bots" / "starter-python" / "bot.py"
+    spec = importlib.util.spec_from_file_location("nimmt_python_starter", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.StarterBot()
+
+
+def stopped(view: pb.Observation, rows: Iterable[int]) -> pb.Observation:
+    """``view`` with Stop cards on ``rows`` (and on no other row)."""
+    copy = pb.Observation()
+    copy.CopyFrom(view)
+    del copy.stops[:]
+    copy.stops.extend(rows)
+    return copy
+
+
+def test_it_plays_the_python_starters_tile_whatever_stop_cards_closed(kit):
+    """Views of the professional side with every row closed by a Stop card (no tile knows its
+    row), every row but one, and none: the kit answers each with the Python starter's tile."""
+    shown = []
+    for view in views("pro", 3)[:3]:
+        rows = range(len(view.spaces))
+        held = [r for r in rows if any(t > 0 for t in view.spaces[r].tiles)]
+        shown += [stopped(view, rows), stopped(view, held[:-1]), stopped(view, [])]
+    python = _python_starter()
+    expected = [python.decide(observation_from_proto(view)) for view in shown]
+    # the views ask different things of a starter: not the same tile every time
+    assert len({str(d) for d in expected}) > 1
+
+    def script(stream, context):
+        yield from opening("pro")
+        for number, view in enumerate(shown, start=1):
+            yield request(number, view)
+            stream.answer()
+        yield from ending()
+
+    run = run_kit(kit, script)
+    assert run.code == 0, run.log
+    assert [decision_from_proto(a.decision) for a in run.stream.answers] == expected
 
 
 def test_it_answers_a_request_asked_again_before_its_late_answer_arrived(kit):

@@ -108,8 +108,6 @@ class CeleryProcess:
             queues,
             "-c",
             str(concurrency),
-            "--pool",
-            "prefork",
             "-n",
             f"test-{uuid.uuid4().hex[:8]}@%h",
             "--without-gossip",

@@ -7,7 +7,7 @@ from types import ModuleType
 
 import pytest
 from config import env
-from core import celery, charts, locks
+from core import celery, charts, disks, locks
 from ladders import services
 from matches import listing, scheduler
 
@@ -16,7 +16,7 @@ FEWER_CHART_POINTS = import_module("ladders.migrations.0009_fewer_chart_points")
 
 @pytest.mark.parametrize(
     "module",
-    [env, celery, charts, locks, scheduler, listing, services, FEWER_CHART_POINTS],
+    [env, celery, charts, disks, locks, scheduler, listing, services, FEWER_CHART_POINTS],
     ids=lambda m: m.__name__,
 )
 def test_it_passes_the_docstring_examples(module: ModuleType) -> None:

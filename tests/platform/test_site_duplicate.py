@@ -1,6 +1,7 @@
 """Duplicate ladder matches played for real: the bridge plays each deal once per seat rotation
-in the sandbox, as one runner match (each bot started once), and reports it (replays in
-playing order, points per deal, ranks over all games, one log per bot)."""
+in the sandbox, as one runner match (each bot started afresh for each rotation, so that no
+process is dealt a deal twice), and reports it (replays in the games' order, points per deal,
+ranks over all games, one log per bot)."""
 
 import json
 import re
@@ -65,7 +66,7 @@ def test_a_duplicate_match_deals_each_deal_to_every_seat_once(tmp_path: Path) ->
         assert seat_outcome.score == sum(per_deal)
         log = (out / seat_outcome.log_file).read_text("utf-8")
         assert seat_outcome.log_file == f"logs/{name}.log"
-        assert log.count(STARTED) == 1, log  # one program for the whole match
+        assert log.count(STARTED) == 3, log  # one program per seat rotation
     ranks = [
         [r["result"]["ranks"][[p["name"] for p in r["players"]].index(n)] for r in replays]
         for n in names

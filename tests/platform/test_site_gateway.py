@@ -4,7 +4,10 @@ and every kit tells an untrusted certificate apart from an arena it cannot reach
 
 import asyncio
 import contextlib
+import html
 import os
+import re
+import shlex
 import shutil
 import signal
 import socket
@@ -22,6 +25,7 @@ import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
+from django.test import Client
 from nimmt_site_testing import (
     PLATFORM,
     REPO,
@@ -35,7 +39,7 @@ from remote import gateway as gateway_module
 from remote import handover, services
 from remote.gateway import Gateway, GatewayConfig
 from remote.models import RemoteConnection
-from submissions.models import Bot
+from submissions.models import Bot, BotVersion
 
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION
@@ -161,12 +165,15 @@ def _free_port() -> int:
 
 
 class DemoGateway:
-    """``manage.py run_gateway --self-signed FOLDER`` on loopback, as ``./dev demo`` runs it."""
+    """The gateway as ``./dev demo`` runs it: ``manage.py run_gateway --self-signed FOLDER`` on
+    loopback, the folder broker, and a private Redis on a socket for the hand-over."""
 
     def __init__(self, folder: Path, port: int) -> None:
         self.folder, self.port = folder, port
         self.log = folder / "gateway.log"
+        self.redis_url = f"unix://{folder}/redis.sock"
         self.process: subprocess.Popen[bytes] | None = None
+        self.redis: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -177,30 +184,50 @@ class DemoGateway:
         return self.folder / "tls" / "gateway.crt"
 
     def start(self) -> None:
+        if self.redis is None:
+            self.redis = subprocess.Popen(
+                ["redis-server", "--port", "0", "--unixsocket", f"{self.folder}/redis.sock",
+                 "--unixsocketperm", "700", "--save", "", "--appendonly", "no"],
+                stdout=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+            wait_for("the private Redis", lambda: (self.folder / "redis.sock").exists(), 30)
+        env = process_env() | {
+            "NIMMT_DEBUG": "true",  # as ./dev demo runs it
+            "NIMMT_BROKER_URL": "filesystem://localhost//",
+            "NIMMT_VAR_DIR": str(self.folder / "var"),
+            "NIMMT_REMOTE_REDIS_URL": self.redis_url,
+        }
         self.log.write_text("")
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "manage.py", "run_gateway", "--address",
                  f"127.0.0.1:{self.port}", "--self-signed", str(self.folder / "tls")],
-                cwd=PLATFORM, env=process_env(), stdout=out, stderr=subprocess.STDOUT,
+                cwd=PLATFORM, env=env, stdout=out, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # fmt: skip
         wait_for("the gateway to listen", lambda: "gateway listening" in self.log.read_text(), 60)
 
-    def stop(self) -> None:
-        if self.process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=30)
-            self.process = None
+    def stop(self, *, redis_too: bool = False) -> None:
+        for process in (self.process, self.redis if redis_too else None):
+            if process is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=30)
+        self.process = None
+        if redis_too:
+            self.redis = None
 
 
 @pytest.fixture
-def demo_gateway(tmp_path: Path) -> Iterator[DemoGateway]:
+def demo_gateway(tmp_path: Path, settings: Any) -> Iterator[DemoGateway]:
     gateway = DemoGateway(tmp_path, _free_port())
     gateway.start()
+    # the site's side of the demo: the same Redis, and the certificate the bot page names
+    settings.REMOTE_REDIS_URL = gateway.redis_url
+    settings.GATEWAY_ADDRESS = f"127.0.0.1:{gateway.port}"
+    settings.GATEWAY_TLS_CERT = gateway.cert
     yield gateway
-    gateway.stop()
+    gateway.stop(redis_too=True)
 
 
 class Kit:
@@ -252,46 +279,35 @@ def test_a_restarted_gateway_keeps_its_certificate_and_a_kit_with_the_old_ca_rec
         kit.stop()
 
 
-def test_the_python_kit_says_the_certificate_is_not_trusted_and_stops(
-    demo_gateway: DemoGateway, tmp_path: Path
-) -> None:
-    _, token = _remote_bot("trusting")
-    kit = Kit(_python_kit(demo_gateway, "--connect-timeout", "3"), token, tmp_path / "k.log")
-    try:
-        kit.process.wait(timeout=60)
-    finally:
-        kit.stop()
-    assert kit.process.returncode == 1, kit.output()
-    assert "the arena's certificate is not trusted (pass --ca FILE)" in kit.output()
-    assert "cannot reach" not in kit.output()
-
-
-def test_a_kit_that_cannot_reach_the_gateway_says_so_and_keeps_trying(tmp_path: Path) -> None:
-    _, token = _remote_bot("patient")
-    nowhere = DemoGateway(tmp_path, _free_port())  # nothing listens there
-    kit = Kit(_python_kit(nowhere, "--connect-timeout", "1"), token, tmp_path / "k.log")
-    try:
-        wait_for("a second try", lambda: kit.output().count("cannot reach the gateway") >= 2, 60)
-        assert kit.process.poll() is None
-        assert "not trusted" not in kit.output()
-    finally:
-        kit.stop()
-
-
-def _kit_command(language: str, folder: Path) -> tuple[list[str], Path | None]:
-    """How the starter of ``language`` runs here (built in ``folder`` if need be), and the
-    folder it runs in."""
+def _kit_folder(language: str, folder: Path) -> Path:
+    """The starter of ``language`` as its zip unpacks (``starter-<language>/``), built as its
+    README says."""
     starter = REPO / "bots" / f"starter-{language}"
-    if language == "python":
-        return [sys.executable, str(starter / "bot.py")], None
-    if language == "javascript":
-        return [str(shutil.which("node")), str(starter / "bot.js")], None
     if language == "java":  # built as the arena builds it, cached by content across runs
-        program = ready(load(starter))
-        return list(program.command), program.directory
+        return ready(load(starter)).directory
+    if language in ("python", "javascript"):
+        return starter
     shutil.copytree(starter, folder / starter.name)
     subprocess.run(["sh", "build.sh"], cwd=folder / starter.name, check=True, timeout=600)
-    return [str(folder / starter.name / "bot")], None
+    return folder / starter.name
+
+
+def _page_commands(bot: Bot) -> dict[str, str]:
+    """The bot page's command per kit, as its owner sees it."""
+    client = Client()
+    client.force_login(bot.owner)
+    page = client.get(bot.get_absolute_url()).content.decode()
+    rows = re.findall(
+        r'<tr data-kit="(\w+)">.*?<pre class="copyable remote-command">(.*?)</pre>', page, re.S
+    )
+    return {kit: html.unescape(line) for kit, line in rows}
+
+
+def _argv(line: str) -> list[str]:
+    """A command line of the page as a program's arguments (``python3``: the one here, which
+    has the kit's packages, as the owner's would)."""
+    words = shlex.split(line)
+    return [sys.executable if words[0] == "python3" else words[0], *words[1:]]
 
 
 KITS = [("python", "python3"), ("javascript", "node"), ("go", "go"), ("cpp", "g++"),
@@ -300,26 +316,37 @@ KITS = [("python", "python3"), ("javascript", "node"), ("go", "go"), ("cpp", "g+
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("language", "tool"), KITS, ids=[k for k, _ in KITS])
-def test_each_kit_tells_an_untrusted_certificate_from_an_arena_it_cannot_reach(
+def test_each_kit_connects_to_the_demos_gateway_with_the_command_its_bot_page_shows(
     demo_gateway: DemoGateway, tmp_path: Path, language: str, tool: str
 ) -> None:
+    """And tells an untrusted certificate (the command without --ca) apart from an arena it
+    cannot reach."""
     if not shutil.which(tool):
         pytest.skip(f"needs {tool}")
-    kit, cwd = _kit_command(language, tmp_path)
     bot, token = _remote_bot(f"kit-{language}")
-    remote = ["--remote", demo_gateway.url, "--connect-timeout", "3"]
-    untrusted = Kit([*kit, *remote], token, tmp_path / "untrusted.log", cwd)
-    nowhere = DemoGateway(tmp_path, _free_port())
-    unreachable = Kit(
-        [*kit, "--remote", nowhere.url, "--connect-timeout", "1"], token, tmp_path / "u.log", cwd
+    BotVersion.objects.create(
+        bot=bot, number=99, status=BotVersion.FAILED, manifest={"language": language}
+    )  # code uploaded once: the page leads with its language
+    commands = _page_commands(bot)
+    assert next(iter(commands)) == language and set(commands) == {k for k, _ in KITS}
+    line = commands[language]
+    assert f"--remote {demo_gateway.url} --ca {demo_gateway.cert}" in line
+    folder = _kit_folder(language, tmp_path)
+    trusted = Kit(_argv(line), token, tmp_path / "t.log", folder)
+    untrusted = Kit(
+        [*_argv(line.replace(f" --ca {demo_gateway.cert}", "")), "--connect-timeout", "3"],
+        token,
+        tmp_path / "untrusted.log",
+        folder,
     )
-    trusted = Kit([*kit, *remote, "--ca", str(demo_gateway.cert)], token, tmp_path / "t.log", cwd)
+    nowhere = _argv(line.replace(demo_gateway.url, f"grpcs://127.0.0.1:{_free_port()}"))
+    unreachable = Kit([*nowhere, "--connect-timeout", "1"], token, tmp_path / "u.log", folder)
     try:
+        wait_for(f"the {language} bot to be online", lambda: _online(bot), 90)
         untrusted.process.wait(timeout=90)
         assert untrusted.process.returncode == 1, untrusted.output()
         assert "the arena's certificate is not trusted (pass --ca FILE)" in untrusted.output()
         assert "cannot reach" not in untrusted.output()
-        wait_for("the trusting kit to be online", lambda: _online(bot), 60)
         wait_for(
             "the unreachable kit to say so twice",
             lambda: unreachable.output().count("cannot reach") >= 2,
@@ -331,3 +358,16 @@ def test_each_kit_tells_an_untrusted_certificate_from_an_arena_it_cannot_reach(
     finally:
         for started in (untrusted, unreachable, trusted):
             started.stop()
+
+
+def test_the_bot_page_offers_the_self_signed_certificate_and_no_ca_for_a_real_one(
+    demo_gateway: DemoGateway, settings: Any
+) -> None:
+    bot, _ = _remote_bot("pages")
+    commands = _page_commands(bot)
+    assert all(f"--ca {demo_gateway.cert}" in line for line in commands.values())
+    download = Client().get("/remote/gateway.crt")
+    assert download.status_code == 200 and download.content == demo_gateway.cert.read_bytes()
+    settings.GATEWAY_TLS_CERT = None  # a certificate from a CA, on the gateway's machine only
+    assert not any("--ca" in line for line in _page_commands(bot).values())
+    assert Client().get("/remote/gateway.crt").status_code == 404

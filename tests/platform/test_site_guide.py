@@ -38,8 +38,29 @@ def test_the_guide_offers_a_kit_per_language_the_documents_and_the_walkthrough(
         assert reverse("guide-kit", args=[language]) in page, language
     for slug in documents.DOCUMENTS:
         assert reverse("guide-document", args=[slug]) in page
-    assert "nimmt bot check my-bot" in page and reverse("new-bot") in page
-    assert reverse("api-openapi") in page
+    assert reverse("new-bot") in page and reverse("api-openapi") in page
+
+
+def test_the_walkthrough_names_the_source_address_and_the_folders_the_kits_unpack_to(
+    client: Client, settings: Any
+) -> None:
+    settings.SOURCE_URL = "https://git.example.org/nimmt-arena.git"
+    page = client.get(reverse("guide")).content.decode()
+    assert "git clone https://git.example.org/nimmt-arena.git nimmt-arena" in page
+    assert "a few minutes" in page  # the first install's time, said before it starts
+    folders = set()
+    for language in ("python", "javascript", "go", "cpp", "java"):
+        response = client.get(reverse("guide-kit", args=[language]))
+        names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+        folders |= {name.split("/")[0] for name in names}
+    assert folders == {f"starter-{lang}" for lang in ("python", "javascript", "go", "cpp", "java")}
+    for folder in folders:
+        assert f"<code>{folder}/</code>" in page
+    assert "nimmt bot check starter-python" in page and "my-bot" not in page
+    # No address set (a production site that did not say): no command with an empty address.
+    settings.SOURCE_URL = ""
+    page = client.get(reverse("guide")).content.decode()
+    assert "git clone" not in page and "from this site's operator" in page
 
 
 @pytest.mark.parametrize("slug", list(documents.DOCUMENTS))

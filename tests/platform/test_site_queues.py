@@ -7,8 +7,10 @@ that order, and a worker whose list breaks it refuses to start."""
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ from django.utils import timezone
 from kombu import Connection, Consumer, Exchange, Producer, Queue
 from ladders.models import Ladder
 from matches.models import Match
-from matches.tasks import queue_match
+from matches.tasks import queue_match, rate_match
 from nimmt_site_testing import (
     PLATFORM,
     REPO,
@@ -216,3 +218,39 @@ def test_a_person_and_the_ratings_go_ahead_of_a_full_league_queue(
     )
     assert waited <= one_match + 5
     assert max(rated_after) <= 5
+
+
+def _children(worker: CeleryProcess) -> set[int]:
+    assert worker.process is not None
+    found = subprocess.run(
+        ["pgrep", "-P", str(worker.process.pid)], capture_output=True, text=True, check=False
+    )
+    return {int(pid) for pid in found.stdout.split()}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_task_runs_in_a_pool_child_of_its_own_started_at_once(
+    worker_env: dict[str, str], tmp_path: Path
+) -> None:
+    # gRPC supports fork only before its first server or channel: a child that played a match
+    # never plays another, and the worker's main process never plays one.
+    worker = CeleryProcess.worker(worker_env, tmp_path / "worker.log", concurrency=1)
+    worker.start()
+    try:
+        first = wait_for("the pool's child", lambda: _children(worker), 30)
+        sent = []
+        for number in range(3):
+            sent.append(time.monotonic())
+            rate_match.apply_async(kwargs={"match_pk": 0})  # no such match: nothing to rate
+            wait_for(f"task {number + 1}", partial(_done, worker, number + 1), 30, every=0.02)
+            sent[-1] = time.monotonic() - sent[-1]
+        last = wait_for("the pool's child", lambda: _children(worker), 30)
+    finally:
+        worker.kill()
+    print(f"\none task at a time in fresh children: {', '.join(f'{s:.2f}' for s in sent)} s")
+    assert first.isdisjoint(last)
+    assert max(sent[1:]) < 3  # the next child was there at once, not at the pool's next round
+
+
+def _done(worker: CeleryProcess, count: int) -> bool:
+    return worker.output().count(" succeeded in ") >= count

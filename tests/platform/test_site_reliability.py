@@ -5,6 +5,7 @@ The broker tests run a Redis server of their own (:class:`nimmt_site_testing.Pri
 restarted without persistence as production runs it, so every queued message dies with it.
 They print the measured delays (run with ``-s`` to see them)."""
 
+import os
 import threading
 import time
 import uuid
@@ -364,3 +365,42 @@ def test_a_validation_whose_worker_is_killed_is_retried_when_its_lease_ends(site
         timeout=240,
     )
     assert done.attempts == 2
+
+
+#: Matches the soak test plays (``NIMMT_SOAK_MATCHES`` to change it).
+SOAK_MATCHES = int(os.environ.get("NIMMT_SOAK_MATCHES", "200"))
+
+
+@pytest.mark.slow
+def test_hundreds_of_matches_through_killed_workers_and_redis_restarts_are_each_stored_once(
+    site: Site, data_dir: Path
+) -> None:
+    workers = [site.start_worker(), site.start_worker()]
+    site.beat.start()
+    ladder, bots = _lineup()
+    Ladder.objects.filter(pk=ladder.pk).update(is_active=False)  # only the matches made here
+    matches = [queue_match(ladder, bots) for _ in range(SOAK_MATCHES)]
+    started = time.monotonic()
+    faults = {"killed worker": 0, "Redis restart": 0}
+    turn = 0
+    while not _all_rated(len(matches)):
+        assert time.monotonic() - started < 60 * 60, "the soak took over an hour"
+        time.sleep(15)
+        turn += 1
+        if turn % 2:  # a worker killed in the middle of whatever it does, another started
+            victim = workers.pop(0)
+            victim.kill()
+            workers.append(site.start_worker())
+            faults["killed worker"] += 1
+        else:
+            site.redis.restart(down_seconds=1 + turn % 3)
+            faults["Redis restart"] += 1
+    took = time.monotonic() - started
+    print(f"\n{len(matches)} matches in {took:.0f} s through {faults}")
+    played = Match.objects.filter(pk__in=[m.pk for m in matches])
+    assert played.filter(status=Match.FINISHED, rated=True).count() == len(matches)
+    assert RatingChange.objects.count() == 4 * len(matches)  # each match rated once
+    assert sorted(Rating.objects.values_list("games", flat=True)) == [len(matches)] * 4
+    kept = {m.result_dir for m in played}
+    assert len(kept) == len(matches) and all((data_dir / k).is_dir() for k in kept)
+    assert "Unrecoverable error" not in site.worker_output()

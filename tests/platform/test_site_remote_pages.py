@@ -49,7 +49,8 @@ def test_it_shows_the_token_once_keeps_only_its_hash_and_makes_the_bot_remote() 
     assert bot.state == "playing"
     again = client.get(bot.get_absolute_url()).content.decode()
     assert token not in again and row.hint in again
-    assert "python3 bot.py --remote" in again and "offline" in again
+    assert "python3 bot.py --remote" in again and "node bot.js --remote" in again
+    assert "offline" in again
 
 
 def test_it_refuses_to_issue_or_revoke_another_owners_token() -> None:

@@ -14,6 +14,7 @@ from config.env import (
     env_list,
     env_networks,
     env_path,
+    env_source,
     trusted_proxies,
 )
 from django.core.exceptions import ImproperlyConfigured
@@ -36,6 +37,8 @@ from nimmt_site_testing import PLATFORM, REPO
         (lambda env: database_from_url("NIMMT_DEBUG", "", env), "sqlite:///", "absolute"),
         (lambda env: database_from_url("NIMMT_DEBUG", "", env), "sqlite:///rel.db", "absolute"),
         (lambda env: broker_from_url("NIMMT_DEBUG", "", env), "amqp://x", "unsupported"),
+        (lambda env: env_source("NIMMT_DEBUG", "", env), "our git server", "repository's address"),
+        (lambda env: env_source("NIMMT_DEBUG", "", env), "relative/clone", "absolute path"),
         (lambda env: env_networks("NIMMT_DEBUG", [], env), "10.0.0.1/8", "not an IP address"),
         (lambda env: env_networks("NIMMT_DEBUG", [], env), "proxy.example", "not an IP address"),
     ],
@@ -56,6 +59,9 @@ def test_it_reads_good_values_and_defaults() -> None:
     db = database_from_url("X", "postgres://u:p%2Fw@db.example:5433/arena?sslmode=require", {})
     assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == ("u", "p/w", "db.example", 5433)
     assert db["OPTIONS"] == {"sslmode": "require"}
+    for source in ("https://git.example.org/arena.git", "git@git.example.org:arena.git", "/srv/a"):
+        assert env_source("S", "", {"S": source}) == source
+    assert env_source("S", "", {}) == ""
 
 
 def test_only_the_listed_proxies_are_trusted_and_by_default_none_or_loopback() -> None:

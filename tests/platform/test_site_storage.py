@@ -23,7 +23,7 @@ import pytest
 from botocore.config import Config
 from config import object_store as object_store_module
 from config.object_store import object_store
-from core import leases, storage
+from core import celery, leases, storage
 from django.core.exceptions import ImproperlyConfigured
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
@@ -372,9 +372,11 @@ def test_the_whole_pipeline_runs_on_the_object_store_alone(
     validator_env = {**worker_env, **bucket.env, "NIMMT_DATA_DIR": str(worker_data)}
     player_env = {**validator_env, "NIMMT_DATA_DIR": str(player_data)}
     validator = CeleryProcess.worker(
-        validator_env, tmp_path / "validator.log", queues="maintenance,validation", concurrency=1
+        validator_env, tmp_path / "validator.log", queues="validation,maintenance", concurrency=1
     )
-    player = CeleryProcess.worker(player_env, tmp_path / "player.log", queues="matches")
+    player = CeleryProcess.worker(  # a match worker's queues: ratings are applied there too
+        player_env, tmp_path / "player.log", queues=",".join(celery.WORKERS["matches"])
+    )
     beat = CeleryProcess.beat(validator_env, tmp_path / "beat.log", tmp_path / "beat-schedule")
     try:
         for process in (validator, player, beat):

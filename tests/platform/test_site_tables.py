@@ -175,6 +175,34 @@ def test_it_plays_the_default_for_a_person_who_does_not_answer_then_drops_them(
     assert late.status_code == 409 and "out of time" in late.json()["error"]
 
 
+@PLAYED
+def test_a_person_who_resigns_leaves_the_game_which_the_bots_finish_at_once(
+    house: list[Bot], played: list[threading.Thread]
+) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    table = services.create_table(alice, "basic", house, decision_ms=60_000, bank_ms=60_000)
+    _play(played, table)
+    client = _client(alice)
+    _next_ask(client, table)
+    # Nobody else resigns it for the person.
+    assert _client(bob).post(reverse("table-resign", args=[table.uuid])).status_code == 404
+    assert Client().post(reverse("table-resign", args=[table.uuid])).status_code == 404
+    assert client.get(reverse("table-resign", args=[table.uuid])).status_code == 405
+    started = time.monotonic()
+    response = client.post(reverse("table-resign", args=[table.uuid]))
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    # Not waiting for the decision's minute: the seat leaves, the bots play on at once.
+    wait_for("the end", lambda: _state(client, table)["status"] == "finished" or None, 60)
+    assert time.monotonic() - started < 30
+    table.refresh_from_db()
+    assert table.dropped == services.RESIGNED
+    assert [f["kind"] for f in table.faults] == ["crash"]
+    assert table.rank == 3  # a fault ranks the seat last
+    assert not services.resign(table)  # over: nothing to resign
+    # The person may sit down again.
+    assert services.open_table_of(alice) is None
+
+
 @pytest.mark.django_db
 def test_it_refuses_a_table_the_variant_or_the_owners_do_not_allow(house: list[Bot]) -> None:
     alice, carol = make_user("alice"), make_user("carol")

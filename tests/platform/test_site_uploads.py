@@ -318,7 +318,7 @@ def test_the_owner_picks_the_active_version_and_retires(client: Client, alice: U
     assert bot.active_version == first
     page = client.get(bot.get_absolute_url())
     assert b"v1</a> (active)" in page.content
-    assert b"pending" in page.content
+    assert b"waiting" in page.content  # v2 waits its turn behind v1 (submissions.turns)
     asked = client.get(reverse("retire-bot", args=[bot.uuid]))
     assert b"Yes, retire mine" in asked.content and b"cannot be undone" in asked.content
     client.post(reverse("retire-bot", args=[bot.uuid]))  # no "yes": asked again, not retired
@@ -335,10 +335,12 @@ def test_the_owner_picks_the_active_version_and_retires(client: Client, alice: U
 
 
 def test_the_sweeper_sends_a_version_whose_message_was_lost_again_once(
-    alice_client: Client, django_capture_on_commit_callbacks: Any
+    alice_client: Client, bob: User, django_capture_on_commit_callbacks: Any
 ) -> None:
-    for name in ("fresh", "lost"):
-        alice_client.post(reverse("new-bot"), {"name": name, "file": random_bot_upload(name)})
+    bob_client = Client()
+    bob_client.force_login(bob)  # (two owners: each has one version checked at a time)
+    for client, name in ((alice_client, "fresh"), (bob_client, "lost")):
+        client.post(reverse("new-bot"), {"name": name, "file": random_bot_upload(name)})
     long_ago = timezone.now() - timedelta(hours=1)
     BotVersion.objects.filter(bot__name="lost").update(queued_at=long_ago)
     with django_capture_on_commit_callbacks() as sent:

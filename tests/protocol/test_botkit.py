@@ -160,3 +160,33 @@ def test_a_bot_without_a_note_sends_none_and_a_wrong_note_is_only_logged(caplog)
     wrong = _Session(Wrong()).handle(_request(view), 0.0)
     assert wrong is not None and wrong.answer.note == ""
     assert "not a Note" in caplog.text
+
+
+def test_the_kit_loads_neither_the_runner_nor_the_sandbox():
+    """Every Python bot imports the kit at its start: it loads the engine's values, the
+    messages and gRPC, not the runner's match, seats, results or the sandbox."""
+    import subprocess
+    import sys
+
+    code = "import sys, arena.botkit; print(' '.join(sorted(sys.modules)))"
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                check=True).stdout.split())  # fmt: skip
+    heavy = {
+        "arena.runner.seat",
+        "arena.runner.results",
+        "arena.runner.match",
+        "arena.runner.lineup",
+        "arena.sandbox",
+        "arena.stats",
+    }
+    assert loaded & heavy == set()
+    assert {"arena.protocol.convert", "arena.runner.defaults"} <= loaded
+
+
+def test_every_fault_and_notice_kind_has_its_message_value():
+    from arena.protocol.convert import FAULT_TO_PROTO, NOTICE_TO_PROTO
+    from arena.runner.results import FaultKind
+    from arena.runner.seat import NoticeKind
+
+    assert {FAULT_TO_PROTO[kind] for kind in FaultKind} == set(FAULT_TO_PROTO.values())
+    assert {NOTICE_TO_PROTO[kind] for kind in NoticeKind} == set(NOTICE_TO_PROTO.values())

@@ -518,3 +518,30 @@ def test_a_build_on_a_disk_with_less_free_than_the_reserve_is_not_started(tmp_pa
 def test_a_bots_own_failure_is_not_a_full_disk(tmp_path):
     done = builds.Build(load(made_bot(tmp_path)), None, "", problem="it exited with status 1")
     assert not done.disk_full
+
+
+@needs_bwrap
+@pytest.mark.parametrize(
+    ("script", "reason"),
+    [
+        ("cp /usr/bin/id id; chmod 6755 id\n", "holds id with setuid or setgid bits: refused"),
+        ("mkfifo pipe\n", "holds pipe, which is neither a file, a folder nor a link"),
+        ("for i in $(seq 1 200); do truncate -s 1000M s$i; done\n", "grew beyond 1024 MB"),
+        ("mkdir m; cd m; seq 1 100001 | xargs touch\n", "more than 100000 files and folders"),
+        ("i=0; while [ $i -lt 300 ]; do sleep 30 & i=$((i+1)); done; wait\n", "fork"),
+    ],
+    ids=["setuid", "fifo", "sparse", "entries", "fork-bomb"],
+)
+def test_nimmt_bot_check_names_each_hostile_builds_reason_without_a_traceback(
+    tmp_path, monkeypatch, capsys, leases, script, reason
+):
+    root = tmp_path / "builds"
+    monkeypatch.setenv("NIMMT_BUILD_DIR", str(root))
+    folder = made_bot(tmp_path, script="cp starter.py made.py\n" + script)
+    assert main(["bot", "check", str(folder), "--out", str(tmp_path / "out")]) == 1
+    captured = capsys.readouterr()
+    assert "FAIL build: `sh build.sh` failed:" in captured.out
+    assert reason in captured.out.lower() if reason == "fork" else reason in captured.out
+    assert "Traceback" not in captured.out + captured.err
+    assert set_id_files(root) == []
+    assert_all_given_back(leases)

@@ -143,7 +143,7 @@ def test_a_uid_given_back_unchecked_is_looked_at_before_it_is_leased_again(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("NIMMT_SANDBOX_STATE_DIR", str(tmp_path))
-    monkeypatch.setenv("NIMMT_SANDBOX_UID_BASE", "64000")
+    monkeypatch.setenv("NIMMT_SANDBOX_UID_BASE", "64900")  # no test's bots run as these
     monkeypatch.setenv("NIMMT_SANDBOX_UID_COUNT", "2")
     scans = []
     real_pids = uids._pids

@@ -34,7 +34,8 @@ public final class StarterBot extends KitBot {
   /**
    * The row {@code tile} goes to by the normal rule (RULES.md 3.2): the active row whose last tile
    * is the highest one below {@code tile}; if there is none, the row with the highest last tile
-   * (card game: {@code null}, the player must take a row).
+   * (card game: {@code null}, the player must take a row). {@code null} too when Stop cards
+   * closed every row that holds a tile: nothing is known of where it goes.
    */
   static Integer targetRow(View view, int tile) {
     Integer below = null;
@@ -47,11 +48,13 @@ public final class StarterBot extends KitBot {
     }
     if (below != null) return below;
     if (view.variant().equals("classic")) return null;
-    if (highest == null) throw new IllegalStateException("no open row to place a tile on");
     return highest;
   }
 
-  /** Prefer tiles that do not complete a row, the closest fit first; say why in a note. */
+  /**
+   * The tile of the lowest {@link #risk} (the first of equal ones in the hand's order); say why
+   * in a note.
+   */
   @Override
   public int chooseTile(View view) {
     int best = view.hand().get(0);
@@ -72,7 +75,8 @@ public final class StarterBot extends KitBot {
 
   /**
    * Where {@code tile} would go: its row (null: card game, lower than every row, we would take
-   * one), whether it completes the row, and its distance from the row's last tile.
+   * one; or no row open), whether it completes the row, and its distance from the row's last
+   * tile (negative: the board game puts a tile lower than every row's end after the highest end).
    */
   record Fit(Integer row, boolean completes, int gap) {}
 
@@ -85,10 +89,35 @@ public final class StarterBot extends KitBot {
     return new Fit(row, room <= 0, tile - lastTile(spaces));
   }
 
-  private static int[] risk(View view, int tile) {
+  /** The bullheads of the row's tiles (the card game's). */
+  static int rowBullheads(List<Integer> row) {
+    int total = 0;
+    for (int tile : row) if (tile > 0) total += KitBot.bullheads(tile);
+    return total;
+  }
+
+  /**
+   * How the starter ranks a tile, the lowest first: a tile that goes after a lower row end
+   * without completing the row, the closest fit first; then one lower than every row's end (the
+   * board game puts it after the highest end), the closest first; then one that completes its
+   * row (board game: the closest first; card game: the fewest bullheads taken first, a tile lower
+   * than every row taking the cheapest row); last, in the board game, one that finds no open row
+   * (Stop cards closed them all), the lowest first.
+   */
+  static int[] risk(View view, int tile) {
     Fit f = fit(view, tile);
-    if (f.row() == null) return new int[] {1, tile};
-    return new int[] {f.completes() ? 1 : 0, f.gap()};
+    if (view.variant().equals("classic") && f.completes()) {
+      if (f.row() != null) return new int[] {2, rowBullheads(view.spaces().get(f.row()))};
+      int cheapest = -1;
+      for (List<Integer> row : view.spaces()) {
+        int cost = rowBullheads(row);
+        if (cheapest < 0 || cost < cheapest) cheapest = cost;
+      }
+      return new int[] {2, cheapest};
+    }
+    if (f.row() == null) return new int[] {3, tile};
+    if (f.completes()) return new int[] {2, Math.abs(f.gap())};
+    return f.gap() < 0 ? new int[] {1, -f.gap()} : new int[] {0, f.gap()};
   }
 
   /**
@@ -105,7 +134,8 @@ public final class StarterBot extends KitBot {
     List<String> parts = new ArrayList<>();
     for (int tile : view.hand()) {
       Fit f = fit(view, tile);
-      if (f.row() == null) parts.add(tile + "\u2192takes a row");
+      if (f.row() == null && !view.variant().equals("classic")) parts.add(tile + "\u2192no open row");
+      else if (f.row() == null) parts.add(tile + "\u2192takes a row");
       else if (f.completes()) parts.add(tile + "\u2192row " + f.row() + " completes");
       else parts.add(tile + "\u2192row " + f.row() + " gap " + f.gap());
     }

@@ -24,6 +24,16 @@
 //     arena -> GameEnd                  scores, ranks, faults
 //   arena -> MatchEnd, then the arena closes the stream with status OK.
 //
+// What a bot may remember: anything it learns within its process and connection (its
+// opponents' habits, its own statistics), from game to game. Nothing else lasts: its /tmp is
+// its own and goes with its process, so nothing carries over to another process or match. A
+// match with duplicate deals (each deal played once per seat rotation, as the site's ladders,
+// duplicate tournaments and version tests play) starts the bot afresh for each rotation: one
+// process, with a connection of its own, plays one rotation of every deal, so no bot is ever
+// dealt a deal twice (Welcome.games is then the games of that process, and GameStart.game_index
+// skips the other rotations' games). A bot that plays from its owner's machine or is started by
+// hand could remember deals across processes: it never plays a duplicate match.
+//
 // At most one DecisionRequest is open per connection at a time, except that a request the bot
 // answered too late is already closed (its late answer is ignored with a LATE notice).
 //
@@ -775,7 +785,8 @@ type Welcome struct {
 	MatchId string `protobuf:"bytes,2,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
 	// The name the arena knows this bot by (from its manifest; "name#2" for a second copy).
 	BotName string `protobuf:"bytes,3,opt,name=bot_name,json=botName,proto3" json:"bot_name,omitempty"`
-	// How many games the match has.
+	// How many games this connection plays: the match's, or in a duplicate match its seat
+	// rotation's (the match's games / players; the bot is started afresh for each rotation).
 	Games uint32 `protobuf:"varint,4,opt,name=games,proto3" json:"games,omitempty"`
 	// Per-decision allowance, in milliseconds.
 	DecisionMs uint32 `protobuf:"varint,5,opt,name=decision_ms,json=decisionMs,proto3" json:"decision_ms,omitempty"`
@@ -874,7 +885,8 @@ type GameStart struct {
 
 	// Identifies the game in every later message (e.g. "m3f2a-00007").
 	GameId string `protobuf:"bytes,1,opt,name=game_id,json=gameId,proto3" json:"game_id,omitempty"`
-	// 0-based index of the game within the match.
+	// 0-based index of the game within the match (in a duplicate match a process plays every
+	// players-th game: its seat rotation of each deal).
 	GameIndex uint32 `protobuf:"varint,2,opt,name=game_index,json=gameIndex,proto3" json:"game_index,omitempty"`
 	// "basic", "basic+luck", "pro", "pro+luck" or "classic" (docs/RULES.md).
 	Variant string `protobuf:"bytes,3,opt,name=variant,proto3" json:"variant,omitempty"`

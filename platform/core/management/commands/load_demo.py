@@ -11,6 +11,7 @@ tournaments are matched by username, name, slug and name, and what exists is lef
 
 import itertools
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,12 @@ from accounts.models import User
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.utils import timezone
 from ladders.models import Ladder
 from matches import scheduler
 from matches.tasks import run_match
+from seasons import services as seasons
+from seasons.models import Season
 from submissions.models import Bot, BotVersion
 from tournaments import services as tournaments
 from tournaments.models import Tournament
@@ -58,6 +62,8 @@ class Command(BaseCommand):
             self._first_ladder_matches()
             for entry in seed.get("tournaments", []):
                 self._tournament(entry)
+            for entry in seed.get("seasons", []):
+                self._season(entry)
 
     def _first_ladder_matches(self) -> None:
         """What the scheduler would create on each active ladder now, sent one ladder after
@@ -129,6 +135,34 @@ class Command(BaseCommand):
             },
         )
         self._say(created, f"ladder {ladder.name}")
+
+    def _season(self, entry: dict[str, Any]) -> None:
+        """A short season on a ladder, starting now: it freezes and ends within minutes."""
+        ladder = Ladder.objects.filter(slug=entry["ladder"]).first()
+        organiser = User.objects.filter(username=entry["organiser"]).first()
+        if ladder is None or organiser is None:
+            self.stdout.write(f"skipped season {entry['name']}: no ladder or organiser")
+            return
+        if Season.objects.filter(ladder=ladder).exists():
+            self._say(False, f"season {entry['name']}")
+            return
+        now = timezone.now()
+        try:
+            season = seasons.create(
+                organiser,
+                ladder.pk,
+                name=entry["name"],
+                starts_at=now,
+                freezes_at=now + timedelta(minutes=entry["freeze_after_minutes"]),
+                ends_at=now + timedelta(minutes=entry["end_after_minutes"]),
+                finalists=entry["finalists"],
+                final_deals=entry["final_deals"],
+                carry_over=entry["carry_over"],
+                repeat=entry["repeat"],
+            )
+        except seasons.SeasonError as error:
+            raise CommandError(f"season {entry['name']}: {error}") from None
+        self._say(True, f"season {season.name} on {ladder.name} (ends {season.ends_at:%H:%M})")
 
     def _tournament(self, entry: dict[str, Any]) -> None:
         if Tournament.objects.filter(name=entry["name"]).exists():

@@ -27,7 +27,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.REMOTE_REDIS_URL:
-            raise CommandError("the gateway needs a Redis broker (NIMMT_BROKER_URL=redis://...)")
+            raise CommandError(
+                "the gateway needs Redis to meet the workers: NIMMT_REMOTE_REDIS_URL (redis:// or "
+                "unix:///path/redis.sock), or a Redis broker (NIMMT_BROKER_URL=redis://...)"
+            )
         cert, key = settings.GATEWAY_TLS_CERT, settings.GATEWAY_TLS_KEY
         address = options["address"] or settings.GATEWAY_ADDRESS
         if options["self_signed"]:

@@ -37,6 +37,25 @@
     return text;
   }
 
+  /* A new decision brings the board to the top of the screen (the seat is a sheet at its
+   * bottom, table.css), unless it is in sight already: the rows are what the person decides on.
+   * False while the board is not drawn yet (the viewer's first frame then tries again). */
+  function boardInSight() {
+    var board = document.querySelector("#viewer svg.board");
+    if (!board || !board.hasAttribute("viewBox")) return false;
+    var box = board.getBoundingClientRect();
+    var sheet = document.getElementById("seat").getBoundingClientRect();
+    if (box.top < 0 || box.bottom > sheet.top + 1) window.scrollBy(0, box.top);
+    return true;
+  }
+  var boardWanted = false; // a decision came before the board was drawn
+  var viewerRoot = document.getElementById("viewer");
+  if (viewerRoot) {
+    viewerRoot.addEventListener("nimmt:frame", function () {
+      if (boardWanted) boardWanted = !boardInSight();
+    });
+  }
+
   function prompt(kind, view) {
     var pending = view && view.pending;
     if (kind === "tile") return "Choose the tile you play this turn.";
@@ -142,6 +161,7 @@
       if (title) title.textContent = state.status === "running" ? (ask && sentFor !== ask.request ? "your move" : "playing") : state.status;
       if (ask && ask.request !== shownAsk) {
         shownAsk = ask.request;
+        boardWanted = !boardInSight();
         deadline = performance.now() + ask.remaining_ms;
         total = Math.max(ask.remaining_ms, 1);
         parts.error.hidden = true;
@@ -176,6 +196,8 @@
         a.href = state.match_url;
         parts.end.appendChild(a);
         parts.clock.hidden = true;
+        var resign = root.querySelector("[data-seat=resign]");
+        if (resign) resign.hidden = true;
         root.setAttribute("data-over", "1");
         return false;
       }

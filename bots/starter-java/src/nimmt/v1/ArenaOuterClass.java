@@ -6173,7 +6173,8 @@ public final class ArenaOuterClass {
 
     /**
      * <pre>
-     * How many games the match has.
+     * How many games this connection plays: the match's, or in a duplicate match its seat
+     * rotation's (the match's games / players; the bot is started afresh for each rotation).
      * </pre>
      *
      * <code>uint32 games = 4;</code>
@@ -6370,7 +6371,8 @@ public final class ArenaOuterClass {
     private int games_ = 0;
     /**
      * <pre>
-     * How many games the match has.
+     * How many games this connection plays: the match's, or in a duplicate match its seat
+     * rotation's (the match's games / players; the bot is started afresh for each rotation).
      * </pre>
      *
      * <code>uint32 games = 4;</code>
@@ -7124,7 +7126,8 @@ public final class ArenaOuterClass {
       private int games_ ;
       /**
        * <pre>
-       * How many games the match has.
+       * How many games this connection plays: the match's, or in a duplicate match its seat
+       * rotation's (the match's games / players; the bot is started afresh for each rotation).
        * </pre>
        *
        * <code>uint32 games = 4;</code>
@@ -7136,7 +7139,8 @@ public final class ArenaOuterClass {
       }
       /**
        * <pre>
-       * How many games the match has.
+       * How many games this connection plays: the match's, or in a duplicate match its seat
+       * rotation's (the match's games / players; the bot is started afresh for each rotation).
        * </pre>
        *
        * <code>uint32 games = 4;</code>
@@ -7152,7 +7156,8 @@ public final class ArenaOuterClass {
       }
       /**
        * <pre>
-       * How many games the match has.
+       * How many games this connection plays: the match's, or in a duplicate match its seat
+       * rotation's (the match's games / players; the bot is started afresh for each rotation).
        * </pre>
        *
        * <code>uint32 games = 4;</code>
@@ -7386,7 +7391,8 @@ public final class ArenaOuterClass {
 
     /**
      * <pre>
-     * 0-based index of the game within the match.
+     * 0-based index of the game within the match (in a duplicate match a process plays every
+     * players-th game: its seat rotation of each deal).
      * </pre>
      *
      * <code>uint32 game_index = 2;</code>
@@ -7640,7 +7646,8 @@ public final class ArenaOuterClass {
     private int gameIndex_ = 0;
     /**
      * <pre>
-     * 0-based index of the game within the match.
+     * 0-based index of the game within the match (in a duplicate match a process plays every
+     * players-th game: its seat rotation of each deal).
      * </pre>
      *
      * <code>uint32 game_index = 2;</code>
@@ -8514,7 +8521,8 @@ public final class ArenaOuterClass {
       private int gameIndex_ ;
       /**
        * <pre>
-       * 0-based index of the game within the match.
+       * 0-based index of the game within the match (in a duplicate match a process plays every
+       * players-th game: its seat rotation of each deal).
        * </pre>
        *
        * <code>uint32 game_index = 2;</code>
@@ -8526,7 +8534,8 @@ public final class ArenaOuterClass {
       }
       /**
        * <pre>
-       * 0-based index of the game within the match.
+       * 0-based index of the game within the match (in a duplicate match a process plays every
+       * players-th game: its seat rotation of each deal).
        * </pre>
        *
        * <code>uint32 game_index = 2;</code>
@@ -8542,7 +8551,8 @@ public final class ArenaOuterClass {
       }
       /**
        * <pre>
-       * 0-based index of the game within the match.
+       * 0-based index of the game within the match (in a duplicate match a process plays every
+       * players-th game: its seat rotation of each deal).
        * </pre>
        *
        * <code>uint32 game_index = 2;</code>

@@ -28,6 +28,16 @@
 //     arena -> GameEnd                  scores, ranks, faults
 //   arena -> MatchEnd, then the arena closes the stream with status OK.
 //
+// What a bot may remember: anything it learns within its process and connection (its
+// opponents' habits, its own statistics), from game to game. Nothing else lasts: its /tmp is
+// its own and goes with its process, so nothing carries over to another process or match. A
+// match with duplicate deals (each deal played once per seat rotation, as the site's ladders,
+// duplicate tournaments and version tests play) starts the bot afresh for each rotation: one
+// process, with a connection of its own, plays one rotation of every deal, so no bot is ever
+// dealt a deal twice (Welcome.games is then the games of that process, and GameStart.game_index
+// skips the other rotations' games). A bot that plays from its owner's machine or is started by
+// hand could remember deals across processes: it never plays a duplicate match.
+//
 // At most one DecisionRequest is open per connection at a time, except that a request the bot
 // answered too late is already closed (its late answer is ignored with a LATE notice).
 //

@@ -1,0 +1,252 @@
+"""CPU of a match with a cgroup around the whole process tree: sandboxed programs against the
+same bots in process, per match and per decision, and a bot's start per language; several
+source trees side by side (a change's before and after) in one run, printed as ratios.
+
+    nice -n 10 .venv/bin/python benchmarks/match_cost.py [--repeats 3] [--games 4]
+        [--long-games 40] [--bots random,random,heuristic,heuristic] [--variant basic]
+        [--duplicate] [--tree NAME=PATH ...] [--languages python,javascript,go,cpp,java]
+
+**How CPU is counted.** Each command (``nimmt match ...``, run as ``python -c`` with the tree
+first on ``sys.path``) starts in a fresh cgroup of its own under the ``cpuacct`` hierarchy
+(v1, ``/sys/fs/cgroup/cpuacct``): its pid is written to ``cgroup.procs`` before it execs, so
+everything it starts is counted, the sandboxed bots too (their own cgroups are children of the
+runner's, and v1 charges every ancestor). ``cpuacct.usage`` is read once the command has exited:
+Python's start, the imports, the bots' launches, the games and the clean-up. Needs root.
+
+**What is printed.** Per tree (``this`` is this checkout; ``--tree before=/tmp/old`` adds an
+exported older commit, which builds its own bot runtime the first time), commands alternate
+tree by tree and mode by mode within each repeat, so that the machine's load falls alike on all:
+
+1. a ``--games`` match of ``--bots`` (house programs, sandboxed) and the same match
+   ``--in-process``: CPU each (median over repeats) and their ratio;
+2. per decision: the same two with ``--long-games``; the extra games' CPU over their extra
+   decisions (decisions counted in the replays), sandboxed and in process, and the ratio;
+3. with ``--duplicate``: the sandboxed match with duplicate deals (every seat rotation played by
+   fresh bot processes) against the same games without (one process per bot), and the ratio;
+4. per language (``--languages``; ``none`` skips): a 1-game match of ``bots/starter-<language>``
+   and an in-process ``random``, less the same match of two in-process bots: what one start of
+   that bot costs the arena (its launch, runtime, imports, hello, and the few decisions of one
+   game), and its launch-to-hello time from ``match.json`` (wall clock).
+
+The trees must share this checkout's ``.venv`` (the same Python packages); a compiled language's
+starter is built once per content of its folder before it is measured.
+
+**Measured** 2026-12-06 on this 2-core machine with other work running (``--repeats 3
+--duplicate --tree before=<commit fe16d75 exported>``, medians; ``this`` = duplicate matches
+played by fresh processes per seat rotation, the kit's and CLI's lighter imports, and main's
+clean-up through cgroups):
+
+===========================================  ========  ========  ============
+figure                                        this      before    this/before
+===========================================  ========  ========  ============
+4-game match sandboxed / in process           3.44x     3.51x
+per decision sandboxed / in process           5.77x     6.13x
+4-game duplicate match, CPU                   3.48 s    1.46 s    2.38x
+duplicate / the same games as single deals    2.86x     1.00x
+start python (CPU; launch to hello)           250 ms    301 ms    0.83x
+start javascript                              377 ms    403 ms    0.94x
+start go                                      108 ms    144 ms    0.75x
+start cpp                                     104 ms    152 ms    0.68x
+start java                                    632 ms    588 ms    1.08x
+===========================================  ========  ========  ============
+
+An earlier run before main's clean-up (same command): duplicate 3.49 s against 1.31 s (2.67x),
+python start 229 against 246 ms. A sandboxed Python bot's start is mostly its imports: Python
+itself ~9 ms, ``import grpc`` (which loads asyncio and ssl) ~80 ms, the kit with the engine and
+the messages ~150 ms in all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+LANGUAGES = ("python", "javascript", "go", "cpp", "java")
+
+
+@dataclass(frozen=True)
+class Run:
+    cpu_s: float
+    wall_s: float
+    decisions: int
+    start_ms: dict[str, float]  # per program bot: launch to hello (the slowest of its starts)
+
+
+def in_cgroup(argv: Sequence[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """CPU seconds and wall seconds of ``argv`` and everything it starts."""
+    group = CPUACCT / f"matchcost-{os.getpid()}-{secrets.token_hex(4)}"
+    group.mkdir()
+    procs = str(group / "cgroup.procs")
+
+    def enter() -> None:
+        with open(procs, "w") as f:
+            f.write(str(os.getpid()))
+
+    try:
+        started = time.perf_counter()
+        done = subprocess.run(
+            argv, env=env, cwd=cwd, preexec_fn=enter, capture_output=True, text=True, check=False
+        )
+        wall = time.perf_counter() - started
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+        # Stragglers (a bot's last process) are counted until they are gone.
+        until = time.monotonic() + 5
+        while (group / "cgroup.procs").read_text().strip() and time.monotonic() < until:
+            time.sleep(0.05)
+        return int((group / "cpuacct.usage").read_text()) / 1e9, wall
+    finally:
+        group.rmdir()
+
+
+def nimmt(tree: Path, args: Sequence[str], cwd: Path) -> Run:
+    """``nimmt args`` run from ``tree``; the match's output goes to ``cwd/out``."""
+    out = cwd / "out"
+    code = f"import sys; sys.path.insert(0, {str(tree)!r}); from arena.cli import main; main()"
+    args = [a.replace("{tree}", str(tree)) for a in args]
+    argv = [sys.executable, "-c", code, *args, "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    cpu, wall = in_cgroup(argv, env, cwd)
+    decisions = 0
+    for path in out.glob("game-*.json"):
+        replay = json.loads(path.read_text())
+        decisions += sum(len(t["plays"]) + len(t.get("choices", [])) for t in replay["turns"])
+    match = json.loads((out / "match.json").read_text())
+    starts = {bot["name"]: bot["start_ms"] for bot in match["bots"] if bot.get("start_ms")}
+    return Run(cpu, wall, decisions, starts)
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--long-games", type=int, default=40)
+    parser.add_argument("--bots", default="random,random,heuristic,heuristic")
+    parser.add_argument("--variant", default="basic")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--duplicate", action="store_true", help="also measure duplicate deals")
+    parser.add_argument("--tree", action="append", default=[], metavar="NAME=PATH")
+    parser.add_argument("--languages", default=",".join(LANGUAGES))
+    args = parser.parse_args(argv)
+    if not CPUACCT.is_dir() or not os.access(CPUACCT, os.W_OK):
+        raise SystemExit(f"needs a writable cgroup v1 cpuacct hierarchy at {CPUACCT} (root)")
+    trees = {"this": HERE}
+    for item in args.tree:
+        name, _, path = item.partition("=")
+        trees[name] = Path(path).resolve()
+    bots = args.bots.split(",")
+    languages = [] if args.languages == "none" else args.languages.split(",")
+    base = ["match", *bots, "--variant", args.variant, "--seed", str(args.seed)]
+    players = len(bots)
+    plans: dict[str, list[str]] = {
+        "sandboxed": [*base, "--games", str(args.games)],
+        "in process": [*base, "--games", str(args.games), "--in-process"],
+        "sandboxed long": [*base, "--games", str(args.long_games)],
+        "in process long": [*base, "--games", str(args.long_games), "--in-process"],
+    }
+    if args.duplicate:
+        games = players * max(1, args.games // players)
+        plans["duplicate"] = [*base, "--games", str(games), "--duplicate"]
+        plans["single deals"] = [*base, "--games", str(games)]
+    pair = ["match", "random", "random", "--games", "1", "--seed", str(args.seed)]
+    plans["two in process"] = [*pair, "--in-process"]
+    for language in languages:
+        starter = f"{{tree}}/bots/starter-{language}"  # the tree's own kit
+        # The starter against an in-process random bot: only the starter is a program.
+        plans[f"start {language}"] = ["match", starter, "random", "--games", "1", "--in-process"]
+    runs: dict[tuple[str, str], list[Run]] = defaultdict(list)
+    with tempfile.TemporaryDirectory(prefix="match-cost-") as folder:
+        warm = [plans["sandboxed"], *(plans[f"start {lang}"] for lang in languages)]
+        for tree in trees.values():  # builds and runtimes: made once, not counted
+            for plan in warm:
+                nimmt(tree, plan, Path(tempfile.mkdtemp(dir=folder)))
+        for repeat in range(args.repeats):
+            for label, plan in plans.items():
+                for name, tree in trees.items():
+                    cwd = Path(tempfile.mkdtemp(dir=folder))
+                    runs[(name, label)].append(nimmt(tree, plan, cwd))
+            print(f"repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
+    report(args, trees, runs, languages)
+
+
+def report(
+    args: argparse.Namespace,
+    trees: dict[str, Path],
+    runs: dict[tuple[str, str], list[Run]],
+    languages: Sequence[str],
+) -> None:
+    def cpu(name: str, label: str) -> float:
+        return median([r.cpu_s for r in runs[(name, label)]])
+
+    print(
+        f"{args.variant}, bots {args.bots}, {args.repeats} repeats, medians; CPU of the whole "
+        "process tree (cpuacct)"
+    )
+    for name in trees:
+        sandboxed, local = cpu(name, "sandboxed"), cpu(name, "in process")
+        print(f"\n[{name}] {trees[name]}")
+        print(
+            f"  {args.games}-game match: sandboxed {sandboxed:.3f} s, in process {local:.3f} s, "
+            f"ratio {sandboxed / local:.2f}x"
+        )
+        extra = {
+            mode: (cpu(name, f"{mode} long") - cpu(name, mode))
+            / max(1, runs[(name, f"{mode} long")][0].decisions - runs[(name, mode)][0].decisions)
+            for mode in ("sandboxed", "in process")
+        }
+        print(
+            f"  per decision: sandboxed {1000 * extra['sandboxed']:.3f} ms, in process "
+            f"{1000 * extra['in process']:.3f} ms, ratio "
+            f"{extra['sandboxed'] / extra['in process']:.2f}x"
+        )
+        if args.duplicate:
+            duplicate, single = cpu(name, "duplicate"), cpu(name, "single deals")
+            print(
+                f"  duplicate deals (fresh processes per rotation) {duplicate:.3f} s against "
+                f"single deals {single:.3f} s: {duplicate / single:.2f}x"
+            )
+        floor = cpu(name, "two in process")
+        for language in languages:
+            label = f"start {language}"
+            start = cpu(name, label) - floor
+            hello = median([max(r.start_ms.values(), default=0.0) for r in runs[(name, label)]])
+            print(
+                f"  start {language:<10}: {1000 * start:7.1f} ms CPU, launch to hello "
+                f"{hello:6.1f} ms"
+            )
+    names = list(trees)
+    if len(names) > 1:
+        first = names[0]
+        print(f"\nratios [{first}] / [other] (below 1: [{first}] takes less CPU):")
+        labels = ["sandboxed", "in process"]
+        if args.duplicate:
+            labels.append("duplicate")
+        labels += [f"start {language}" for language in languages]
+        for other in names[1:]:
+            for label in labels:
+                ours, theirs = cpu(first, label), cpu(other, label)
+                if label.startswith("start"):
+                    ours -= cpu(first, "two in process")
+                    theirs -= cpu(other, "two in process")
+                print(f"  {label:<18} [{first}] / [{other}]: {ours / theirs:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
