@@ -129,7 +129,7 @@ class HostWorker(CeleryProcess):
 
     def __init__(self, host: Host, env: dict[str, str], log: Path) -> None:
         worker = CeleryProcess.worker(
-            env, log, queues="validation,matches,maintenance", concurrency=1
+            env, log, queues="ratings,validation,matches,maintenance", concurrency=1
         )
         argv = [a.replace("test-", f"{host.name}-") for a in worker.argv]
         super().__init__(argv, env, log, ready=worker.ready)
