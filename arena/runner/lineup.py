@@ -26,6 +26,7 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -50,6 +51,15 @@ from .seat import DroppedSeat, HouseSeat, Seat, SeatLost
 EXIT_GRACE = 2.0
 #: How long the match end may take to write to one bot (seconds).
 MATCH_END_WRITE = 1.0
+#: How long the clearing of a sitting waits for its processes to end (seconds): past it the
+#: match goes on, and the thread ending them keeps their uids leased until it is done.
+END_WAIT = 30.0
+#: How long a bot's server may take to stop past its grace (seconds).
+SERVER_STOP_WAIT = 5.0
+#: The threads that end bots' processes: not the event loop's default executor, which
+#: ``asyncio.run`` joins at its end, so that an ending past :data:`END_WAIT` does not hold the
+#: match's return either.
+_ENDING = ThreadPoolExecutor(4, thread_name_prefix="bot-ending")
 
 
 class MatchError(RuntimeError):
@@ -412,11 +422,13 @@ class Lineup:
         slots, self._slots = self._slots, {}
         processes = [slot.process for slot in slots.values() if slot.process is not None]
         if processes:  # all at once, through their cgroups, off the event loop
-            await asyncio.get_running_loop().run_in_executor(None, sandbox.end_all, processes)
+            ending = asyncio.get_running_loop().run_in_executor(_ENDING, sandbox.end_all, processes)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(ending), END_WAIT)
         for entry, slot in slots.items():
             self._past.setdefault(entry, []).append(slot)
             with contextlib.suppress(Exception):
-                await slot.server.stop(grace)
+                await asyncio.wait_for(slot.server.stop(grace), grace + SERVER_STOP_WAIT)
             if slot.log_into is not None and slot.log_path is not None:
                 _append_log(slot.log_path, slot.log_into, self.sitting + 1, self.sittings)
 

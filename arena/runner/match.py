@@ -61,6 +61,9 @@ _REPLAY_NAME = re.compile(r"game-\d{5,}\.json")
 Watch = Callable[[int, Game, tuple[str, ...]], None]
 #: How often a match's loop calls ``alive`` (:func:`run_match`), in seconds.
 ALIVE_S = 0.5
+#: How long a match's replay files may take to be written once its games are over (seconds);
+#: past it the match fails with a ``TimeoutError`` rather than wait on a disk that hangs.
+WRITES_WAIT = 60.0
 
 
 async def _beat(alive: Callable[[], None]) -> None:
@@ -138,9 +141,10 @@ async def _play_match(
                     if progress is not None:
                         progress(len(played), config.games)
             await lineup.finish(len(plan[-1]))
-        await asyncio.gather(*writes)
+        await asyncio.wait_for(asyncio.gather(*writes), WRITES_WAIT)
     finally:
-        writer.shutdown(wait=True)
+        # never waits on a write that hangs: the match either wrote them all or has failed
+        writer.shutdown(wait=False, cancel_futures=True)
     for index in sorted(played):  # in the order of the games' numbers
         replay, game_notes_, seated_game = played[index]
         replays.append(replay)
