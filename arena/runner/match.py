@@ -141,10 +141,19 @@ async def _play_match(
                     if progress is not None:
                         progress(len(played), config.games)
             await lineup.finish(len(plan[-1]))
-        await asyncio.wait_for(asyncio.gather(*writes), WRITES_WAIT)
     finally:
-        # never waits on a write that hangs: the match either wrote them all or has failed
-        writer.shutdown(wait=False, cancel_futures=True)
+        # Every replay is written before the match returns or fails, but a write that hangs
+        # (a disk that stopped answering) is not waited on for ever.
+        unwritten: set[asyncio.Future[None]] = set()
+        if writes:
+            _, unwritten = await asyncio.wait(writes, timeout=WRITES_WAIT)
+        writer.shutdown(wait=False)
+    if unwritten:
+        raise TimeoutError(
+            f"{len(unwritten)} of the match's files were not written within {WRITES_WAIT:.0f} s"
+        )
+    for written in writes:
+        written.result()  # a write that failed (a full disk, say) fails the match
     for index in sorted(played):  # in the order of the games' numbers
         replay, game_notes_, seated_game = played[index]
         replays.append(replay)
