@@ -192,8 +192,14 @@ def test_at_a_table_on_a_phone_the_rows_are_in_sight_while_a_decision_is_asked(
         page.screenshot(path=str(screenshot_dir / f"first-visit-table-{variant}-{size}.png"))
         height = viewport["height"]
         rows = page.locator("svg.board").bounding_box()
-        option = page.locator("#seat .tbl-option, #seat .tbl-tile:not([disabled])").first
-        choice = option.bounding_box()
+        # a state poll may redraw the decision between two looks: measure the option drawn now
+        choice = None
+        for _ in range(50):
+            option = page.locator("#seat .tbl-option, #seat .tbl-tile:not([disabled])").first
+            choice = option.bounding_box()
+            if choice is not None:
+                break
+            page.wait_for_timeout(100)
         assert rows is not None and choice is not None
         # The first option to choose is on the screen, and so is the whole board, above the
         # seat's sheet.
