@@ -16,10 +16,15 @@ from arena.engine.decisions import Decision
 from arena.engine.observation import Observation
 from arena.protocol import arena_pb2 as pb
 from arena.runner.lineup import MatchError
+from arena.runner.manifest import load
 from arena.runner.match import Entrant, MatchConfig, run_match
 from arena.runner.seat import Seat
 
 from .conftest import FAST, fixture_bot, needs_bwrap, play
+
+#: The bot that logs every deal its process is dealt, and a repeat: the one the site's tests
+#: seat too (its house bots folder).
+REMEMBERS_DEALS = Path(__file__).parent.parent / "platform" / "bots" / "remembers_deals"
 
 DEALT = re.compile(r"^DEALT (\w+) (\w+) (\w+)$", re.M)
 
@@ -35,9 +40,9 @@ def dealt(log: str) -> dict[str, list[str]]:
 @needs_bwrap
 def test_no_process_of_a_bot_that_remembers_deals_sees_a_deal_twice(tmp_path: Path) -> None:
     entrants = [
-        Entrant("ann", program=fixture_bot("remembers-deals").program),
-        Entrant("ben", program=fixture_bot("remembers-deals").program),
-        Entrant("cat", program=fixture_bot("remembers-deals").program),
+        Entrant("ann", program=load(REMEMBERS_DEALS)),
+        Entrant("ben", program=load(REMEMBERS_DEALS)),
+        Entrant("cat", program=load(REMEMBERS_DEALS)),
     ]
     result = play(entrants, tmp_path, games=6, duplicate=True)
     for bot in result.bots:
