@@ -10,21 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from arena.bots.options import INPUT_SIZE, Policy, Table, option_inputs, read_npy, read_weights
 from arena.cli import main as nimmt
 from arena.engine import Game
 from arena.engine.observation import observe
 from arena.engine.variants import VARIANT_NAMES
-from bots.distilled.bot import (
-    BOARD_WEIGHTS,
-    INPUT_SIZE,
-    WEIGHTS,
-    DistilledBot,
-    Policy,
-    Table,
-    option_inputs,
-    read_npy,
-    read_weights,
-)
+from bots.distilled.bot import BOARD_WEIGHTS, WEIGHTS, DistilledBot
 
 FOLDER = Path(__file__).resolve().parent.parent / "bots" / "distilled"
 

@@ -14,7 +14,7 @@ so a long run can be stopped and what it made used. **dagger** plays
 ``--opponents`` house bots and records the teacher's decision for each of the policy's own
 views (DAgger, Ross et al. 2011: the policy learns what to do in the positions it reaches, not
 only in the teacher's). **fit** trains the network of ``bot.py`` (its inputs
-:func:`~bots.distilled.bot.option_inputs`, one score per option) by cross-entropy of the
+:func:`~arena.bots.options.option_inputs`, one score per option) by cross-entropy of the
 softmax over each decision's legal options against the teacher's choice, with Adam and a cosine
 learning rate; it holds out a tenth of the games and prints the agreement with the teacher;
 the weights it writes are float16. **strength** plays paired deals against a house bot (see
@@ -40,6 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from arena.bots.base import Bot, GameInfo
+from arena.bots.options import INPUT_SIZE, Table, option_inputs
 from arena.bots.registry import make_bot
 from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.game import Game
@@ -47,7 +48,7 @@ from arena.engine.observation import Observation, observe
 from arena.engine.variants import variant as variant_of
 from arena.env import SeatEnv, action_of
 from arena.local import bot_seed, play_game
-from bots.distilled.bot import INPUT_SIZE, DistilledBot, Table, option_inputs
+from bots.distilled.bot import DistilledBot
 
 KINDS = {
     DecisionKind.TILE: 0,
