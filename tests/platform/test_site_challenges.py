@@ -377,14 +377,16 @@ def test_a_challenge_sent_again_goes_back_to_the_challenges_queue(
     worker = CeleryProcess.worker(worker_env, tmp_path / "w.log", queues="challenges")
     worker.start()
     try:
-        for challenge in (lost, retried, full):
-            wait_for(
-                "the challenge's match to be played",
-                lambda c=challenge: Match.objects.filter(
-                    pk=c.match_id, status=Match.FINISHED
-                ).exists(),
-                timeout=240,
-            )
+        wait_for(
+            "the three challenges' matches to be played",
+            lambda: (
+                Match.objects.filter(
+                    pk__in=[lost.match_id, retried.match_id, full.match_id], status=Match.FINISHED
+                ).count()
+                == 3
+            ),
+            timeout=240,
+        )
     finally:
         worker.kill()
     assert Match.objects.get(pk=league.pk).status == Match.QUEUED
