@@ -300,7 +300,9 @@ def render(replay: GameRecord | Mapping[str, Any]) -> Iterator[str]:
     fresh = start(record)
     yield from _board_lines(fresh)
     for i, turn in enumerate(record.turns):
-        plays = ", ".join(f"{names[s]} {t}" for s, t in enumerate(turn.plays) if t is not None)
+        plays = ", ".join(
+            f"{_name_of(names, s)} {t}" for s, t in enumerate(turn.plays) if t is not None
+        )
         yield ""
         yield f"Turn {i + 1}: {plays}"
         for c in turn.choices:
