@@ -1,4 +1,4 @@
-"""Seasons: a ladder's season starts, freezes (its bots take no new versions), ends with a
+"""Seasons: a ladder's season starts, freezes (no bot takes a new version), ends with a
 duplicate final of its top bots, keeps the final's standings on its page after the next season
 starts, and resets or carries the ratings over as the organiser chose."""
 
@@ -28,6 +28,7 @@ from seasons import services
 from seasons.models import Season
 from submissions import services as submission_services
 from submissions.models import Bot
+from submissions.tasks import _may_activate as may_activate
 from tournaments.models import Tournament
 from tournaments.services import advance as advance_tournament
 
@@ -72,9 +73,6 @@ def test_it_freezes_plays_its_final_keeps_the_result_and_starts_afresh() -> None
     assert mine.active_version is not None
     with pytest.raises(submission_services.SubmissionError, match="keeps its active version"):
         submission_services.set_active_version(mine, mine.active_version)
-    # A bot not on the ladder is not held.
-    newcomer = program_bot("newcomer")
-    submission_services.add_version(newcomer, random_bot_upload("newcomer"))
     assert services.advance(season.pk, start + dt.timedelta(minutes=2)) == Season.FINAL
     season.refresh_from_db()
     assert [row["bot"]["name"] for row in season.standings] == ["mine", "rival-1", "rival-2"]
@@ -97,6 +95,47 @@ def test_it_freezes_plays_its_final_keeps_the_result_and_starts_afresh() -> None
     submission_services.add_version(mine, random_bot_upload("mine"))
     page = Client().get(season.get_absolute_url()).content.decode()
     assert 'id="season-final"' in page and "rival-1" in page and "finished" in page
+
+
+def test_the_freeze_holds_every_bot_not_only_those_already_rated() -> None:
+    olga = organiser()
+    alice = User.objects.create_user("alice", "alice@example.org", "pw-pw-pw-pw")
+    ladder, _ = league(alice)
+    season = season_on(ladder, olga)
+    # Every playing bot plays every active ladder: one not rated there yet would enter the
+    # frozen ladder with a new version, and a new bot with its first.
+    newcomer = program_bot("newcomer", owner=alice)
+    assert not Rating.objects.filter(bot=newcomer).exists()
+    submission_services.add_version(newcomer, random_bot_upload("newcomer"))  # not frozen yet
+    services.advance(season.pk, season.freezes_at)
+    with pytest.raises(submission_services.SubmissionError, match="newcomer takes no new version"):
+        submission_services.add_version(newcomer, random_bot_upload("newcomer"))
+    assert newcomer.active_version is not None
+    with pytest.raises(submission_services.SubmissionError, match="keeps its active version"):
+        submission_services.set_active_version(newcomer, newcomer.active_version)
+    with pytest.raises(submission_services.SubmissionError, match="a new bot takes its first"):
+        submission_services.create_bot(alice, "brand-new", random_bot_upload("brand-new"))
+    assert not Bot.objects.filter(name="brand-new").exists()
+    # A version that passes its checks during the freeze does not become active either.
+    assert not may_activate(newcomer)
+    # Through the API too, with the reason.
+    refused = Client().post(
+        reverse("api-bots"),
+        {"file": random_bot_upload("brand-new")},
+        headers={"Authorization": f"Bearer {make_token(alice)}"},
+    )
+    assert refused.status_code == 400 and "is frozen" in refused.json()["error"]
+    # An inactive ladder plays no match: it holds only the bots rated on it (its finalists).
+    Ladder.objects.filter(pk=ladder.pk).update(is_active=False)
+    submission_services.add_version(newcomer, random_bot_upload("newcomer"))
+    mine = Bot.objects.get(name="mine")
+    with pytest.raises(submission_services.SubmissionError, match="mine takes no new version"):
+        submission_services.add_version(mine, random_bot_upload("mine"))
+    # Over: everyone may upload again.
+    Ladder.objects.filter(pk=ladder.pk).update(is_active=True)
+    Season.objects.filter(pk=season.pk).update(status=Season.FINISHED)
+    submission_services.add_version(mine, random_bot_upload("mine"))
+    submission_services.create_bot(alice, "brand-new", random_bot_upload("brand-new"))
 
 
 def test_carried_over_ratings_stay_and_a_ladder_too_small_has_no_final() -> None:
