@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone
-from ladders.models import Rating, Rival
+from ladders.models import Ladder, Rating, Rival
 from ladders.services import standings as ladder_standings
 from submissions.models import Bot, BotVersion
 from submissions.signals import ChangeRefused, version_change
@@ -205,6 +205,10 @@ def _finish(season: Season, now: datetime) -> None:
     season.status = Season.FINISHED
     season.finished_at = now
     if not season.carry_over:
+        # From now on the ladder's ratings count the matches finished since (a match that
+        # finished before and is rated late is the old season's; a recompute starts here).
+        # The update waits for a rating in progress (it holds the ladder's row).
+        Ladder.objects.filter(pk=season.ladder_id).update(ratings_since=now)
         Rival.objects.filter(ladder=season.ladder).delete()
         Rating.objects.filter(ladder=season.ladder).delete()
     if season.repeat:
