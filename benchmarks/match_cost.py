@@ -129,6 +129,47 @@ def nimmt(tree: Path, args: Sequence[str], cwd: Path) -> Run:
     return Run(cpu, wall, decisions, starts)
 
 
+#: A worker's matches: ``N`` matches of the same line-up one after the other in one process
+#: (sandboxed with a warm pool where the tree has one, or in process), each with its own seed
+#: far from the others' (no deal in common, as a site's random seeds).
+SERIES = """
+import sys
+sys.path.insert(0, {tree!r})
+from pathlib import Path
+from arena.cli.match import entrants_for
+from arena.runner.match import run_match
+from arena.runner.rules import MatchConfig
+bots, games, variant, seed, matches, mode, out = {args!r}
+pool = None
+if mode == "warm":
+    from arena.runner.pool import WarmPool
+    pool = WarmPool(size=len(bots))
+for m in range(matches):
+    config = MatchConfig(variant, games, seed + 1000 * m, out=Path(out) / str(m))
+    run_match(config, entrants_for(bots, in_process=mode == "in process"), pool=pool)
+if pool is not None:
+    pool.close()
+"""
+
+
+def series_cpu(
+    tree: Path,
+    bots: Sequence[str],
+    games: int,
+    variant: str,
+    seed: int,
+    matches: int,
+    mode: str,
+    cwd: Path,
+) -> float:
+    """CPU seconds of ``matches`` matches played one after the other by one process."""
+    args = (list(bots), games, variant, seed, matches, mode, str(cwd / "out"))
+    code = SERIES.format(tree=str(tree), args=args)
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    cpu, _ = in_cgroup([sys.executable, "-c", code], env, cwd)
+    return cpu
+
+
 def median(values: Sequence[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -144,6 +185,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--duplicate", action="store_true", help="also measure duplicate deals")
     parser.add_argument("--tree", action="append", default=[], metavar="NAME=PATH")
     parser.add_argument("--languages", default=",".join(LANGUAGES))
+    parser.add_argument(
+        "--series",
+        type=int,
+        default=6,
+        metavar="N",
+        help="a worker's matches: the marginal CPU of a match among N in one process (0: skip)",
+    )
     args = parser.parse_args(argv)
     if not CPUACCT.is_dir() or not os.access(CPUACCT, os.W_OK):
         raise SystemExit(f"needs a writable cgroup v1 cpuacct hierarchy at {CPUACCT} (root)")
@@ -172,6 +220,7 @@ def main(argv: list[str] | None = None) -> None:
         # The starter against an in-process random bot: only the starter is a program.
         plans[f"start {language}"] = ["match", starter, "random", "--games", "1", "--in-process"]
     runs: dict[tuple[str, str], list[Run]] = defaultdict(list)
+    serial: dict[tuple[str, str, int], list[float]] = defaultdict(list)
     with tempfile.TemporaryDirectory(prefix="match-cost-") as folder:
         warm = [plans["sandboxed"], *(plans[f"start {lang}"] for lang in languages)]
         for tree in trees.values():  # builds and runtimes: made once, not counted
@@ -182,8 +231,22 @@ def main(argv: list[str] | None = None) -> None:
                 for name, tree in trees.items():
                     cwd = Path(tempfile.mkdtemp(dir=folder))
                     runs[(name, label)].append(nimmt(tree, plan, cwd))
+            if args.series:
+                for name, tree in trees.items():
+                    modes = ["in process"]
+                    if (tree / "arena" / "runner" / "pool.py").exists():
+                        modes.append("warm")
+                    for mode in modes:
+                        for count in (1, 1 + args.series):
+                            cwd = Path(tempfile.mkdtemp(dir=folder))
+                            cpu = series_cpu(
+                                tree, bots, args.games, args.variant, args.seed, count, mode, cwd
+                            )
+                            serial[(name, mode, count)].append(cpu)
             print(f"repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
     report(args, trees, runs, languages)
+    if args.series:
+        report_series(args, trees, serial)
 
 
 def report(
@@ -246,6 +309,32 @@ def report(
                     ours -= cpu(first, "two in process")
                     theirs -= cpu(other, "two in process")
                 print(f"  {label:<18} [{first}] / [{other}]: {ours / theirs:.2f}x")
+
+
+def report_series(
+    args: argparse.Namespace,
+    trees: dict[str, Path],
+    serial: dict[tuple[str, str, int], list[float]],
+) -> None:
+    """A worker's figure: the marginal CPU of a match in a process that plays many."""
+    print(
+        f"\na worker's matches: {args.games}-game matches, the CPU of {1 + args.series} in one "
+        f"process less that of 1, per match (medians)"
+    )
+    for name in trees:
+        marginal = {}
+        for mode in ("in process", "warm"):
+            one, many = serial.get((name, mode, 1)), serial.get((name, mode, 1 + args.series))
+            if one and many:
+                marginal[mode] = (median(many) - median(one)) / args.series
+        if "in process" not in marginal:
+            continue
+        local = marginal["in process"]
+        line = f"  [{name}] in process {1000 * local:.0f} ms"
+        if "warm" in marginal:
+            warm = marginal["warm"]
+            line += f", sandboxed warm {1000 * warm:.0f} ms: ratio {warm / local:.2f}x"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,20 @@ class CappedLog:
         with self._lock:
             return self._contents().decode("utf-8", errors="replace")
 
+    def switch(self, path: Path) -> None:
+        """Finish the current file (its tail written, as :meth:`close` does) and go on in a
+        new one at ``path``, with its own cap: a process kept for another match logs that
+        match apart."""
+        with self._lock:
+            if self._closed:
+                return
+            if self._cut:
+                self._file.write(cut_line(self._cut))
+            self._file.write(self._tail)
+            self._file.close()
+            self._head, self._tail, self._cut = bytearray(), bytearray(), 0
+            self._file = open(path, "wb")  # noqa: SIM115 - closed by close()
+
     def close(self, timeout: float = 2.0) -> None:
         """Wait for EOF (or ``timeout``), then write the tail and close the file (idempotent).
 
