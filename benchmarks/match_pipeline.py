@@ -317,6 +317,13 @@ def main() -> None:
         default="both",
         help="where the matches' files are kept: the data folder, an object store, or each",
     )
+    parser.add_argument(
+        "--warm",
+        default="0,8",
+        metavar="N,...",
+        help="the workers' NIMMT_WARM_BOTS settings to compare (0: a new process per match)",
+    )
+    parser.add_argument("--workers", default="1,2", metavar="N,...", help="worker counts")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument(
         "--database", metavar="URL", help="a PostgreSQL database to use and empty (default: "
@@ -349,11 +356,13 @@ def main() -> None:
                     run_env = dict(env)
                     if store == "object":
                         run_env |= stack.enter_context(object_store(folder))
-                    for workers in (1, 2):
-                        row = matches_per_minute(
-                            ladder, bots, run_env, workers, args.matches, folder
-                        )
-                        results["throughput"].append(row)
+                    for warm in [int(n) for n in args.warm.split(",")]:
+                        for workers in [int(n) for n in args.workers.split(",")]:
+                            warm_env = run_env | {"NIMMT_WARM_BOTS": str(warm)}
+                            row = matches_per_minute(
+                                ladder, bots, warm_env, workers, args.matches, folder
+                            )
+                            results["throughput"].append(row | {"warm": warm})
         results["rating"] = rating_time(ladder, bots, args.rated)
 
     if args.json:
@@ -361,7 +370,8 @@ def main() -> None:
         return
     for row in results["throughput"]:
         print(
-            f"{row['store']}, {row['workers']} worker(s): {row['matches']} matches in "
+            f"{row['store']}, {row['workers']} worker(s), warm {row['warm']}: "
+            f"{row['matches']} matches in "
             f"{row['seconds']} s = {row['matches_per_minute']} matches/min ({row['finished']} "
             f"finished, {row['faults']} faults); storage {row['storage_ms_per_match']} ms/match"
         )

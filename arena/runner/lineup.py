@@ -98,6 +98,9 @@ class Entrant:
     trusted: bool = False
     env: Mapping[str, str] = field(default_factory=dict)
     joined: Join | None = None
+    #: Whose program it is (e.g. the site's bot version): a warm process is handed only to an
+    #: entrant with the same ``version``, folder, command, environment and limits.
+    version: str = ""
 
     def __post_init__(self) -> None:
         given = (self.program is not None) + (self.in_process is not None) + self.external
@@ -380,6 +383,7 @@ class Lineup:
             return None
         program = entrant.program
         return (
+            entrant.version,
             str(program.directory),
             tuple(program.command),
             tuple(sorted(entrant.env.items())),
@@ -591,7 +595,9 @@ class Lineup:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(slot.server.stop(grace), grace + SERVER_STOP_WAIT)
             if slot.log_into is not None and slot.log_path is not None:
-                _append_log(slot.log_path, slot.log_into, self.sitting + 1, self.sittings)
+                _append_log(
+                    slot.log_path, slot.log_into, self.sitting + 1, self.sittings, slot.reused
+                )
 
     async def _keep(self, kept: list[_Slot]) -> None:
         """Give the processes asked to stay to the pool (frozen there), once their streams are
@@ -650,12 +656,18 @@ class Lineup:
         )
 
 
-def _append_log(part: Path, whole: Path, sitting: int, sittings: int) -> None:
-    """Append a later sitting's log ``part`` to the bot's log ``whole``, under a line."""
+def _append_log(part: Path, whole: Path, sitting: int, sittings: int, kept: bool) -> None:
+    """Append a later sitting's log ``part`` to the bot's log ``whole``, under a line
+    (``kept``: the sitting was played by a kept process, not a new one)."""
+    how = (
+        "a kept process of the bot, never dealt these deals"
+        if kept
+        else "the arena started the bot afresh"
+    )
     with contextlib.suppress(OSError), whole.open("ab") as out:
         out.write(
-            f"\n=== sitting {sitting} of {sittings}: the arena started the bot afresh "
-            "(a new process for each seat rotation) ===\n".encode()
+            f"\n=== sitting {sitting} of {sittings}: {how} "
+            "(a process of its own for each seat rotation) ===\n".encode()
         )
         with part.open("rb") as read:
             shutil.copyfileobj(read, out)
