@@ -5,6 +5,7 @@ source trees side by side (a change's before and after) in one run, printed as r
     nice -n 10 .venv/bin/python benchmarks/match_cost.py [--repeats 3] [--games 4]
         [--long-games 40] [--bots random,random,heuristic,heuristic] [--variant basic]
         [--duplicate] [--tree NAME=PATH ...] [--languages python,javascript,go,cpp,java]
+        [--series 6]
 
 **How CPU is counted.** Each command (``nimmt match ...``, run as ``python -c`` with the tree
 first on ``sys.path``) starts in a fresh cgroup of its own under the ``cpuacct`` hierarchy
@@ -27,33 +28,47 @@ tree by tree and mode by mode within each repeat, so that the machine's load fal
    and an in-process ``random``, less the same match of two in-process bots: what one start of
    that bot costs the arena (its launch, runtime, imports, hello, and the few decisions of one
    game), and its launch-to-hello time from ``match.json`` (wall clock).
+5. a worker's matches (``--series N``): N + 1 ``--games`` matches of ``--bots`` played one after
+   the other by one long-lived process (seeds 1000 apart: no deal in common), less one such
+   match, per match: in process, and sandboxed with a warm pool (:mod:`arena.runner.pool`, as
+   the site's workers keep one; a tree without a pool is measured in process only). This is
+   what a match costs a worker that plays many, where items 1-4 are the one-shot CLI's cost.
 
 The trees must share this checkout's ``.venv`` (the same Python packages); a compiled language's
 starter is built once per content of its folder before it is measured.
 
-**Measured** 2026-12-06 on this 2-core machine with other work running (``--repeats 3
---duplicate --tree before=<commit fe16d75 exported>``, medians; ``this`` = duplicate matches
-played by fresh processes per seat rotation, the kit's and CLI's lighter imports, and main's
-clean-up through cgroups):
+**Measured** 2026-12-06 on this 2-core machine under a load of 15-17 (other engineers' tests and
+builds), ``--repeats 3 --languages python --duplicate --long-games 20 --series 6 --tree
+before=<commit 5351829 exported>``, medians; ``this`` = warm bots and main as of this run:
 
-===========================================  ========  ========  ============
-figure                                        this      before    this/before
-===========================================  ========  ========  ============
-4-game match sandboxed / in process           3.44x     3.51x
-per decision sandboxed / in process           5.77x     6.13x
-4-game duplicate match, CPU                   3.48 s    1.46 s    2.38x
-duplicate / the same games as single deals    2.86x     1.00x
-start python (CPU; launch to hello)           250 ms    301 ms    0.83x
-start javascript                              377 ms    403 ms    0.94x
-start go                                      108 ms    144 ms    0.75x
-start cpp                                     104 ms    152 ms    0.68x
-start java                                    632 ms    588 ms    1.08x
-===========================================  ========  ========  ============
+============================================================  ========  ========
+figure                                                         this      before
+============================================================  ========  ========
+4-game match, one-shot CLI: sandboxed / in process (cold)      4.48x     3.62x
+   sandboxed, CPU                                              1.383 s   1.354 s
+   in process, CPU                                             0.308 s   0.374 s
+per decision sandboxed / in process                            7.31x     4.75x
+   (0.584 against 0.080 ms; before 0.544 against 0.114 ms)
+4-game duplicate match, one-shot CLI, CPU                      3.85 s    3.59 s
+start python (CPU; launch to hello 748 against 630 ms)         305 ms    228 ms
+a worker's 4-game match, marginal CPU: sandboxed, warm         188 ms    -
+a worker's 4-game match, marginal CPU: in process              28 ms     33 ms
+============================================================  ========  ========
 
-An earlier run before main's clean-up (same command): duplicate 3.49 s against 1.31 s (2.67x),
-python start 229 against 246 ms. A sandboxed Python bot's start is mostly its imports: Python
-itself ~9 ms, ``import grpc`` (which loads asyncio and ssl) ~80 ms, the kit with the engine and
-the messages ~150 ms in all.
+So a worker with warm bots spends 188 ms of CPU on a 4-game match of four sandboxed Python
+bots, 0.14x what the same match costs cold (1.383 s) and 0.61x the one-shot in-process CLI
+match (0.308 s, which is mostly Python's start and imports); against the same matches in
+process in a long-lived process (28 ms) it is still 6.7x: about 112 ms of it are the match's
+192 decisions through the protocol (0.584 ms each), the rest the line-up around a kept process
+(a server per seat, the token, thawing, the hello, freezing, the clean-up). The start and
+per-decision figures of ``this`` against ``before`` moved with the load of the machine
+(before: 250 against 301 ms and 5.77x against 6.13x, measured on a quieter machine); they are
+not what warm bots change. Where a sandboxed Python bot's start goes (CPU in its cgroup,
+medians of 5, ``arena.sandbox.launch``): the gate and bubblewrap 10 ms, Python itself 10 ms,
+``import grpc.aio`` 78 ms, the kit, the engine and a house bot 60 ms more: 157 ms before it
+connects, imports ~140 ms of it; cheaper imports would cut a part of that, a kept process all
+of it.
+
 """
 
 from __future__ import annotations
@@ -146,7 +161,8 @@ if mode == "warm":
     pool = WarmPool(size=len(bots))
 for m in range(matches):
     config = MatchConfig(variant, games, seed + 1000 * m, out=Path(out) / str(m))
-    run_match(config, entrants_for(bots, in_process=mode == "in process"), pool=pool)
+    more = {{"pool": pool}} if pool is not None else {{}}  # an older tree has no pool
+    run_match(config, entrants_for(bots, in_process=mode == "in process"), **more)
 if pool is not None:
     pool.close()
 """
