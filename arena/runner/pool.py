@@ -83,7 +83,8 @@ class WarmPool:
         removes it."""
         with self._lock:
             if self._root is None:
-                self._root = Path(tempfile.mkdtemp(prefix="nimmt-warm-"))
+                remove_stale_folders()
+                self._root = Path(tempfile.mkdtemp(prefix=f"nimmt-warm-{os.getpid()}-"))
                 self._root.chmod(0o711)
             folder = Path(tempfile.mkdtemp(prefix="seat-", dir=self._root))
         folder.chmod(0o711)
@@ -175,6 +176,15 @@ class WarmPool:
         with self._lock:
             if self._watcher is None:
                 self._watcher = _Watcher.start()
+
+
+def remove_stale_folders() -> None:
+    """Remove the folders of pools whose process is gone (``nimmt-warm-<pid>-...``: a worker
+    killed before it could close its pool leaves its seats' sockets and tokens)."""
+    for folder in Path(tempfile.gettempdir()).glob("nimmt-warm-*-*"):
+        creator = folder.name.split("-")[2]
+        if creator.isdigit() and not os.path.exists(f"/proc/{creator}"):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _half_cpu_spent(process: sandbox.BotProcess) -> bool:

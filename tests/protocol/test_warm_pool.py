@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections.abc import Iterator
@@ -234,5 +235,12 @@ def test_a_worker_killed_with_sigkill_leaves_no_bot_behind(tmp_path: Path) -> No
         while any(alive(p) for p in kept) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not any(alive(p) for p in kept)
+        # its seats' folder (sockets, tokens) goes when the next pool makes its own
+        left = list(Path(tempfile.gettempdir()).glob(f"nimmt-warm-{worker.pid}-*"))
+        assert left
+        successor = WarmPool()
+        successor.seat_dir()
+        successor.close()
+        assert not any(folder.exists() for folder in left)
     finally:
         worker.kill()
