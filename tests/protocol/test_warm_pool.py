@@ -132,6 +132,17 @@ def test_a_process_with_a_fault_is_not_kept(tmp_path: Path, pool: WarmPool) -> N
     assert not alive(pids(result)["faulty"])
 
 
+def test_a_bot_whose_kit_does_not_stay_is_not_kept_and_exits_as_before(
+    tmp_path: Path, pool: WarmPool
+) -> None:
+    old = Entrant("old", program=load(BOTS / "stays-never"))
+    result = match([old, house("random")], tmp_path / "a", pool, 1)
+    [bot] = [b for b in result.bots if b.name == "old"]
+    assert bot.faults == () and bot.dropped is None
+    assert bot.program is not None and bot.program.exit_code == 0
+    assert [p.pid for p in pool.processes()] == [pids(result)["random"]]
+
+
 def test_a_kept_process_gets_no_cpu_while_it_waits(tmp_path: Path, pool: WarmPool) -> None:
     burner = Entrant("burner", program=load(BOTS / "stays-burning"))
     result = match([burner, house("random")], tmp_path / "a", pool, 1)
