@@ -374,7 +374,7 @@ class Lineup:
             self._refuse(slot, f"could not be started: {exc}", first_game)
             return slot
         if key is not None and slot.process.can_freeze:
-            slot.warm = Warm(key, slot.process)
+            slot.warm = Warm(key, slot.process, cpu_limit=limits.cpu_seconds)
         return slot
 
     def _pool_key(self, entrant: Entrant, limits: sandbox.Limits) -> PoolKey | None:

@@ -54,6 +54,8 @@ class Warm:
     deals: set[int] = field(default_factory=set)
     matches: int = 0
     idle_since: float = 0.0
+    #: The process's CPU-time rlimit (seconds: ``Limits.cpu_seconds``), which counts its life.
+    cpu_limit: float = float(sandbox.Limits().cpu_seconds)
 
 
 class WarmPool:
@@ -106,7 +108,7 @@ class WarmPool:
         """Keep ``warm`` (which just played a match in good standing) for a later match: frozen,
         or ended if it cannot be frozen, is worn out or the pool is closed; True if kept."""
         process = warm.process
-        worn = warm.matches >= self.max_matches or _half_cpu_spent(process)
+        worn = warm.matches >= self.max_matches or _half_cpu_spent(process, warm.cpu_limit)
         if self._closed or self.size == 0 or worn or process.poll() is not None:
             _end([process])
             return False
@@ -187,11 +189,11 @@ def remove_stale_folders() -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _half_cpu_spent(process: sandbox.BotProcess) -> bool:
-    """Whether the process used half of its CPU-time rlimit (which counts its whole life, so a
-    kept process would otherwise be killed by it in some later match)."""
+def _half_cpu_spent(process: sandbox.BotProcess, limit: float) -> bool:
+    """Whether the process used half of its CPU-time rlimit ``limit`` (which counts its whole
+    life, so a kept process would otherwise be killed by it in some later match)."""
     used = process.cpu_seconds
-    return used is not None and used > sandbox.Limits().cpu_seconds / 2
+    return used is not None and used > limit / 2
 
 
 def _end(processes: Iterable[sandbox.BotProcess]) -> None:

@@ -198,6 +198,18 @@ def test_it_bounds_the_pool_and_ends_the_least_recently_used(tmp_path: Path) -> 
     assert not any(alive(p) for p in pids(first).values())
 
 
+def test_it_ends_a_process_that_played_its_last_match(tmp_path: Path) -> None:
+    once = WarmPool(size=4, max_matches=2)
+    try:
+        first = match([house("random"), house("random", copy=2)], tmp_path / "a", once, 1)
+        second = match([house("random"), house("random", copy=2)], tmp_path / "b", once, 1001)
+        assert set(pids(first).values()) == set(pids(second).values())
+        assert len(once) == 0  # two matches each: worn out, ended
+        assert not any(alive(p) for p in pids(second).values())
+    finally:
+        once.close()
+
+
 def test_it_ends_a_process_idle_for_too_long(tmp_path: Path) -> None:
     brief = WarmPool(size=4, idle_s=0.4)
     try:
