@@ -1,7 +1,8 @@
 """A replay is read as a :class:`GameRecord` at every door: whatever JSON comes in, a field that
 is missing or of the wrong type is a :class:`ReplayError` naming it (a deal that breaks the rules
-another typed :class:`NimmtError`), never a ``KeyError`` or ``TypeError`` from deep inside the re-play, the viewer's frames or the decision analysis; and
-what the arena writes from a record is byte for byte the format's JSON."""
+another typed :class:`NimmtError`), never a ``KeyError`` or ``TypeError`` from deep inside the
+re-play, the viewer's frames or the decision analysis; and what the arena writes from a record is
+byte for byte the format's JSON."""
 
 import json
 import random
