@@ -615,7 +615,13 @@ class Lineup:
             slot.warm.matches += 1
             warms.append(slot.warm)
         loop = asyncio.get_running_loop()
-        giving = loop.run_in_executor(_ENDING, lambda: [pool.give(w) for w in warms])
+
+        def give_all() -> None:
+            sandbox.park_logs([warm.process for warm in warms])
+            for warm in warms:
+                pool.give(warm)
+
+        giving = loop.run_in_executor(_ENDING, give_all)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(giving), END_WAIT)
 

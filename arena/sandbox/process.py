@@ -31,7 +31,7 @@ from arena import GRPC_EXPERIMENTS
 
 from . import seccomp, trees, uids
 from .bubblewrap import Mounts, bwrap_argv, etc_files, find_bwrap, proc_files
-from .capped_log import CappedLog
+from .capped_log import CappedLog, settle
 from .cgroups import CONTROLLERS, BotCgroup, find_hierarchy
 from .probe import require_isolation
 from .runtime import RuntimeInUse, use_runtime
@@ -343,6 +343,16 @@ class BotProcess:
 
     def __repr__(self) -> str:
         return f"<BotProcess pid={self.pid} uid={self.uid} status={self.poll()}>"
+
+
+def park_logs(processes: list[BotProcess]) -> None:
+    """Finish the logs of the match the (kept) ``processes`` just played, with what they
+    still write of it (:func:`.capped_log.settle`); until :meth:`BotProcess.switch_log`, their
+    output is dropped."""
+    settle([process._log for process in processes])
+    for process in processes:
+        with contextlib.suppress(OSError):
+            process._log.switch(Path(os.devnull))
 
 
 def _write_token(seat_dir: Path, token: str, uid: int | None) -> None:

@@ -71,6 +71,9 @@ def test_it_hands_a_kept_process_to_the_next_match_of_the_same_bot(
 ) -> None:
     first = match([house("random"), house("random", copy=2)], tmp_path / "a", pool, 1)
     assert len(pool) == 2
+    for bot in first.bots:  # what the bot wrote after the match's end is in that match's log
+        log = (tmp_path / "a" / "logs" / f"{bot.name}.log").read_text()
+        assert "keeps this process for another match" in log, log
     second = match([house("random"), house("random", copy=2)], tmp_path / "b", pool, 1001)
     assert set(pids(first).values()) == set(pids(second).values())
     for bot in second.bots:
