@@ -419,15 +419,8 @@ class Lineup:
 
     async def _await_hello(self, slot: _Slot, first_game: int) -> None:
         await self._hello(slot, first_game)
-        if (
-            slot.reused
-            and slot.player.dropped is not None
-            and slot.player.dropped.game
-            in (
-                0,
-                first_game,
-            )
-        ):
+        dropped = slot.player.dropped
+        if slot.reused and dropped is not None and dropped.game in (0, first_game):
             # A kept process that did not come back: a new one takes its place (the seat's
             # drop is undone; it had not played).
             assert slot.process is not None
