@@ -598,9 +598,8 @@ class Lineup:
         assert self.pool is not None
         pool = self.pool
         deals = self.deals[self.sitting]
-        for slot in kept:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(slot.server.stop(0.1), SERVER_STOP_WAIT)
+        stops = (asyncio.wait_for(slot.server.stop(0.1), SERVER_STOP_WAIT) for slot in kept)
+        await asyncio.gather(*stops, return_exceptions=True)  # all at once
         warms = []
         for slot in kept:
             assert slot.warm is not None
