@@ -21,21 +21,22 @@ PostgreSQL server it makes its database on (default ``postgres://postgres@127.0.
 setting of the workers, one after the other in one run: 0 starts every bot process afresh, as
 the site did before warm bots; ``--workers 1`` times one worker process only.
 
-**Measured** 2026-12-06 on this 2-core machine under a load of about 15 (other engineers' tests
+**Measured** 2026-12-06 on this 2-core machine under a load of about 17 (other engineers' tests
 and builds), ``--store folder --workers 1 --warm 0,16 --matches 30 --rated 10``, one run: the
 ladder's matches are 4-game duplicate matches of four house ``random`` bots (16 processes a
 match: one per bot and seat rotation)
 
-=============================================  =================  ===========
+=============================================  ==================  ===========
 one worker process, data folder                 matches per minute  ratio
-=============================================  =================  ===========
-a new process per bot and rotation (warm 0)     9.8                 1.00x
-warm bots (``NIMMT_WARM_BOTS=16``)              49.0                5.0x
-=============================================  =================  ===========
+=============================================  ==================  ===========
+a new process per bot and rotation (warm 0)     9.3                 1.00x
+warm bots (``NIMMT_WARM_BOTS=16``)              46.4                4.99x
+=============================================  ==================  ===========
 
-(30 matches each, all finished, no fault; a warm match took 0.66-0.92 s of the worker's task
-time, a cold one 4.1-6.8 s on that loaded machine. The issue's figure for today, 17-18.7 matches
-a minute, was taken on a quieter machine.)
+(30 matches each, all finished, no fault.) Earlier runs the same day: 49.0 against 9.8 (5.0x)
+before a kept process's log was finished when it was kept, and 28.3 against 8.2 (3.45x) while
+the kept processes' servers still stopped one after the other (each may wait 0.1 s). The
+issue's figure for the site before, 17-18.7 matches a minute, was taken on a quieter machine.
 """
 
 import argparse
