@@ -15,6 +15,7 @@ from arena.engine.decisions import PlayTile
 from arena.engine.frames import frames
 from arena.engine.game import Game
 from arena.engine.replay import read
+from arena.protocol import arena_pb2 as pb
 from arena.runner.defaults import default_decision
 from arena.runner.match import Entrant, MatchConfig, run_match
 from arena.runner.notes import MAX_VALUES, NOTE_BYTES, DecisionNote, Note, cut_utf8
@@ -39,6 +40,15 @@ def test_values_that_are_not_finite_count_as_none_and_extra_values_are_dropped()
     many = Note.bounded("", [1.0] * (MAX_VALUES + 50))
     assert many is not None and len(many.values) == MAX_VALUES
     assert Note.bounded("", [math.nan, None]) is None
+
+
+def test_an_answer_without_text_or_values_has_no_note_whatever_holds_its_values():
+    answer = pb.Answer()
+    assert Note.bounded(answer.note, answer.option_values, 3) is None
+    assert Note.bounded("", [], 3) is None and Note.bounded("", iter(()), 3) is None
+    assert Note.bounded("", iter([1.0]), 3) == Note("", (1.0,))  # an iterator is read
+    answer.option_values.append(2.0)
+    assert Note.bounded(answer.note, answer.option_values, 3) == Note("", (2.0,))
 
 
 class Annotating(Seat):
