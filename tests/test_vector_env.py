@@ -18,7 +18,7 @@ from arena.env.actions import action_of, decision_of
 from arena.env.core import ClassicTables, core_available
 from arena.env.encoding import action_mask, encode
 from arena.env.vector import random_actions
-from arena.runner.defaults import default_decision
+from arena.table.defaults import default_decision
 
 pytestmark = pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
 
@@ -37,8 +37,11 @@ def test_core_tables_play_the_games_rules_and_show_its_views(players):
     tables = ClassicTables(players, count)
     tables.deal(seeds)
     games = [Game.new("classic", players, int(s)) for s in seeds]
+    obs, mask = tables.observe()
     while True:
-        obs, mask = tables.observe()
+        fresh, _ = tables.observe()
+        tables.observe(obs=obs, mask=mask, primed=True)  # over the last step's vectors
+        assert np.array_equal(fresh, obs)
         for i, game in enumerate(games):
             for seat in range(players):
                 view = observe(game, seat)
@@ -53,7 +56,7 @@ def test_core_tables_play_the_games_rules_and_show_its_views(players):
                 wild = rng.random() < 0.1  # now and then an illegal action, as a careless agent
                 actions[i, seat] = rng.randrange(440) if wild else action_of(rng.choice(legal))
         before = [list(g.scores) for g in games]
-        rewards, illegal = tables.step(actions)
+        rewards, illegal, played = tables.step(actions)
         for i, game in enumerate(games):
             views = {s: observe(game, s) for s in (game.pending.seats if game.pending else ())}
             for seat, view in views.items():
@@ -61,7 +64,9 @@ def test_core_tables_play_the_games_rules_and_show_its_views(players):
                 decision = decision_of(action) if 0 <= action < 432 else None
                 wrong = decision is None or decision not in view.legal
                 assert illegal[i, seat] == wrong
-                game.apply(seat, default_decision(view) if wrong else decision)
+                decision = default_decision(view) if wrong else decision
+                assert played[i, seat] == action_of(decision)
+                game.apply(seat, decision)
             assert list(rewards[i]) == [b - a for a, b in zip(game.scores, before[i], strict=True)]
     for i, game in enumerate(games):
         assert tuple(tables.view(i)["scores"]) == game.result().scores
@@ -110,6 +115,21 @@ def test_core_tables_refuse_bad_buffers_and_steps_before_a_deal():
     with pytest.raises(ValueError, match="no house policy"):
         _policies.classic_policy(
             tables.buffer, "mcs", 0.5, np.zeros(1, np.uint64), 428, np.zeros((2, 4), np.int64)
+        )
+    half = np.concatenate(
+        [tables.buffer[: tables.buffer.size // 2], np.zeros(tables.buffer.size // 2, np.uint8)]
+    )  # a dealt table, then one never dealt
+    with pytest.raises(ValueError, match="tables of different sizes, or not dealt"):
+        core.classic_step(
+            half,
+            np.zeros((2, 4), np.int64),
+            np.zeros((2, 4), np.float32),
+            np.zeros((2, 4), np.uint8),
+            428,
+        )
+    with pytest.raises(ValueError, match="tables of different sizes, or not dealt"):
+        core.classic_observe(
+            half, tables._layout, tables._template, -1, None, np.zeros((2, 4, 432), np.int8)
         )
 
 
@@ -314,3 +334,48 @@ def test_the_seat_vector_env_refuses_what_it_cannot_play():
         SeatVectorEnv("classic", ["heuristic"], players=4, num_envs=2)
     with pytest.raises(ValueError, match="seat"):
         SeatVectorEnv("classic", "random", players=4, seat=4, num_envs=2)
+
+
+def _run(env, steps: int, seed: int):
+    """Everything a seeded run returns, for Gymnasium's data_equivalence."""
+    out = [env.reset(seed=seed)]
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        obs = out[-1][0]
+        out.append(env.step(random_actions(obs["action_mask"], rng)))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 4, 10])
+def test_the_seat_vector_env_passes_gymnasiums_space_and_determinism_checks(players):
+    """Gymnasium (1.4) has no checker for vector envs: its single-env checks, batched."""
+    from gymnasium.utils.env_checker import data_equivalence
+    from gymnasium.utils.passive_env_checker import check_obs
+
+    env = SeatVectorEnv("classic", "random", players=players, num_envs=6, seed=0)
+    assert env.metadata["autoreset_mode"].value == "SameStep"
+    first = _run(env, 25, seed=11)
+    for result in first:
+        check_obs(result[0], env.observation_space, "step")
+    again = _run(SeatVectorEnv("classic", "random", players=players, num_envs=6), 25, seed=11)
+    assert data_equivalence(first, again, exact=True)
+    other = _run(env, 25, seed=12)
+    assert not data_equivalence(first, other)
+    # copy=True: returned arrays are never the env's own (check_returned_data_not_reused)
+    obs_1, _ = env.reset(seed=3)
+    obs_2, *_ = env.step(random_actions(obs_1["action_mask"], np.random.default_rng(0)))
+    assert not np.shares_memory(obs_1["observation"], obs_2["observation"])
+
+
+def test_copy_false_hands_out_read_only_arrays_that_the_next_step_overwrites():
+    env = VectorEnv("classic", 4, 3, seed=2, copy=False)
+    obs, _ = env.reset()
+    before = obs["observation"].copy()
+    with pytest.raises(ValueError, match="read-only"):
+        obs["observation"][0, 0, 0] = 7.0
+    nxt, *_ = env.step(random_actions(obs["action_mask"], np.random.default_rng(0)))
+    assert np.shares_memory(obs["observation"], nxt["observation"])
+    assert not np.array_equal(before, nxt["observation"])
+    fresh = VectorEnv("classic", 4, 3, seed=2)
+    fresh_obs, _ = fresh.reset()
+    assert np.array_equal(before, fresh_obs["observation"])

@@ -2635,11 +2635,23 @@ static int ct_reveal(ClassicTable *g) {
     return ct_place(g, codes, n, -1);
 }
 
-/* one table's step: actions[s] for every seat (-1: no answer yet); illegal answers of asked
- * seats play the arena's fault default and set illegal[s] */
-static int ct_step(ClassicTable *g, const int64_t *actions, unsigned char *illegal,
-                   long take_row) {
-    int players = g->players;
+/* one table's step: actions[s] for every seat (-1: no answer yet). An asked seat's illegal
+ * action is flagged 1 in illegal[s], an answer of a seat not asked 2 (and ignored); with
+ * ``strict`` the table is then left as it was, else the arena's fault default is played for an
+ * illegal action and written over actions[s] (what was played). */
+static int ct_step(ClassicTable *g, int64_t *actions, unsigned char *illegal, long take_row,
+                   int strict) {
+    int players = g->players, wrong = 0;
+    for (int s = 0; s < players; s++) {
+        int asked = g->phase == CT_TILE ? g->nhand[s] > 0 && g->chosen[s] == 0
+                                        : g->phase == CT_TAKE_ROW && g->asked == s;
+        if (!asked && actions[s] >= 0) {
+            illegal[s] = 2;
+            wrong = 1;
+        }
+    }
+    if (wrong && strict) return 0;
+    wrong = 0;
     if (g->phase == CT_TILE) {
         int waiting = 0;
         for (int s = 0; s < players; s++) {
@@ -2647,13 +2659,20 @@ static int ct_step(ClassicTable *g, const int64_t *actions, unsigned char *illeg
             int64_t a = actions[s];
             if (a < 0) {
                 waiting = 1;
-                continue;
-            }
-            if (a < 1 || a > CT_TILES || !g->hand[s][a]) { /* the lowest card in hand */
-                a = 1;
-                while (!g->hand[s][a]) a++;
+            } else if (a < 1 || a > CT_TILES || !g->hand[s][a]) {
                 illegal[s] = 1;
+                wrong = 1;
+                if (!strict) { /* the lowest card in hand */
+                    a = 1;
+                    while (!g->hand[s][a]) a++;
+                    actions[s] = a;
+                }
             }
+        }
+        if (wrong && strict) return 0;
+        for (int s = 0; s < players; s++) {
+            if (g->nhand[s] == 0 || g->chosen[s] != 0 || actions[s] < 0) continue;
+            int64_t a = actions[s];
             g->hand[s][a] = 0;
             g->nhand[s]--;
             g->chosen[s] = (int)a;
@@ -2666,8 +2685,10 @@ static int ct_step(ClassicTable *g, const int64_t *actions, unsigned char *illeg
         if (a < 0) return 0;
         long row = a - take_row;
         if (row < 0 || row >= CT_ROWS) {
-            row = ct_cheapest_row(g);
             illegal[s] = 1;
+            if (strict) return 0;
+            row = ct_cheapest_row(g);
+            actions[s] = take_row + row;
         }
         long codes[CT_SEATS];
         codes[0] = ((long)g->current << 4) | s;
@@ -2677,14 +2698,16 @@ static int ct_step(ClassicTable *g, const int64_t *actions, unsigned char *illeg
     return 0;
 }
 
-/* classic_step(tables, actions, rewards, illegal, take_row): every table one step; actions
- * int64 (n, players), rewards float32 (n, players) (the change of score, penalty negative),
- * illegal uint8 (n, players) set where an asked seat's action was not legal (reset first) */
+/* classic_step(tables, actions, rewards, illegal, take_row[, strict]): every table one step;
+ * actions int64 (n, players) (ct_step: the defaults played are written back), rewards float32
+ * (n, players) (the change of score, penalty negative), illegal uint8 (n, players) set where an
+ * asked seat's action was not legal (reset first) */
 static PyObject *py_classic_step(PyObject *self, PyObject *args) {
     PyObject *tables_in, *actions_in, *rewards_in, *illegal_in;
     long take_row;
-    if (!PyArg_ParseTuple(args, "OOOOl", &tables_in, &actions_in, &rewards_in, &illegal_in,
-                          &take_row))
+    int strict = 0;
+    if (!PyArg_ParseTuple(args, "OOOOl|p", &tables_in, &actions_in, &rewards_in, &illegal_in,
+                          &take_row, &strict))
         return NULL;
     Py_buffer tv, av, rv, iv;
     Py_ssize_t n;
@@ -2712,7 +2735,7 @@ static PyObject *py_classic_step(PyObject *self, PyObject *args) {
         PyBuffer_Release(&rv);
         return NULL;
     }
-    const int64_t *actions = av.buf;
+    int64_t *actions = av.buf;
     float *rewards = rv.buf;
     unsigned char *illegal = iv.buf;
     memset(illegal, 0, (size_t)cells);
@@ -2726,7 +2749,7 @@ static PyObject *py_classic_step(PyObject *self, PyObject *args) {
         }
         int before[CT_SEATS];
         for (int s = 0; s < players; s++) before[s] = t->scores[s];
-        rc = ct_step(t, actions + i * players, illegal + i * players, take_row);
+        rc = ct_step(t, actions + i * players, illegal + i * players, take_row, strict);
         for (int s = 0; s < players; s++)
             rewards[i * players + s] = (float)(before[s] - t->scores[s]);
     }
@@ -2745,47 +2768,77 @@ enum {
 };
 
 /* one seat's vector (over the static template already copied into out) and mask */
+/* out[t - 1] = 1 for every t in 1..104 with bytes[t] set (bytes: 105 of them, mostly 0) */
+static inline void ct_ones(const unsigned char *bytes, float *out) {
+    for (int t = 1; t <= CT_TILES; t += 8) {
+        uint64_t w;
+        memcpy(&w, bytes + t, 8);
+        if (w == 0) continue;
+        for (int k = 0; k < 8; k++)
+            if (bytes[t + k]) out[t + k - 1] = 1.0f;
+    }
+}
+
+static signed char ct_heads_table[CT_TILES + 1];
+
+/* one seat's vector (over the static template, or over what this wrote before with the
+ * entries it sets cleared: see classic_observe) and mask. ``shared``: the vector of another
+ * seat of the same table, written just before: what every seat sees alike is copied from it */
 static void ct_observe(const ClassicTable *g, int seat, const long *b, float *out,
-                       signed char *mask) {
+                       signed char *mask, const float *shared) {
     int players = g->players;
     float tiles = (float)b[B_TILES];
     int asked_tile = g->phase == CT_TILE && g->nhand[seat] > 0 && g->chosen[seat] == 0;
     int asked_row = g->phase == CT_TAKE_ROW && g->asked == seat;
     if (out != NULL) {
         out[b[B_DECISION] + (asked_tile ? 1 : asked_row ? 4 : 0)] = 1.0f;
-        for (int t = 1; t <= CT_TILES; t++) {
-            if (g->hand[seat][t]) out[b[B_HAND] + t - 1] = 1.0f;
-            if (g->revealed[t]) out[b[B_REVEALED] + t - 1] = 1.0f;
-        }
+        ct_ones(g->hand[seat], out + b[B_HAND]);
         if (g->chosen[seat]) out[b[B_CHOSEN] + g->chosen[seat] - 1] = 1.0f;
         int placing[CT_SEATS] = {0};
         if (g->phase == CT_TAKE_ROW) {
             if (asked_row) out[b[B_PLACING] + g->current - 1] = 1.0f;
-            for (int k = 0; k < g->nq; k++) {
-                out[b[B_TO_PLACE] + (g->queue[k] >> 4) - 1] = 1.0f;
-                placing[g->queue[k] & 15] = 1;
-            }
+            for (int k = 0; k < g->nq; k++) placing[g->queue[k] & 15] = 1;
         }
-        for (int row = 0; row < CT_ROWS; row++) {
-            int filled = 0, last = 0, heads = 0;
-            for (int s = 0; s < CT_CARDS; s++) {
-                int t = g->cells[row * CT_CARDS + s];
-                if (t <= 0) continue;
-                long i = b[B_SPACES] + (row * b[B_SPACES_PER_ROW] + s) * b[B_SPACE_FEATURES];
-                out[i + 1] = (float)t / tiles;
-                out[i + 2] = 1.0f;
-                filled = s + 1;
-                last = t;
-                heads += classic_bullheads(t);
+        if (shared != NULL) { /* revealed, to place; the rows' spaces; the rows; counters */
+            long from = b[B_REVEALED], to = b[B_TO_PLACE] + b[B_TILES];
+            memcpy(out + from, shared + from, (size_t)(to - from) * 4);
+            for (int r = 0; r < CT_ROWS; r++) /* a space's card and "has a card" only */
+                for (int c = 0; c < CT_CARDS; c++) {
+                    long i = b[B_SPACES] + (r * b[B_SPACES_PER_ROW] + c) * b[B_SPACE_FEATURES];
+                    out[i + 1] = shared[i + 1];
+                    out[i + 2] = shared[i + 2];
+                }
+            memcpy(out + b[B_ROWS], shared + b[B_ROWS], CT_ROWS * 5 * 4);
+            memcpy(out + b[B_COUNTERS], shared + b[B_COUNTERS], 5 * 4);
+        } else {
+            ct_ones(g->revealed, out + b[B_REVEALED]);
+            if (g->phase == CT_TAKE_ROW)
+                for (int k = 0; k < g->nq; k++)
+                    out[b[B_TO_PLACE] + (g->queue[k] >> 4) - 1] = 1.0f;
+            for (int row = 0; row < CT_ROWS; row++) {
+                int filled = 0, last = 0, heads = 0;
+                for (int s = 0; s < CT_CARDS; s++) {
+                    int t = g->cells[row * CT_CARDS + s];
+                    if (t <= 0) continue;
+                    long i = b[B_SPACES] + (row * b[B_SPACES_PER_ROW] + s) * b[B_SPACE_FEATURES];
+                    out[i + 1] = (float)t / tiles;
+                    out[i + 2] = 1.0f;
+                    filled = s + 1;
+                    last = t;
+                    heads += ct_heads_table[t];
+                }
+                float *r = out + b[B_ROWS] + row * 5;
+                r[0] = filled > 0 ? 1.0f : 0.0f;
+                r[2] = (float)last / tiles;
+                r[3] = (float)filled / (float)b[B_SPACES_PER_ROW];
+                r[4] = (float)heads / 64.0f;
             }
-            float *r = out + b[B_ROWS] + row * 5;
-            r[0] = filled > 0 ? 1.0f : 0.0f;
-            r[2] = (float)last / tiles;
-            r[3] = (float)filled / (float)b[B_SPACES_PER_ROW];
-            r[4] = (float)heads / 64.0f;
+            int turn = g->turn + (g->phase == CT_TILE);
+            out[b[B_COUNTERS]] = (float)turn / 24.0f;
+            out[b[B_COUNTERS] + 2] = (float)g->supply / tiles;
         }
-        for (int s = 0; s < players; s++) {
-            float *x = out + b[B_SEATS] + ((s - seat + players) % players) * 6;
+        float *x = out + b[B_SEATS];
+        for (int s = seat, rel = 0; rel < players; rel++, s = s + 1 == players ? 0 : s + 1, x += 6) {
             float score = (float)g->scores[s] / 50.0f;
             x[0] = 1.0f;
             x[1] = score > 20.0f ? 20.0f : score < -20.0f ? -20.0f : score;
@@ -2793,14 +2846,11 @@ static void ct_observe(const ClassicTable *g, int seat, const long *b, float *ou
             x[4] = g->turn > 0 ? (float)g->latest[s] / tiles : 0.0f;
             x[5] = placing[s] ? 1.0f : 0.0f;
         }
-        int turn = g->turn + (g->phase == CT_TILE);
-        out[b[B_COUNTERS]] = (float)turn / 24.0f;
-        out[b[B_COUNTERS] + 2] = (float)g->supply / tiles;
     }
     if (mask != NULL) {
         memset(mask, 0, (size_t)b[B_ACTIONS]);
         if (asked_tile) {
-            for (int t = 1; t <= CT_TILES; t++) mask[t] = (signed char)g->hand[seat][t];
+            memcpy(mask + 1, g->hand[seat] + 1, CT_TILES); /* 0 or 1 a card */
         } else if (asked_row) {
             for (int r = 0; r < CT_ROWS; r++) mask[b[B_TAKE_ROW] + r] = 1;
         } else {
@@ -2809,28 +2859,36 @@ static void ct_observe(const ClassicTable *g, int seat, const long *b, float *ou
     }
 }
 
-/* classic_observe(tables, blocks, template, seat, obs, mask): the vectors (float32, over the
- * static entries of ``template``) and masks (int8) of every table, of every seat (obs
- * (n, players, size), mask (n, players, actions)) or of ``seat`` (obs (n, size), ...); obs or
- * mask may be None */
+/* classic_observe(tables, blocks, template, seat, obs, mask[, which, primed]): the vectors
+ * (float32, over the static entries of ``template``) and masks (int8) of every table, of every
+ * seat (obs (n, players, size), mask (n, players, actions)) or of ``seat`` (obs (n, size),
+ * ...); obs or mask may be None; ``which`` (uint8 (n,), or None): only the tables where it is
+ * set. ``primed``: obs holds vectors this call wrote before (the same tables and seats), so
+ * only the entries that change are cleared, not the template copied again. */
 static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
-    PyObject *tables_in, *blocks_in, *template_in, *obs_in, *mask_in;
-    int seat;
-    if (!PyArg_ParseTuple(args, "OOOiOO", &tables_in, &blocks_in, &template_in, &seat, &obs_in,
-                          &mask_in))
+    PyObject *tables_in, *blocks_in, *template_in, *obs_in, *mask_in, *which_in = Py_None;
+    int seat, primed = 0;
+    if (!PyArg_ParseTuple(args, "OOOiOO|Op", &tables_in, &blocks_in, &template_in, &seat,
+                          &obs_in, &mask_in, &which_in, &primed))
         return NULL;
     long b[B_N];
     if (read_ints(blocks_in, b, B_N, "blocks") != B_N) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blocks: the layout's numbers");
         return NULL;
     }
-    Py_buffer tv, pv = {0}, ov = {0}, mv = {0};
+    Py_buffer tv, pv = {0}, ov = {0}, mv = {0}, wv = {0};
     Py_ssize_t n;
     if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
     const ClassicTable *g = tv.buf;
+    if (which_in != Py_None && ct_buffer_flags(which_in, &wv, n, 1, "which", PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    const unsigned char *which = which_in != Py_None ? wv.buf : NULL;
     int players = g[0].players;
     if (players < 2 || players > CT_SEATS || seat >= players) {
         PyBuffer_Release(&tv);
+        if (which != NULL) PyBuffer_Release(&wv);
         PyErr_SetString(PyExc_ValueError, "tables not dealt, or no such seat");
         return NULL;
     }
@@ -2851,14 +2909,39 @@ static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
         signed char *mask = have_mask ? mv.buf : NULL;
         size_t bytes = (size_t)b[B_SIZE] * 4;
         Py_ssize_t k = 0;
-        for (Py_ssize_t i = 0; i < n; i++)
-            for (int s = seat < 0 ? 0 : seat; s < (seat < 0 ? players : seat + 1); s++, k++) {
-                float *o = obs == NULL ? NULL : obs + k * b[B_SIZE];
-                if (o != NULL) memcpy(o, pv.buf, bytes);
-                ct_observe(g + i, s, b, o, mask == NULL ? NULL : mask + k * b[B_ACTIONS]);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (which != NULL && !which[i]) {
+                k += seat < 0 ? players : 1;
+                continue;
             }
+            if (g[i].players != players) { /* a table not dealt: shown as nothing */
+                ok = 0;
+                PyErr_SetString(PyExc_ValueError, "tables of different sizes, or not dealt");
+                break;
+            }
+            int first = seat < 0 ? 0 : seat;
+            Py_ssize_t k0 = k;
+            for (int s = first; s < (seat < 0 ? players : seat + 1); s++, k++) {
+                float *o = obs == NULL ? NULL : obs + k * b[B_SIZE];
+                const float *shared = o != NULL && s != first ? obs + k0 * b[B_SIZE] : NULL;
+                if (o != NULL && !primed) {
+                    memcpy(o, pv.buf, bytes);
+                } else if (o != NULL) { /* what ct_observe may have set, and only that */
+                    long upto = shared != NULL ? b[B_REVEALED] : b[B_TO_PLACE] + b[B_TILES];
+                    memset(o + b[B_DECISION], 0, (size_t)(upto - b[B_DECISION]) * 4);
+                    for (int r = 0; shared == NULL && r < CT_ROWS; r++)
+                        for (int c = 0; c < CT_CARDS; c++) {
+                            float *x = o + b[B_SPACES] +
+                                       (r * b[B_SPACES_PER_ROW] + c) * b[B_SPACE_FEATURES];
+                            x[1] = x[2] = 0.0f;
+                        }
+                }
+                ct_observe(g + i, s, b, o, mask == NULL ? NULL : mask + k * b[B_ACTIONS], shared);
+            }
+        }
     }
     PyBuffer_Release(&tv);
+    if (which != NULL) PyBuffer_Release(&wv);
     if (pv.obj != NULL) PyBuffer_Release(&pv);
     if (have_obs) PyBuffer_Release(&ov);
     if (have_mask) PyBuffer_Release(&mv);
@@ -2920,6 +3003,82 @@ static PyObject *py_classic_view(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* classic_status(tables, phase, asked[, scores]): each table's phase (0 over, 1 cards, 2 a
+ * row) and the seat a row is asked of (-1: none), int8 (n,) each; scores (int64 (n, players),
+ * or None): the penalty points */
+static PyObject *py_classic_status(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *phase_in, *asked_in, *scores_in = Py_None;
+    if (!PyArg_ParseTuple(args, "OOO|O", &tables_in, &phase_in, &asked_in, &scores_in))
+        return NULL;
+    Py_buffer tv, pv, av;
+    Py_ssize_t n;
+    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    if (ct_buffer(phase_in, &pv, n, 1, "phase") < 0) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    if (ct_buffer(asked_in, &av, n, 1, "asked") < 0) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&pv);
+        return NULL;
+    }
+    const ClassicTable *g = tv.buf;
+    signed char *phase = pv.buf, *asked = av.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        phase[i] = (signed char)g[i].phase;
+        asked[i] = (signed char)(g[i].phase == CT_TAKE_ROW ? g[i].asked : -1);
+    }
+    int rc = 0;
+    if (scores_in != Py_None) {
+        Py_buffer sv;
+        int players = n > 0 ? g[0].players : 0;
+        if (players < 2 || players > CT_SEATS) {
+            PyErr_SetString(PyExc_ValueError, "tables not dealt");
+            rc = -1;
+        } else if (ct_buffer(scores_in, &sv, n * players * 8, 8, "scores") < 0) {
+            rc = -1;
+        } else {
+            int64_t *scores = sv.buf;
+            for (Py_ssize_t i = 0; i < n; i++)
+                for (int s = 0; s < players; s++)
+                    scores[i * players + s] = g[i].players == players ? g[i].scores[s] : 0;
+            PyBuffer_Release(&sv);
+        }
+    }
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&pv);
+    PyBuffer_Release(&av);
+    if (rc < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* classic_asked(tables, i) -> tuple: the seats table i waits for (none once it is over) */
+static PyObject *py_classic_asked(PyObject *self, PyObject *args) {
+    PyObject *tables_in;
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "On", &tables_in, &i)) return NULL;
+    Py_buffer tv;
+    Py_ssize_t n;
+    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    if (i < 0 || i >= n) {
+        PyBuffer_Release(&tv);
+        PyErr_SetString(PyExc_IndexError, "no such table");
+        return NULL;
+    }
+    const ClassicTable *g = (const ClassicTable *)tv.buf + i;
+    int seats[CT_SEATS], k = 0;
+    if (g->phase == CT_TAKE_ROW && g->asked >= 0 && g->asked < CT_SEATS) {
+        seats[k++] = g->asked;
+    } else if (g->phase == CT_TILE) {
+        for (int s = 0; s < g->players && s < CT_SEATS; s++)
+            if (g->nhand[s] > 0 && g->chosen[s] == 0) seats[k++] = s;
+    }
+    PyBuffer_Release(&tv);
+    PyObject *out = PyTuple_New(k);
+    for (int j = 0; out != NULL && j < k; j++) PyTuple_SET_ITEM(out, j, PyLong_FromLong(seats[j]));
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"basic_board", py_basic_board, METH_VARARGS, "The basic loop's tables of a board."},
     {"tile_playouts", py_tile_playouts, METH_VARARGS,
@@ -2944,6 +3103,8 @@ static PyMethodDef methods[] = {
     {"classic_observe", py_classic_observe, METH_VARARGS,
      "The environments' vectors and masks of card-game tables."},
     {"classic_view", py_classic_view, METH_VARARGS, "One card-game table as plain values."},
+    {"classic_asked", py_classic_asked, METH_VARARGS, "The seats a card-game table waits for."},
+    {"classic_status", py_classic_status, METH_VARARGS, "Card-game tables' phases, at once."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core",
@@ -2954,5 +3115,6 @@ PyMODINIT_FUNC PyInit__playout_core(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     fill_classic_inc();
+    for (int t = 1; t <= CT_TILES; t++) ct_heads_table[t] = (signed char)classic_bullheads(t);
     return m;
 }

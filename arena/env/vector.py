@@ -53,16 +53,21 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from arena.bots.heuristic import Weights
 from arena.engine.observation import Observation
 from arena.engine.variants import variant as get_variant
-from arena.runner.defaults import default_decision
 
-from .actions import ACTION_COUNT, BLOCKS, WAIT, decision_of
+from .actions import ACTION_COUNT, BLOCKS
 from .aec import observation_space
-from .core import ClassicTables, core_available
+from .core import OVER, TAKE_ROW, ClassicTables, core_available
 from .encoding import action_mask, encode
 from .features import OBSERVATION_SIZE
 from .table import Table
+
+try:
+    from arena.bots import _policies
+except ImportError:  # built without a C compiler: no batched house policies
+    _policies = None  # type: ignore[assignment]
 
 __all__ = ["HOUSE_POLICIES", "SeatVectorEnv", "VectorEnv", "random_actions"]
 
@@ -74,6 +79,10 @@ HOUSE_POLICIES = ("heuristic", "random")
 
 _TAKE_ROW = BLOCKS["take_row"].start
 _SEED_MASK = (1 << 64) - 1
+#: The house's random stream: the env's seed xor this ("nimmt").
+_HOUSE_STREAM = 0x6E696D6D74
+#: ``heuristic``'s weight of a row one card from the sixth (its default ``near``).
+_NEAR = Weights().near
 
 
 def random_actions(mask: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -105,32 +114,26 @@ class _GameTables:
 
     def step(
         self, actions: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32] | None = None
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
         if rewards is None:
             rewards = np.empty((self.count, self.players), np.float32)
         illegal = np.zeros((self.count, self.players), bool)
         for i, table in enumerate(self._tables):
-            chosen = []
-            for seat in table.asked():  # every view is read before any decision is applied
-                action = int(actions[i, seat])
-                if action < 0:
-                    continue
-                view = table.view(seat)
-                decision = decision_of(action) if action < ACTION_COUNT else None
-                if decision is None or decision not in view.legal:
-                    decision = default_decision(view)
-                    illegal[i, seat] = True
-                chosen.append((seat, decision))
-            for seat, decision in chosen:
-                table.game.apply(seat, decision)
+            answers = {s: int(actions[i, s]) for s in table.asked()}
+            if any(a < 0 for a in answers.values()):  # a seat without an answer: wait
+                answers = {}
+            for seat in table.answer(answers) if answers else ():
+                illegal[i, seat] = True
             rewards[i] = table.rewards()
-        return rewards, illegal
+        return rewards, illegal, actions
 
     def observe(
         self,
         seat: int = -1,
         obs: npt.NDArray[np.float32] | None = None,
         mask: npt.NDArray[np.int8] | None = None,
+        which: npt.NDArray[np.bool_] | None = None,
+        primed: bool = False,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         seats = range(self.players) if seat < 0 else (seat,)
         shape = (self.count,) if seat >= 0 else (self.count, self.players)
@@ -139,6 +142,8 @@ class _GameTables:
         if mask is None:
             mask = np.empty((*shape, ACTION_COUNT), np.int8)
         for i, table in enumerate(self._tables):
+            if which is not None and not which[i]:
+                continue
             for s in seats:
                 view: Observation = table.view(s)
                 at = (i, s) if seat < 0 else (i,)
@@ -146,66 +151,95 @@ class _GameTables:
                 mask[at] = action_mask(view.legal)
         return obs, mask
 
-    def masks(self, seat: int = -1) -> npt.NDArray[np.int8]:
-        return self.observe(seat)[1]
+    def status(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        phase = np.array([1 if t.asked() else 0 for t in self._tables], np.int8)
+        return phase, np.full(self.count, -1, np.int8)
 
     def scores(self) -> npt.NDArray[np.int64]:
         return np.array([t.game.scores for t in self._tables], np.int64)
-
-    def table(self, index: int) -> Table:
-        return self._tables[index]
 
 
 Tables = ClassicTables | _GameTables
 
 
-def _tables(variant: str, players: int, count: int) -> Tables:
-    get_variant(variant).check_players(players)
-    if variant == "classic" and core_available():
-        return ClassicTables(players, count)
-    return _GameTables(variant, players, count)
+class _Batch:
+    """``count`` games dealt, stepped, shown (every seat, or ``seat``'s only) and dealt again
+    when they end; the seeds as the module docstring says. Observations are written into the
+    same arrays every step."""
 
-
-def _scores(tables: Tables, index: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-    """The engine's scores of the games ``index`` (penalty points positive in the card game)."""
-    if isinstance(tables, ClassicTables):
-        return np.array([tables.view(int(i))["scores"] for i in index], np.int64).reshape(
-            len(index), tables.players
+    def __init__(self, variant: str, players: int, count: int, seed: int | None, seat: int):
+        get_variant(variant).check_players(players)
+        self.tables: Tables = (
+            ClassicTables(players, count)
+            if variant == "classic" and core_available()
+            else _GameTables(variant, players, count)
         )
-    return tables.scores()[index]
-
-
-class _Seeds:
-    """Deal seeds of ``count`` games: game ``i`` deals ``S + i``, then ``S + i + count``...;
-    a reset without a seed goes on after the furthest round dealt."""
-
-    def __init__(self, count: int, seed: int | None) -> None:
+        self.players = players
         self.count = count
+        self.seat = seat
         self._base: int | None = seed
+        self._rounds = np.zeros(count, np.int64)
+        self.deal_seeds = np.zeros(count, np.uint64)
+        shape = (count,) if seat >= 0 else (count, players)
+        self.obs = np.zeros((*shape, OBSERVATION_SIZE), np.float32)
+        self.mask = np.zeros((*shape, ACTION_COUNT), np.int8)
 
-    def first(self, seed: int | None, rounds: int) -> npt.NDArray[np.uint64]:
+    def reset(self, seed: int | None) -> None:
         if seed is not None:
             self._base = int(seed)
         elif self._base is None:
             self._base = secrets.randbits(63)
-        else:
-            self._base += rounds * self.count
-        return self._of(np.arange(self.count))
+        else:  # without a seed: on after the furthest round dealt
+            self._base += int(self._rounds.max()) * self.count
+        self._rounds[:] = 1
+        self.deal_seeds = self._seeds(np.arange(self.count))
+        self.tables.deal(self.deal_seeds)
+        self.tables.observe(self.seat, self.obs, self.mask)  # the template copied in
 
-    def next(
-        self, index: npt.NDArray[np.intp], rounds: npt.NDArray[np.int64]
-    ) -> npt.NDArray[np.uint64]:
+    def _seeds(self, offsets: npt.NDArray[Any]) -> npt.NDArray[np.uint64]:
+        """``base + offset`` modulo 2**64 (Game.new takes a seed so)."""
         assert self._base is not None
-        return self._of(index + rounds[index] * self.count)
+        return np.uint64(self._base & _SEED_MASK) + offsets.astype(np.uint64)
 
-    def _of(self, offsets: npt.NDArray[Any]) -> npt.NDArray[np.uint64]:
-        assert self._base is not None
-        return np.array([(self._base + int(o)) & _SEED_MASK for o in offsets], np.uint64)
+    def advance(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Infos]:
+        """One step (``-1``: no answer, that game waits): rewards, illegal actions, the games
+        that ended (dealt again), and their last observation and scores."""
+        rewards, illegal, _ = self.tables.step(actions)
+        phase, _ = self.tables.status()
+        over: npt.NDArray[np.bool_] = phase == OVER
+        infos: Infos = {}
+        if over.any():
+            ended = np.flatnonzero(over)
+            self.tables.observe(self.seat, self.obs, self.mask, over, primed=True)
+            infos["final_index"] = ended
+            infos["final_observation"] = {
+                "observation": self.obs[ended],
+                "action_mask": self.mask[ended],
+            }
+            infos["final_scores"] = self.tables.scores()[ended]
+            self.deal_seeds[ended] = self._seeds(ended + self._rounds[ended] * self.count)
+            self._rounds[ended] += 1
+            self.tables.deal(self.deal_seeds, over)
+        self.tables.observe(self.seat, self.obs, self.mask, primed=True)
+        return rewards, illegal, over, infos
+
+    def observations(self, copy: bool) -> Observations:
+        """Copies, or read-only views of the arrays the next step writes (the core clears only
+        what it wrote, so nobody else may write into them)."""
+        if copy:
+            return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
+        obs, mask = self.obs.view(), self.mask.view()
+        obs.flags.writeable = False
+        mask.flags.writeable = False
+        return {"observation": obs, "action_mask": mask}
 
 
 class VectorEnv:
     """``num_envs`` games of ``variant`` for ``players`` seats, every seat acting per step (see
-    the module docstring)."""
+    the module docstring). ``copy=False`` returns the same observation arrays every step,
+    overwritten by the next (faster; copy what you keep), as Gymnasium's vector envs do."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
 
@@ -215,30 +249,31 @@ class VectorEnv:
         players: int = 4,
         num_envs: int = 1024,
         seed: int | None = None,
+        copy: bool = True,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs {num_envs}: at least one game")
         self.variant = variant
         self.players = players
         self.num_envs = num_envs
-        self._tables = _tables(variant, players, num_envs)
-        self._seeds = _Seeds(num_envs, seed)
-        self._deal_seeds = np.zeros(num_envs, np.uint64)
-        self._rounds = np.zeros(num_envs, np.int64)
+        self.copy = copy
+        self._batch = _Batch(variant, players, num_envs, seed, -1)
         self.single_observation_space = observation_space()
         self.single_action_space = gymnasium.spaces.Discrete(ACTION_COUNT)
-        self._obs: Observations = {}
+        self._dealt = False
+
+    @property
+    def tables(self) -> Tables:
+        """The games' tables (hidden information included: never for a policy)."""
+        return self._batch.tables
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observations, Infos]:
         """Deal ``num_envs`` new games: ``seed + i``, or the next seeds (module docstring)."""
-        self._deal_seeds = self._seeds.first(seed, int(self._rounds.max()))
-        self._rounds[:] = 1
-        self._tables.deal(self._deal_seeds)
-        obs, mask = self._tables.observe()
-        self._obs = {"observation": obs, "action_mask": mask}
-        return self._obs, {"deal_seed": self._deal_seeds.copy()}
+        self._batch.reset(seed)
+        self._dealt = True
+        return self._batch.observations(self.copy), {"deal_seed": self._batch.deal_seeds.copy()}
 
     def step(
         self, actions: npt.ArrayLike
@@ -250,7 +285,7 @@ class VectorEnv:
         Infos,
     ]:
         """Every game one decision point (see the module docstring)."""
-        if not self._obs:
+        if not self._dealt:
             raise RuntimeError("no game dealt yet: call reset() first")
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs, self.players) or not np.issubdtype(acts.dtype, np.integer):
@@ -259,41 +294,13 @@ class VectorEnv:
                 f"not {acts.dtype} {acts.shape}"
             )
         # an asked seat always answers here: a negative action is an illegal one
-        return self._advance(np.where(acts < 0, ACTION_COUNT, acts).astype(np.int64))
-
-    def _advance(
-        self, acts: npt.NDArray[np.int64]
-    ) -> tuple[
-        Observations,
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        Infos,
-    ]:
-        """:meth:`step` with ``-1`` for "no answer" (such a game does not move)."""
-        rewards, illegal = self._tables.step(acts)
-        obs, mask = self._tables.observe()
-        over: npt.NDArray[np.bool_] = np.all(mask[:, :, WAIT] == 1, axis=1)
-        infos: Infos = {"illegal_action": illegal}
-        if over.any():
-            ended = np.flatnonzero(over)
-            infos["final_index"] = ended
-            infos["final_observation"] = {"observation": obs[ended], "action_mask": mask[ended]}
-            infos["final_scores"] = _scores(self._tables, ended)
-            self._deal_seeds[ended] = self._seeds.next(ended, self._rounds)
-            self._rounds[ended] += 1
-            self._tables.deal(self._deal_seeds, over)
-            obs, mask = self._tables.observe(obs=obs, mask=mask)
-        infos["deal_seed"] = self._deal_seeds.copy()
-        self._obs = {"observation": obs, "action_mask": mask}
+        acts = np.where(acts < 0, ACTION_COUNT, acts).astype(np.int64)
+        rewards, illegal, over, infos = self._batch.advance(acts)
+        infos["illegal_action"] = illegal
+        infos["deal_seed"] = self._batch.deal_seeds.copy()
         terminations = np.repeat(over[:, None], self.players, axis=1)
         truncations = np.zeros_like(terminations)
-        return self._obs, rewards, terminations, truncations, infos
-
-    @property
-    def tables(self) -> "Tables":
-        """The games' tables (for the house policies)."""
-        return self._tables
+        return self._batch.observations(self.copy), rewards, terminations, truncations, infos
 
     def close(self) -> None:
         """Nothing to release."""
@@ -309,9 +316,10 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], npt.NDArray[np.in
     the house seats choose their cards on the position before anybody's choice and play in
     between; the reward is the learner's change of score since its previous decision (penalty
     points negative). Autoreset: same-step (module docstring), ``infos["final_obs"]`` and
-    ``infos["_final_obs"]`` as Gymnasium's own vector envs give them. Game ``i`` deals as
-    :class:`VectorEnv`'s; with ``heuristic`` opponents it is the game ``SeatEnv(variant,
-    ["heuristic"] * (players - 1), seat, seed=S + i)`` plays with the same actions.
+    ``infos["_final_obs"]`` as Gymnasium's own vector envs give them, and the ended games'
+    ``infos["final_scores"]``. Game ``i`` deals as :class:`VectorEnv`'s; with ``heuristic``
+    opponents it is the game ``SeatEnv(variant, ["heuristic"] * (players - 1), seat,
+    seed=S + i)`` plays with the same actions. ``copy=False``: as :class:`VectorEnv`'s.
 
     The card game only (``heuristic`` and ``random`` there are the card game's rules).
 
@@ -336,13 +344,16 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], npt.NDArray[np.in
         num_envs: int = 1024,
         seat: int = 0,
         seed: int | None = None,
+        copy: bool = True,
     ) -> None:
         if variant != "classic":
             raise ValueError(f"variant {variant!r}: the house policies play the card game only")
-        if not core_available():
+        if not core_available() or _policies is None:
             raise RuntimeError("the compiled core is not built: SeatVectorEnv needs it")
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: a table of {players} has seats 0..{players - 1}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs {num_envs}: at least one game")
         others = [s for s in range(players) if s != seat]
         specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
         if len(specs) != len(others):
@@ -350,23 +361,25 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], npt.NDArray[np.in
         unknown = sorted(set(specs) - set(HOUSE_POLICIES))
         if unknown:
             raise ValueError(f"opponents {unknown}: choose from {', '.join(HOUSE_POLICIES)}")
-        from arena.bots import _policies
-
         self._policies: Any = _policies
         self.opponents = tuple(specs)
         self._house = dict(zip(others, specs, strict=True))
         self.seat = seat
         self.players = players
         self.num_envs = num_envs
-        self._env = VectorEnv(variant, players, num_envs, seed)
+        self.copy = copy
+        self._batch = _Batch(variant, players, num_envs, seed, seat)
+        self._seeded = seed is not None
         self._gen = np.zeros(1, np.uint64)
+        if seed is not None:
+            self._gen[0] = np.uint64((int(seed) ^ _HOUSE_STREAM) & _SEED_MASK)
         self.single_observation_space = observation_space()
         self.single_action_space = gymnasium.spaces.Discrete(ACTION_COUNT)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._house_actions = np.zeros((num_envs, players), np.int64)
         self._scratch = np.zeros((num_envs, players), np.int64)
-        self._full: Observations = {}
+        self._dealt = False
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -375,60 +388,64 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], npt.NDArray[np.in
         if isinstance(seed, list):
             raise ValueError("seed: one int (game i deals seed + i), not a list")
         if seed is not None:
-            self._gen[0] = np.uint64((int(seed) ^ 0x6E696D6D74) & _SEED_MASK)
-        elif not self._full:
+            self._gen[0] = np.uint64((int(seed) ^ _HOUSE_STREAM) & _SEED_MASK)
+        elif not self._seeded and not self._dealt:
             self._gen[0] = np.uint64(secrets.randbits(64))
-        obs, infos = self._env.reset(seed)
-        self._full = obs
-        return self._learner(obs), infos
+        self._batch.reset(seed)
+        self._dealt = True
+        return self._batch.observations(self.copy), {"deal_seed": self._batch.deal_seeds.copy()}
 
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        Observations, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Infos
+        Observations,
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        Infos,
     ]:
-        if not self._full:
+        if not self._dealt:
             raise RuntimeError("no game dealt yet: call reset() first")
-        acts = np.asarray(actions, np.int64).reshape(self.num_envs)
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(
+                f"actions: an int array of shape ({self.num_envs},), not {acts.dtype} {acts.shape}"
+            )
+        learner = np.where((acts < 0) | (acts >= ACTION_COUNT), ACTION_COUNT, acts)
         total = np.zeros(self.num_envs, np.float32)
-        illegal = np.zeros(self.num_envs, bool)
         done = np.zeros(self.num_envs, bool)
         infos: Infos = {}
-        learner = np.where((acts < 0) | (acts >= ACTION_COUNT), ACTION_COUNT, acts)
-        learner_turn = True
-        while True:
-            full = self._house_choices()
-            if learner_turn:
-                full[:, self.seat] = learner
-            else:  # only the games where the house still plays move
-                asked = self._full["action_mask"][:, self.seat, WAIT] == 0
-                full[asked | done] = -1
-            obs, rewards, terminations, _, step_infos = self._env._advance(full)
-            total += np.where(done, np.float32(0), rewards[:, self.seat])
-            if learner_turn:
-                illegal = step_infos["illegal_action"][:, self.seat].copy()
-            ended = terminations[:, 0] & ~done
-            if ended.any():
-                self._record_final(infos, step_infos, ended)
-            done |= ended
-            self._full = obs
-            learner_turn = False
-            if not ((obs["action_mask"][:, self.seat, WAIT] == 1) & ~done).any():
+        full = self._house_choices()
+        full[:, self.seat] = learner
+        rewards, illegal, over, step_infos = self._batch.advance(full)
+        total += rewards[:, self.seat]
+        infos["illegal_action"] = illegal[:, self.seat].copy()
+        self._record_final(infos, step_infos, over)
+        done |= over
+        while True:  # the house plays on where the learner is not asked
+            phase, asked = self._batch.tables.status()
+            house = (phase == TAKE_ROW) & (asked != self.seat) & ~done
+            if not house.any():
                 break
-        infos["illegal_action"] = illegal
-        infos["deal_seed"] = step_infos["deal_seed"]
+            full = self._house_choices()
+            full[~house] = -1
+            rewards, _, over, step_infos = self._batch.advance(full)
+            total += np.where(done, np.float32(0), rewards[:, self.seat])
+            self._record_final(infos, step_infos, over & ~done)
+            done |= over
+        infos["deal_seed"] = self._batch.deal_seeds.copy()
         truncated = np.zeros(self.num_envs, bool)
-        return self._learner(self._full), total, done, truncated, infos
+        return self._batch.observations(self.copy), total, done, truncated, infos
 
     def _house_choices(self) -> npt.NDArray[np.int64]:
         """Every house seat's action in every game (the learner's column left to the caller)."""
-        tables = self._env.tables
+        tables = self._batch.tables
         assert isinstance(tables, ClassicTables)
         out = self._house_actions
         kinds = set(self._house.values())
         for kind in kinds:
             target = out if len(kinds) == 1 else self._scratch
-            self._policies.classic_policy(tables.buffer, kind, 0.5, self._gen, _TAKE_ROW, target)
+            self._policies.classic_policy(tables.buffer, kind, _NEAR, self._gen, _TAKE_ROW, target)
             if len(kinds) > 1:
                 for s, k in self._house.items():
                     if k == kind:
@@ -436,22 +453,20 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], npt.NDArray[np.in
         return out.copy()
 
     def _record_final(self, infos: Infos, step_infos: Infos, ended: npt.NDArray[np.bool_]) -> None:
+        if not ended.any():
+            return
         final = infos.setdefault("final_obs", np.full(self.num_envs, None, object))
         mask = infos.setdefault("_final_obs", np.zeros(self.num_envs, bool))
         scores = infos.setdefault("final_scores", np.zeros((self.num_envs, self.players), np.int64))
-        index = step_infos["final_index"]
         last = step_infos["final_observation"]
-        for k, i in enumerate(index):
+        for k, i in enumerate(step_infos["final_index"]):
             if ended[i]:
                 final[i] = {
-                    "observation": last["observation"][k, self.seat].copy(),
-                    "action_mask": last["action_mask"][k, self.seat].copy(),
+                    "observation": last["observation"][k],
+                    "action_mask": last["action_mask"][k],
                 }
                 mask[i] = True
                 scores[i] = step_infos["final_scores"][k]
-
-    def _learner(self, obs: Observations) -> Observations:
-        return {key: value[:, self.seat].copy() for key, value in obs.items()}
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
