@@ -265,7 +265,7 @@ def test_the_vector_env_refuses_bad_actions_and_plays_defaults_for_illegal_ones(
         env.step(np.zeros((3, 4), np.float32))
     actions = np.array([[-5, 0, 431, 10**9]] * 3, np.int64)
     hands = [env.tables.view(i)["hands"] for i in range(3)]
-    _, _, _, _, infos = env.step(actions)
+    obs, _, _, _, infos = env.step(actions)
     for i in range(3):
         played = hands[i]
         state = env.tables.view(i)
@@ -273,6 +273,11 @@ def test_the_vector_env_refuses_bad_actions_and_plays_defaults_for_illegal_ones(
             [min(h)] for h in played
         ]
     assert infos["illegal_action"].all()
+    huge = np.full((3, 4), 2**64 - 1, np.uint64)  # not -1 ("no answer") once cast: illegal
+    before = [env.tables.view(i) for i in range(3)]
+    _, _, _, _, infos = env.step(huge)
+    assert np.array_equal(infos["illegal_action"], obs["action_mask"][:, :, 0] == 0)
+    assert all(env.tables.view(i) != before[i] for i in range(3))  # every game moved on
 
 
 @pytest.mark.parametrize("opponents", ["heuristic", "random", ("heuristic", "random", "random")])

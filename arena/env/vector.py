@@ -293,8 +293,8 @@ class VectorEnv:
                 f"actions: an int array of shape {(self.num_envs, self.players)}, "
                 f"not {acts.dtype} {acts.shape}"
             )
-        # an asked seat always answers here: a negative action is an illegal one
-        acts = np.where(acts < 0, ACTION_COUNT, acts).astype(np.int64)
+        # an asked seat always answers here: a negative or too large action is an illegal one
+        acts = np.where((acts < 0) | (acts >= ACTION_COUNT), ACTION_COUNT, acts).astype(np.int64)
         rewards, illegal, over, infos = self._batch.advance(acts)
         infos["illegal_action"] = illegal
         infos["deal_seed"] = self._batch.deal_seeds.copy()
