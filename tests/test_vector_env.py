@@ -6,13 +6,15 @@ import random
 
 import numpy as np
 import pytest
+from independent_referee import check_replay
 
 from arena.bots import _policies
 from arena.bots.base import GameInfo
 from arena.bots.heuristic import HeuristicBot
 from arena.engine import Game
 from arena.engine.observation import observe
-from arena.env import SeatEnv, SeatVectorEnv, VectorEnv, parallel_env
+from arena.engine.replay import to_replay, verify
+from arena.env import IllegalActionError, SeatEnv, SeatVectorEnv, VectorEnv, env, parallel_env
 from arena.env.actions import BLOCKS as ACTION_BLOCKS
 from arena.env.actions import action_of, decision_of
 from arena.env.core import ClassicTables, core_available
@@ -384,3 +386,55 @@ def test_copy_false_hands_out_read_only_arrays_that_the_next_step_overwrites():
     fresh = VectorEnv("classic", 4, 3, seed=2)
     fresh_obs, _ = fresh.reset()
     assert np.array_equal(before, fresh_obs["observation"])
+
+
+def test_an_illegal_aec_action_on_the_core_raises_and_changes_nothing():
+    """The card game's AEC env on the core, as a careless or hostile caller drives it."""
+    game = env("classic", 3, seed=4)
+    game.reset()
+    hand = game.view("player_0").hand
+    missing = next(t for t in range(1, 105) if t not in hand)
+    observation = game.observe("player_0")
+    for action in (missing, 0, 428, 431, 200):  # not held, wait, a row, an action card
+        with pytest.raises(IllegalActionError, match="not legal for player_0"):
+            game.step(action)
+    with pytest.raises(ValueError, match="outside"):
+        game.step(432)
+    with pytest.raises(ValueError, match="outside"):
+        game.step(-1)
+    with pytest.raises(TypeError):
+        game.step(7.0)
+    after = game.observe("player_0")
+    assert np.array_equal(observation["observation"], after["observation"])
+    assert game.agent_selection == "player_0" and game.view("player_0").hand == hand
+    table = game._table
+    with pytest.raises(IllegalActionError):  # -1 is "no answer" to the core, never to a table
+        table.apply(1, -1)
+    with pytest.raises(IllegalActionError):
+        table.apply(2, 10**6)
+    table.apply(1, game.view("player_1").hand[0])  # seat 1 may answer before seat 0 here
+    with pytest.raises(IllegalActionError):  # but only once a turn
+        table.apply(1, game.view("player_1").hand[0])
+    game.step(hand[0])
+    assert game.agent_selection == "player_2"  # seat 1 has chosen already
+    assert game.view("player_0").chosen == hand[0]
+
+
+def test_the_aec_env_on_the_core_replays_as_the_games_record():
+    """Its game (brought up to date from the core's decisions) verifies with the engine's
+    replay checker and the independent referee, and pays what the record says."""
+
+    rng = random.Random(5)
+    for seed in range(6):
+        game = env("classic", 2 + seed, seed=seed)
+        game.reset()
+        totals = dict.fromkeys(game.possible_agents, 0.0)
+        for agent in game.agent_iter():
+            observation, reward, terminated, _, _ = game.last()
+            totals[agent] += reward
+            legal = np.flatnonzero(observation["action_mask"]).tolist()
+            game.step(None if terminated else rng.choice(legal))
+        replay = to_replay(game.game, [f"p{s}" for s in range(2 + seed)])
+        assert verify(replay) == []
+        assert check_replay(replay) == []
+        assert [-totals[a] for a in game.possible_agents] == list(game.game.result().scores)

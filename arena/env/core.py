@@ -287,6 +287,10 @@ class CoreTable(Table):
         self._core.classic_observe(self._buffer, self._layout, self._template, seat, obs, mask)
         return {"observation": obs, "action_mask": mask}
 
+    def observations(self) -> list[SeatObservation]:
+        obs, mask = self._tables.observe()
+        return [{"observation": o, "action_mask": m} for o, m in zip(obs[0], mask[0], strict=True)]
+
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         mask: npt.NDArray[np.int8] = self._tables.masks(seat)[0]
         return mask

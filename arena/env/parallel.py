@@ -81,7 +81,7 @@ class NimmtParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships n
         return self._observations(), {a: {} for a in self.agents}
 
     def _observations(self) -> dict[str, SeatObservation]:
-        return {a: self._table.observation(s) for s, a in enumerate(self.possible_agents)}
+        return dict(zip(self.possible_agents, self._table.observations(), strict=True))
 
     def step(
         self, actions: dict[str, Any]

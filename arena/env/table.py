@@ -110,6 +110,10 @@ class Table:
         view = view if view is not None else self.view(seat)
         return {"observation": encode(view), "action_mask": action_mask(view.legal)}
 
+    def observations(self) -> list[SeatObservation]:
+        """Every seat's vector and action mask, in seat order."""
+        return [self.observation(seat) for seat in range(self.players)]
+
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """``seat``'s action mask now."""
         return action_mask(self.game.legal(seat))
