@@ -23,18 +23,10 @@ from arena.engine.game import Game
 from arena.engine.variants import ACTION_CARDS, LUCK_CARDS, PRO_TURN_CAP, VARIANT_NAMES, variant
 from arena.local import play_game
 from arena.runner import rules
-from arena.runner.notes import DecisionNote, Note, notes_file
-from arena.runner.results import (
-    BotReport,
-    Drop,
-    Fault,
-    FaultKind,
-    MatchResult,
-    MatchSettings,
-    ProgramInfo,
-    SandboxReport,
-)
+from arena.runner.results import BotReport, MatchResult, MatchSettings, ProgramInfo, SandboxReport
 from arena.stats import BotSummary
+from arena.table.faults import Drop, Fault, FaultKind
+from arena.table.notes import DecisionNote, Note, notes_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -173,7 +165,9 @@ def test_the_example_replay_is_a_real_game_that_verifies() -> None:
 
 def test_every_key_a_replay_has_is_documented(series: Path) -> None:
     text = section(REPLAY, "1. ")
-    seen: list[dict[str, Any]] = [replays.read(p) for p in sorted(series.glob("game-*.json"))]
+    seen: list[dict[str, Any]] = [
+        replays.read(p).to_json() for p in sorted(series.glob("game-*.json"))
+    ]
     seen.append(finished_game("classic", 3, 2))
     kinds: set[str] = set()
     for data in seen:

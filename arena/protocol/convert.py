@@ -21,7 +21,6 @@ only, and its enumerations are read by their values (a ``StrEnum`` member is its
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from arena.engine.decisions import (
     Choice,
@@ -34,12 +33,11 @@ from arena.engine.decisions import (
     TakeRow,
 )
 from arena.engine.observation import Observation
+from arena.engine.record import Fault as RecordedFault
+from arena.table.faults import Fault
+from arena.table.messages import GameEnd, GameStart, Notice, Request
 
 from . import arena_pb2 as pb
-
-if TYPE_CHECKING:  # the runner's values; the bot kit never loads the runner
-    from arena.runner.results import Fault
-    from arena.runner.seat import GameEnd, GameStart, Notice, Request
 
 #: The protocol version this code speaks (``Hello.protocol_version``).
 PROTOCOL_VERSION = 1
@@ -75,7 +73,7 @@ ACTION_TO_PROTO: Mapping[str, pb.ActionCard] = {
 }
 ACTION_FROM_PROTO: Mapping[pb.ActionCard, str] = {v: k for k, v in ACTION_TO_PROTO.items()}
 
-#: By :class:`arena.runner.results.FaultKind` value.
+#: By :class:`arena.table.faults.FaultKind` value.
 FAULT_TO_PROTO: Mapping[str, pb.FaultKind] = {
     "timeout": pb.FAULT_KIND_TIMEOUT,
     "crash": pb.FAULT_KIND_CRASH,
@@ -311,22 +309,21 @@ def fault_to_proto(fault: Fault) -> pb.Fault:
     )
 
 
-def fault_from_proto(message: pb.Fault) -> dict[str, Any]:
-    """The replay's record of a fault (``{"seat", "kind", "turn", "detail"}``) from a protocol
-    message: what a bot learns of the faults in a game."""
-    return {
-        "seat": message.seat,
-        "kind": FAULT_FROM_PROTO[message.kind],
-        "turn": message.turn,
-        "detail": message.detail,
-    }
+def fault_from_proto(message: pb.Fault) -> RecordedFault:
+    """The replay's record of a fault (:class:`arena.engine.record.Fault`) from a protocol
+    message: what a bot learns of the faults in a game. A kind this code does not know is a
+    :class:`ProtocolError`."""
+    kind = FAULT_FROM_PROTO.get(message.kind)
+    if kind is None:
+        raise ProtocolError(f"unknown fault kind {message.kind}")
+    return RecordedFault(message.seat, kind, message.turn, message.detail)
 
 
 # ----------------------------------------------------------------------------- the arena's messages
 #
 # Every message the arena sends a bot is built here, from the runner's typed values.
 
-#: By :class:`arena.runner.seat.NoticeKind` value.
+#: By :class:`arena.table.messages.NoticeKind` value.
 NOTICE_TO_PROTO: Mapping[str, pb.NoticeKind] = {
     "timeout": pb.NOTICE_KIND_TIMEOUT,
     "illegal": pb.NOTICE_KIND_ILLEGAL,
