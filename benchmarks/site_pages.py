@@ -8,10 +8,10 @@ seats, ratings with their trend lines, one rating change per seat, the head-to-h
 the pairs' shared games, as the rating and matchup tasks leave them), then serves each with its
 own gunicorn on 127.0.0.1, all at once, and sends each page a bounded number of requests from a
 pool of client threads. The sizes take turns block by block: a block is ``--batch`` requests to
-each size, one size right after the other (the order reversed every other block), ``--requests
-// --batch`` blocks per page and round, so that whatever else slows the machine for a moment
-slows every size alike. Prints p50/p95/max per page and size, and each size's p95 over the
-smallest size's with a 95% interval from a paired bootstrap over the blocks::
+each size, one size right after the other (the order reversed every other block),
+``--requests // --batch`` blocks per page and round, so that whatever else slows the machine
+for a moment slows every size alike. Prints p50/p95/max per page and size, and each size's p95
+over the smallest size's with a 95% interval from a paired bootstrap over the blocks::
 
     python -m benchmarks.site_pages                    # from the project's root
     python -m benchmarks.site_pages --bots 500 --matches 20000 --requests 100   # a quick look
