@@ -187,3 +187,10 @@ def test_the_local_viewer_gives_the_notes_beside_a_replay_to_its_notes_panel(tmp
     assert read_notes(bare) is None
     page = LocalViewer(read(bare), bare.name, None).page.decode()
     assert "viewer-notes" not in page and "notes.js" not in page
+
+
+def test_a_bot_program_written_against_the_kits_old_path_of_note_still_imports_it():
+    from arena.botkit import Note as KitNote
+    from arena.runner.notes import Note as OldNote
+
+    assert OldNote is Note is KitNote
