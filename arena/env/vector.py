@@ -134,6 +134,7 @@ class _GameTables:
         mask: npt.NDArray[np.int8] | None = None,
         which: npt.NDArray[np.bool_] | None = None,
         primed: bool = False,
+        shown: npt.NDArray[np.uint8] | None = None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         seats = range(self.players) if seat < 0 else (seat,)
         shape = (self.count,) if seat >= 0 else (self.count, self.players)
@@ -157,6 +158,9 @@ class _GameTables:
 
     def scores(self) -> npt.NDArray[np.int64]:
         return np.array([t.game.scores for t in self._tables], np.int64)
+
+    def shown_buffer(self) -> None:
+        """Nothing: every observation is written whole."""
 
 
 Tables = ClassicTables | _GameTables
@@ -183,6 +187,8 @@ class _Batch:
         shape = (count,) if seat >= 0 else (count, players)
         self.obs = np.zeros((*shape, OBSERVATION_SIZE), np.float32)
         self.mask = np.zeros((*shape, ACTION_COUNT), np.int8)
+        # the tables as obs and mask show them: a step writes only what changed
+        self._shown = self.tables.shown_buffer()
 
     def reset(self, seed: int | None) -> None:
         if seed is not None:
@@ -194,7 +200,7 @@ class _Batch:
         self._rounds[:] = 1
         self.deal_seeds = self._seeds(np.arange(self.count))
         self.tables.deal(self.deal_seeds)
-        self.tables.observe(self.seat, self.obs, self.mask)  # the template copied in
+        self.tables.observe(self.seat, self.obs, self.mask, shown=self._shown)  # written whole
 
     def _seeds(self, offsets: npt.NDArray[Any]) -> npt.NDArray[np.uint64]:
         """``base + offset`` modulo 2**64 (Game.new takes a seed so)."""
@@ -212,7 +218,7 @@ class _Batch:
         infos: Infos = {}
         if over.any():
             ended = np.flatnonzero(over)
-            self.tables.observe(self.seat, self.obs, self.mask, over, primed=True)
+            self.tables.observe(self.seat, self.obs, self.mask, over, True, self._shown)
             infos["final_index"] = ended
             infos["final_observation"] = {
                 "observation": self.obs[ended],
@@ -222,7 +228,7 @@ class _Batch:
             self.deal_seeds[ended] = self._seeds(ended + self._rounds[ended] * self.count)
             self._rounds[ended] += 1
             self.tables.deal(self.deal_seeds, over)
-        self.tables.observe(self.seat, self.obs, self.mask, primed=True)
+        self.tables.observe(self.seat, self.obs, self.mask, primed=True, shown=self._shown)
         return rewards, illegal, over, infos
 
     def observations(self, copy: bool) -> Observations:
