@@ -182,6 +182,20 @@ class ClassicTables:
         )
         return obs, mask
 
+    def observe_tables(
+        self, index: npt.NDArray[np.intp], seat: int = -1
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """The vectors and masks of the tables ``index`` only, in new arrays ``(len(index),
+        players, ...)`` (of ``seat``: ``(len(index), ...)``), written whole."""
+        self._check()
+        tables = self._tables.reshape(self.count, -1)[index].reshape(-1)
+        shape = (len(index),) if seat >= 0 else (len(index), self.players)
+        obs = np.empty((*shape, OBSERVATION_SIZE), np.float32)
+        mask = np.empty((*shape, ACTION_COUNT), np.int8)
+        if len(index):
+            self._core.classic_observe(tables, self._layout, self._template, seat, obs, mask)
+        return obs, mask
+
     def shown_buffer(self) -> npt.NDArray[np.uint8]:
         """A buffer for :meth:`observe`'s ``shown``: nothing shown yet (the first call writes
         every entry)."""

@@ -159,6 +159,21 @@ class _GameTables:
     def scores(self) -> npt.NDArray[np.int64]:
         return np.array([t.game.scores for t in self._tables], np.int64)
 
+    def observe_tables(
+        self, index: npt.NDArray[np.intp], seat: int = -1
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        shape = (len(index),) if seat >= 0 else (len(index), self.players)
+        obs = np.empty((*shape, OBSERVATION_SIZE), np.float32)
+        mask = np.empty((*shape, ACTION_COUNT), np.int8)
+        seats = range(self.players) if seat < 0 else (seat,)
+        for k, i in enumerate(index):
+            for s in seats:
+                view: Observation = self._tables[i].view(s)
+                at = (k, s) if seat < 0 else (k,)
+                obs[at] = encode(view)
+                mask[at] = action_mask(view.legal)
+        return obs, mask
+
     def shown_buffer(self) -> None:
         """Nothing: every observation is written whole."""
 
@@ -218,12 +233,9 @@ class _Batch:
         infos: Infos = {}
         if over.any():
             ended = np.flatnonzero(over)
-            self.tables.observe(self.seat, self.obs, self.mask, over, True, self._shown)
+            last_obs, last_mask = self.tables.observe_tables(ended, self.seat)
             infos["final_index"] = ended
-            infos["final_observation"] = {
-                "observation": self.obs[ended],
-                "action_mask": self.mask[ended],
-            }
+            infos["final_observation"] = {"observation": last_obs, "action_mask": last_mask}
             infos["final_scores"] = self.tables.scores()[ended]
             self.deal_seeds[ended] = self._seeds(ended + self._rounds[ended] * self.count)
             self._rounds[ended] += 1
