@@ -54,6 +54,28 @@ An earlier run before main's clean-up (same command): duplicate 3.49 s against 1
 python start 229 against 246 ms. A sandboxed Python bot's start is mostly its imports: Python
 itself ~9 ms, ``import grpc`` (which loads asyncio and ssl) ~80 ms, the kit with the engine and
 the messages ~150 ms in all.
+
+**Per decision** (2026-12-06, ``--repeats 9 --long-games 60 --languages none --tree
+before=<commit 5351829 exported>``, load average 15-20 from other work on the 2 cores):
+sandboxed 0.741 ms against 0.112 ms in process (6.62x); ``before`` 0.718 against 0.107 ms
+(6.70x); this/before 1.01x sandboxed and in process, i.e. no change above the noise. The kit
+now reads a request in 29 us of CPU instead of 36 us (a mid-game 4-player view, best of 5, side
+by side), the referee's plumbing around four timed seats that answer at once costs 2.4-2.6 ms
+per basic game instead of 2.7-2.8 ms: both are small beside what the transport costs.
+
+Where a sandboxed decision's CPU goes (the same match in a cgroup, the runner's own CPU apart
+from its bots'): the runner ~0.3 ms, the bots ~0.33-0.42 ms, against ~0.115 ms in process for
+the whole decision (engine, views and the house bot's own thinking). The floor is gRPC's asyncio
+transport itself: a bare aio stream client answering the arena's requests with a fixed
+decision costs ~0.13-0.17 ms of CPU per request, and the arena's side ~0.12-0.13 ms with no
+conversion at all (writing a prepared message, awaiting the answer's future); a bare aio echo
+of 200-byte messages between two processes costs ~0.07 ms per message on each side back to
+back, ~0.09 ms when the peer takes 0.2 ms to answer and ~0.12 ms at 1 ms (threads go to sleep
+between messages and are woken again: gRPC's poller thread, then the event loop). That floor
+on both ends plus the in-process cost already comes to 3.2-3.6x; the 3x per decision of issue
+30 needs a cheaper transport path than grpc.aio's (neither gRPC's synchronous API, ~0.11 ms
+per message, nor its channel options bdp_probe / retries changed it measurably), not cheaper
+Python around it.
 """
 
 from __future__ import annotations

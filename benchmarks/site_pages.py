@@ -1,20 +1,22 @@
 """How fast the site's busiest pages answer on a big league, and whether that depends on how
 many matches it has played: 5,000 bots and 50,000, 500,000 and 2,000,000 matches.
 
-Makes a PostgreSQL database per league size (dropped at the end unless ``--keep``), migrates
-it, fills it with COPY (users, bots, versions, five ladders, matches with their seats, ratings
-with their trend lines, one rating change per seat and the head-to-head totals, as the rating
-task leaves them), then serves each with its own gunicorn on 127.0.0.1, all at once, and
-sends each page a bounded number of requests from a pool of client threads. The sizes take
-turns block by block: a block is ``--batch`` requests to each size, one size right after the
-other (the order reversed every other block), ``--requests // --batch`` blocks per page and
-round, so that whatever else slows the machine for a moment slows every size alike. Prints
-p50/p95/max per page and size, and each size's p95 over the smallest size's with a 95%
-interval from a paired bootstrap over the blocks::
+Makes a PostgreSQL database per league size (dropped at the end unless ``--keep``; it refuses
+to start if one of that name exists, another run's perhaps, and drops only the databases it
+made), migrates it, fills it with COPY (users, bots, versions, five ladders, matches with their
+seats, ratings with their trend lines, one rating change per seat, the head-to-head totals and
+the pairs' shared games, as the rating and matchup tasks leave them), then serves each with its
+own gunicorn on 127.0.0.1, all at once, and sends each page a bounded number of requests from a
+pool of client threads. The sizes take turns block by block: a block is ``--batch`` requests to
+each size, one size right after the other (the order reversed every other block),
+``--requests // --batch`` blocks per page and round, so that whatever else slows the machine
+for a moment slows every size alike. Prints p50/p95/max per page and size, and each size's p95
+over the smallest size's with a 95% interval from a paired bootstrap over the blocks::
 
     python -m benchmarks.site_pages                    # from the project's root
     python -m benchmarks.site_pages --bots 500 --matches 20000 --requests 100   # a quick look
     python -m benchmarks.site_pages --matches 50000,500000 --rounds 3
+    python -m benchmarks.site_pages --matches 50000,2000000 --pages matchup --reuse   # kept
 
 Measured 2026-12-03 on this 2-core machine with nothing else running, 3 rounds of 200
 requests per page and size in blocks of 20 (600 per page and size): p95 at 500,000 and at
@@ -61,12 +63,18 @@ millisecond slower in the 9 GB database than in the 0.3 GB one (PostgreSQL's def
 shared buffers hold all of the small one). Four clients and four workers share two cores, so a
 request waits for others.
 
-The matchup page (``/bots/<a>/vs/<b>/``, measured on the 200 pairs that shared the most games)
-was added on 2026-12-06 and measured once, 100 requests per size, on a machine loaded by test
-runs (every page's p95 was 0.4-1.5 s there, not the figures above): its p95 at 500,000 over
-50,000 was 1.23 [0.89-1.46], the other pages' 0.80-1.29. Those pairs share more games at the
-bigger size (a full list of 50 and longer charts), as a busy bot's list did before it was
-measured on full pages only. The 2,000,000 run has not been made for it yet.
+The matchup page (``/bots/<a>/vs/<b>/``) was added on 2026-12-06 and measured once, 100
+requests per size, on a machine loaded by test runs (every page's p95 was 0.4-1.5 s there, not
+the figures above): its p95 at 500,000 over 50,000 was 1.23 [0.89-1.46], the other pages'
+0.80-1.29. It was measured then on the 200 pairs that shared the most games, which at 50,000
+matches were a few games each (a random pair of 5,000 bots meets about once in 40 leagues of
+that size) and at the bigger sizes a full list and longer charts: the sizes did not show the
+same page. The fill now seats two of ten rivals (``RIVALS``) at one table in a tenth of the
+matches, so that 45 pairs share more than a page (50) of matches at every size (about 110 at
+50,000, 4,400 at 2,000,000); "matchup" is measured on the pairs with more than a page, both
+orders, and "matchup, heaviest pair" on the pair with the most. Its reads are bounded by
+construction (``matchups.services``: the kinds' totals, ≤ 49 chart points a kind read by
+their numbers, one page of shared games by key, each by an index).
 
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
@@ -918,6 +926,13 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
+        "--pages",
+        type=lambda text: [part.strip() for part in text.split(",") if part.strip()],
+        default=[],
+        help="measure only the pages whose names start with these, comma-separated "
+        "(e.g. 'matchup'; default: every page)",
+    )
+    parser.add_argument(
         "--ports",
         type=_ports,
         default=None,
@@ -955,7 +970,13 @@ def main() -> None:
                     flush=True,
                 )
             page_sets = {size: pages(database_for(size)) for size in sizes}
-            names = [page.name for page in page_sets[sizes[0]]]
+            names = [
+                page.name
+                for page in page_sets[sizes[0]]
+                if not args.pages or any(page.name.startswith(p) for p in args.pages)
+            ]
+            if not names:
+                parser.error(f"no page's name starts with {', '.join(args.pages)}")
             with contextlib.ExitStack() as servers:
                 ports = {
                     size: servers.enter_context(
@@ -970,7 +991,10 @@ def main() -> None:
                 }
                 for turn in range(args.rounds):
                     for index, name in enumerate(names):
-                        paths = {size: page_sets[size][index] for size in sizes}
+                        paths = {
+                            size: next(p for p in page_sets[size] if p.name == name)
+                            for size in sizes
+                        }
                         for size in sizes:  # every worker's first requests of the page
                             measure(ports[size], paths[size], max(10, batch), args.clients, 0)
                         blocks = measured.setdefault(name, Blocks(sizes))

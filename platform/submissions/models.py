@@ -13,6 +13,7 @@ from core.urls import url_with_uuid
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -57,6 +58,13 @@ class Bot(models.Model):
         ordering = ("name",)
         constraints = (
             models.UniqueConstraint(Lower("name"), name="bot_name_unique_ignoring_case"),
+        )
+        indexes = (
+            # The notifications' poll (notifications.services.paused_bots):
+            # WHERE paused_at > %s AND owner_id IN (...)
+            models.Index(
+                fields=["paused_at"], name="bot_paused_at", condition=Q(paused_at__isnull=False)
+            ),
         )
 
     def __str__(self) -> str:
@@ -138,6 +146,13 @@ class BotVersion(Claimable):
         indexes = (
             # The sweeper: WHERE status IN ('pending', 'validating') AND queued_at < ...
             models.Index(fields=["status", "queued_at"], name="version_status_queued"),
+            # The notifications' poll (notifications.services.checked_versions):
+            # WHERE validated_at > %s AND status IN ('passed', 'failed')
+            models.Index(
+                fields=["validated_at"],
+                name="version_validated_at",
+                condition=Q(validated_at__isnull=False),
+            ),
         )
 
     def __str__(self) -> str:

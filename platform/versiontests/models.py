@@ -13,6 +13,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from arena.sprt import Evidence, SprtSettings, Verdict
@@ -68,6 +69,13 @@ class VersionTest(models.Model):
         indexes = (
             # The slots and the beat's look: WHERE status IN ('waiting', 'running') ORDER BY id
             models.Index(fields=["status", "id"], name="version_test_status"),
+            # The notifications' poll (notifications.services.decided_tests):
+            # WHERE finished_at > %s AND status = 'finished'
+            models.Index(
+                fields=["finished_at"],
+                name="version_test_finished",
+                condition=Q(finished_at__isnull=False),
+            ),
         )
 
     def __str__(self) -> str:

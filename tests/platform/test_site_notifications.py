@@ -9,6 +9,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -19,7 +20,9 @@ from api import openapi
 from challenges import services as challenge_services
 from challenges.models import Challenge
 from django.core import mail
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from matches.models import Match
@@ -32,7 +35,7 @@ from nimmt_site_testing import (
     wait_for,
 )
 from notifications import services, webhooks
-from notifications.models import Attempt, Channel, Delivery, Event
+from notifications.models import EVENTS, Attempt, Channel, Delivery, Event
 from notifications.tasks import notice_events, send_test
 from submissions.models import Bot
 from versiontests.models import VersionTest
@@ -239,6 +242,57 @@ def test_a_webhook_may_not_call_loopback_or_private_addresses(settings: Any) -> 
         8700,
         "/x?y=1",
     )
+
+
+def test_the_poll_reads_what_changed_by_index() -> None:
+    # Many owners told of everything, each with a bot and a version, few of which changed
+    # lately: what the poll looks for is the few rows its time column finds.
+    kinds = [kind for kind, _ in EVENTS]
+    alice = make_user("alice")
+    subscribe(alice, "https://example.org/hook", kinds)
+    happenings(alice)
+    ladder = basic_ladder(players=3)
+    long_ago = timezone.now() - timedelta(days=30)
+    tests = []
+    for n in range(200):
+        owner = make_user(f"owner-{n}")
+        subscribe(owner, "https://example.org/hook", kinds)
+        version = program_bot(f"bot-{n}", owner=owner).active_version
+        assert version is not None
+        tests.append(
+            VersionTest(candidate=version, baseline=version, ladder=ladder, requested_by=owner,
+                        e0=0, e1=2, alpha=0.05, beta=0.05, cap=100, seed=n,
+                        status=VersionTest.FINISHED, verdict="h0", finished_at=long_ago)
+        )  # fmt: skip
+    VersionTest.objects.bulk_create(tests)
+    old = Match.objects.bulk_create(
+        Match(variant="basic", players=2, seed=n, status=Match.FINISHED, finished_at=long_ago)
+        for n in range(len(tests))
+    )
+    Challenge.objects.bulk_create(
+        Challenge(challenger=t.requested_by, version=t.candidate, match=m, deals=1)
+        for t, m in zip(tests, old, strict=True)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    with CaptureQueriesContext(connection) as poll:
+        assert len(services.notice_all()) == 3
+    looks = {
+        "bot_paused_at": '"submissions_bot"."paused_at" >',
+        "version_validated_at": '"submissions_botversion"."validated_at" >',
+        "version_test_finished": '"versiontests_versiontest"."finished_at" >',
+        "match_latest_finished": '"matches_match"."finished_at" >',
+    }
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # what an index allows, at any size
+        for index, where in looks.items():
+            (sql,) = [q["sql"] for q in poll.captured_queries if where in q["sql"]]
+            cursor.execute(f"EXPLAIN {sql}")
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            assert index in plan, plan
+            # The seasons' tables hold a few rows a ladder a season: read whole.
+            big = ("submissions_", "versiontests_", "matches_", "challenges_")
+            assert not any(f"Seq Scan on {table}" in plan for table in big), plan
 
 
 def test_a_delivery_is_sent_once_however_often_its_task_comes(settings: Any) -> None:
