@@ -31,7 +31,7 @@ Notes: a bot may say what it was thinking about a decision, for its owner's eyes
 :class:`KitBot` method call ``self.annotate("text", values)``, where ``values`` are numbers per
 legal option (a list in the order of ``view.legal``, or a dict by option or by tile number),
 e.g. the bot's own estimate of each tile. A plain :class:`Bot` returns an
-:class:`~arena.runner.notes.Note` from its ``note()`` method. The arena keeps the note with the
+:class:`~arena.table.notes.Note` from its ``note()`` method. The arena keeps the note with the
 game, shows it in the site's viewer to the bot's owner only, and writes it locally to
 ``notes/game-00001.json``; a note longer than 1000 bytes is cut (here, before it is sent),
 values that are not finite count as none. Notes never cause a fault.
@@ -44,7 +44,7 @@ dropped connection (:func:`play_remote`).
 Time: each request has a deadline (allowance + what is left of the game's time bank, measured by
 the arena). :func:`time_left` (or :meth:`KitBot.time_left`) says how many seconds remain for
 the current decision, counted from when the kit read the request. An answer after the deadline
-is a fault, and the arena plays a default decision instead (:mod:`arena.runner.defaults`).
+is a fault, and the arena plays a default decision instead (:mod:`arena.table.defaults`).
 """
 
 import argparse
@@ -82,8 +82,8 @@ from arena.protocol.convert import (
     observation_from_proto,
     put_decision,
 )
-from arena.runner.defaults import fewest_bullheads_row
-from arena.runner.notes import Note
+from arena.table.defaults import fewest_bullheads_row
+from arena.table.notes import Note
 
 __all__ = [
     "ArenaError",

@@ -46,11 +46,11 @@ PLATFORM = REPO / "platform"
 sys.path[:0] = [str(REPO), str(PLATFORM)]
 
 from benchmarks.site_pages import (  # noqa: E402  (after the path is set)
+    create_database,
     drop_database,
     gunicorn_process,
     migrate,
     percentile,
-    recreate_database,
     site_env,
 )
 
@@ -263,7 +263,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="nimmt-bench-live-") as folder:
         env = site_env(Path(folder), DATABASE_URL)
-        recreate_database(DATABASE_URL)
+        create_database(DATABASE_URL)
         try:
             migrate(env)
             os.environ.update(env)

@@ -46,10 +46,10 @@ from benchmarks.site_pages import (  # noqa: E402  (reads the database URL above
     DATABASE_URL,
     PLATFORM,
     Fill,
+    create_database,
     drop_database,
     migrate,
     percentile,
-    recreate_database,
     site_env,
 )
 
@@ -68,7 +68,7 @@ def main() -> None:
         env = site_env(Path(folder), DATABASE_URL)
         if not args.reuse:
             started = time.perf_counter()
-            recreate_database(DATABASE_URL)
+            create_database(DATABASE_URL)
             migrate(env)
             fill = Fill(DATABASE_URL, args.bots, args.matches)
             fill.run()

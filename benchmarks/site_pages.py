@@ -128,7 +128,16 @@ TREND_GAMES = 20  # as ladders.models.TREND_GAMES
 # (``LIST_PAGE_SIZE``, 50) already at the smallest size, while the others have about 33
 # matches at 50,000 matches.
 BUSY_SHARE = 0.5
+# Some pairs meet far more often than chance would seat them (the house bots, which the
+# ladders pair with each other too; rivals of one team): two of the first ``RIVALS`` bots sit
+# at the same table in ``RIVAL_SHARE`` of the matches, so that each of their 45 pairs shares
+# more than a page of matches (``matchups.services.PAGE_SIZE``, 50) at every size (about 110
+# at 50,000, 4,400 at 2,000,000) and the matchup page is measured on full pages and long
+# histories, not on the few games a pair of the others shares.
+RIVALS = 10
+RIVAL_SHARE = 0.1
 LIST_PAGE = 50  # as matches.views.LIST_PAGE_SIZE
+MATCHUP_PAGE = 50  # as matchups.services.PAGE_SIZE
 CHART_POINTS = 24  # as ladders.services.CHART_POINTS
 
 
@@ -151,13 +160,25 @@ def _libpq_url(url: str) -> str:
     return urlunsplit(urlsplit(url)._replace(scheme="postgresql"))
 
 
-def recreate_database(url: str) -> None:
+class DatabaseExists(SystemExit):
+    """The benchmark's database is there already: someone else's, or one a run kept."""
+
+
+def create_database(url: str) -> None:
+    """Make the database of ``url``; refuse one that exists (it may be another run's, which
+    this one must not empty or drop): measure it with ``--reuse``, or drop it yourself."""
     import psycopg
 
     admin, name = _admin_url(url)
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{name}"')
+        try:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        except psycopg.errors.DuplicateDatabase:
+            raise DatabaseExists(
+                f"database {name} exists already (another run's, or one kept with --keep): "
+                "measure it with --reuse, name another with NIMMT_BENCH_PAGES_DATABASE_URL, "
+                "or drop it yourself"
+            ) from None
 
 
 def database_exists(url: str) -> bool:
@@ -389,6 +410,7 @@ class Fill:
         seat_id = change_id = 1
         bot_ids = range(1, self.bots + 1)
         busy = bot_ids[: max(1, self.bots // 10)]
+        rivals = bot_ids[: max(2, min(RIVALS, self.bots))]
         with (
             self._copy(
                 cursor,
@@ -429,6 +451,10 @@ class Fill:
                     keen = rng.choice(busy)
                     if keen not in lineup:
                         lineup[rng.randrange(players)] = keen
+                if rng.random() < RIVAL_SHARE:  # two rivals at one table
+                    pair = rng.sample(rivals, 2)
+                    lineup = [b for b in lineup if b not in pair][: players - 2] + pair
+                    rng.shuffle(lineup)
                 if variant == "classic":  # a penalty: lower is better
                     scores = [rng.randrange(0, 40) for _ in lineup]
                     order = sorted(scores)
@@ -693,13 +719,16 @@ def pages(url: str) -> list[Page]:
                 [LIST_PAGE + 1, LIST_PAGE],
             )
         ]
-        # The matchup page on the pairs that shared the most games (the busy bots' pairs):
-        # more kinds, longer charts and a full list, however big the league.
+        # The matchup page on pairs with more than a page of shared games (the rivals'),
+        # most games first: a full list, every kind, long charts, however big the league. A
+        # pair with fewer lists fewer rows, which is cheaper however big the league is.
         pairs = connection.execute(
-            "SELECT a.uuid, b.uuid FROM (SELECT bot_id, opponent_id, SUM(games) AS games "
-            "FROM matchups_matchup GROUP BY bot_id, opponent_id ORDER BY games DESC LIMIT 200) t "
+            "SELECT a.uuid, b.uuid, t.games FROM (SELECT bot_id, opponent_id, "
+            "SUM(games) AS games FROM matchups_matchup GROUP BY bot_id, opponent_id "
+            "HAVING SUM(games) > %s ORDER BY games DESC LIMIT 200) t "
             "JOIN submissions_bot a ON a.id = t.bot_id "
-            "JOIN submissions_bot b ON b.id = t.opponent_id"
+            "JOIN submissions_bot b ON b.id = t.opponent_id ORDER BY t.games DESC",
+            [MATCHUP_PAGE],
         ).fetchall()
         middle = connection.execute(
             "SELECT uuid, created_at FROM matches_match ORDER BY id OFFSET "
@@ -715,6 +744,9 @@ def pages(url: str) -> list[Page]:
     assert middle is not None
     if not full:
         raise SystemExit(f"no bot has more than {LIST_PAGE} matches: fill a bigger league")
+    if not pairs:
+        raise SystemExit(f"no pair shares more than {MATCHUP_PAGE} matches: fill a bigger league")
+    heaviest = pairs[0]
     day = middle[1].date().isoformat()
     return [
         Page("home", lambda rng: "/"),
@@ -732,7 +764,11 @@ def pages(url: str) -> list[Page]:
         Page("match", lambda rng: f"/matches/{rng.choice(matches)}/"),
         Page(
             "matchup",
-            lambda rng: "/bots/{}/vs/{}/".format(*rng.choice(pairs)[:: rng.choice((1, -1))]),
+            lambda rng: "/bots/{}/vs/{}/".format(*rng.choice(pairs)[:2][:: rng.choice((1, -1))]),
+        ),
+        Page(
+            "matchup, heaviest pair",
+            lambda rng: "/bots/{}/vs/{}/".format(*heaviest[:2][:: rng.choice((1, -1))]),
         ),
     ]
 
@@ -899,6 +935,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="nimmt-bench-pages-") as folder:
         envs = {size: site_env(Path(folder) / str(size), database_for(size)) for size in sizes}
         measured: dict[str, Blocks] = {}
+        made: list[str] = []  # the databases this run made: the only ones it drops
         try:
             for size in sizes:
                 if args.reuse and database_exists(database_for(size)):
@@ -907,7 +944,8 @@ def main() -> None:
                     continue
                 fill = Fill(database_for(size), args.bots, size)
                 started = time.perf_counter()
-                recreate_database(fill.url)
+                create_database(fill.url)
+                made.append(fill.url)
                 migrate(envs[size])
                 fill.run()
                 print(
@@ -941,8 +979,8 @@ def main() -> None:
                     print(f"round {turn + 1} of {args.rounds} measured", flush=True)
         finally:
             if not args.keep:
-                for size in sizes:
-                    drop_database(database_for(size))
+                for url in made:
+                    drop_database(url)
     first = sizes[0]
     results: dict[str, dict[str, dict[str, Any]]] = {}
     for size in sizes:

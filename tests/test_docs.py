@@ -23,18 +23,10 @@ from arena.engine.game import Game
 from arena.engine.variants import ACTION_CARDS, LUCK_CARDS, PRO_TURN_CAP, VARIANT_NAMES, variant
 from arena.local import play_game
 from arena.runner import rules
-from arena.runner.notes import DecisionNote, Note, notes_file
-from arena.runner.results import (
-    BotReport,
-    Drop,
-    Fault,
-    FaultKind,
-    MatchResult,
-    MatchSettings,
-    ProgramInfo,
-    SandboxReport,
-)
+from arena.runner.results import BotReport, MatchResult, MatchSettings, ProgramInfo, SandboxReport
 from arena.stats import BotSummary
+from arena.table.faults import Drop, Fault, FaultKind
+from arena.table.notes import DecisionNote, Note, notes_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -15,11 +15,12 @@ from arena.engine.decisions import PlayTile
 from arena.engine.frames import frames
 from arena.engine.game import Game
 from arena.engine.replay import read
-from arena.runner.defaults import default_decision
 from arena.runner.match import Entrant, MatchConfig, run_match
-from arena.runner.notes import MAX_VALUES, NOTE_BYTES, DecisionNote, Note, cut_utf8
 from arena.runner.referee import Player, Referee, TableRules
-from arena.runner.seat import GameEnd, GameStart, Reply, Request, Seat
+from arena.runner.seat import Seat
+from arena.table.defaults import default_decision
+from arena.table.messages import GameEnd, GameStart, Reply, Request
+from arena.table.notes import MAX_VALUES, NOTE_BYTES, DecisionNote, Note, cut_utf8
 
 RULES = TableRules(decision_ms=50, bank_ms=100, max_faults=3)
 

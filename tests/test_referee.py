@@ -15,21 +15,11 @@ from arena.bots.random import RandomBot
 from arena.engine.decisions import PlayTile, TakeRow
 from arena.engine.game import Game
 from arena.engine.replay import to_replay, verify
-from arena.runner.defaults import default_decision
 from arena.runner.referee import Player, Referee, TableRules
-from arena.runner.results import FaultKind
-from arena.runner.seat import (
-    DroppedSeat,
-    GameEnd,
-    GameStart,
-    HouseSeat,
-    Notice,
-    Problem,
-    Reply,
-    Request,
-    Seat,
-    SeatLost,
-)
+from arena.runner.seat import DroppedSeat, HouseSeat, Seat
+from arena.table.defaults import default_decision
+from arena.table.faults import FaultKind
+from arena.table.messages import GameEnd, GameStart, Notice, Problem, Reply, Request, SeatLost
 
 RULES = TableRules(decision_ms=50, bank_ms=100, max_faults=3)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from arena.engine.decisions import Decision
 from arena.engine.observation import Observation
-from arena.runner.notes import Note
+from arena.table.notes import Note
 
 
 @dataclass(frozen=True)

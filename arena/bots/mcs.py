@@ -59,7 +59,7 @@ from arena.engine.observation import Observation
 from arena.engine.playout import BACKEND
 from arena.engine.sampling import Sampler
 from arena.engine.variants import variant
-from arena.runner.notes import Note
+from arena.table.notes import Note
 
 from .base import Bot, GameInfo
 from .timing import Deadline, clock_named

@@ -115,7 +115,7 @@ from arena.engine.playout import Position
 from arena.engine.readings import reading
 from arena.engine.sampling import Sampler, draw_by_weight
 from arena.engine.variants import variant
-from arena.runner.notes import Note
+from arena.table.notes import Note
 
 from .base import Bot, GameInfo
 from .heuristic import HeuristicBot

@@ -7,7 +7,7 @@ stylesheet, straight from the project's ``platform/`` folder, so the viewer is t
 never a copy; and the engine's frames of the replay (:func:`arena.engine.frames.frames`), the
 public ones at ``/frames.json`` and seat S's view at ``/frames.json?seat=S``, as the site's
 frames URL serves them. The bots' notes on their decisions, when a notes file lies beside the
-replay (``notes/game-00001.json``, :mod:`arena.runner.notes`), are given to the viewer's notes
+replay (``notes/game-00001.json``, :mod:`arena.table.notes`), are given to the viewer's notes
 panel (``matches/notes.js``) as the site gives an owner theirs: whoever runs the match sees
 every seat's. Nothing else is served; it listens on 127.0.0.1 only, and answers only
 requests addressed to it by that name (or ``localhost``), so that a web page elsewhere cannot
@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from arena.engine.frames import frames
-from arena.runner.notes import NOTES_FORMAT, notes_name
+from arena.table.notes import NOTES_FORMAT, notes_name
 
 #: The project's site folder, beside the ``arena`` package in a checkout.
 PLATFORM = Path(__file__).resolve().parents[2] / "platform"

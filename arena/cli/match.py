@@ -25,11 +25,11 @@ from arena.runner.build import BuildFailed, ready
 from arena.runner.lineup import Entrant, MatchError
 from arena.runner.manifest import HOUSE_BOTS, BotProgram, ManifestError, house_program, load
 from arena.runner.match import run_match
-from arena.runner.quote import quote
 from arena.runner.results import MatchResult
 from arena.runner.rules import BANK_MS, DECISION_MS, MAX_FAULTS, MatchConfig
 from arena.sandbox import SandboxUnavailable
 from arena.stats import entry_names, format_table
+from arena.table.quote import quote
 
 from .common import Progress, Subcommands, at_least
 

@@ -10,7 +10,7 @@ One step answers one decision point of the engine:
 
 An asked agent's action outside its mask is not an error here (samplers that ignore masks,
 PettingZoo's seed test among them, must be able to play on): the arena's fault default is played
-instead (:func:`arena.runner.defaults.default_decision`, what the arena plays for a bot that
+instead (:func:`arena.table.defaults.default_decision`, what the arena plays for a bot that
 faults), and that agent's info for the step says ``{"illegal_action": True}``. Leaving out an
 asked agent raises ``ValueError``.
 
@@ -34,7 +34,7 @@ from pettingzoo import ParallelEnv
 from arena.engine.decisions import Decision
 from arena.engine.game import Game
 from arena.engine.observation import Observation
-from arena.runner.defaults import default_decision
+from arena.table.defaults import default_decision
 
 from .actions import ACTION_COUNT, decision_of
 from .aec import agent_spaces, check_render_mode, seat_of

@@ -35,7 +35,7 @@ from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.game import Game
 from arena.engine.observation import Observation
 from arena.local import bot_seed
-from arena.runner.defaults import default_decision
+from arena.table.defaults import default_decision
 
 from .actions import ACTION_COUNT, decision_of
 from .aec import observation_space

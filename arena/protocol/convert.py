@@ -21,7 +21,7 @@ only, and its enumerations are read by their values (a ``StrEnum`` member is its
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.engine.decisions import (
     Choice,
@@ -34,12 +34,10 @@ from arena.engine.decisions import (
     TakeRow,
 )
 from arena.engine.observation import Observation
+from arena.table.faults import Fault
+from arena.table.messages import GameEnd, GameStart, Notice, Request
 
 from . import arena_pb2 as pb
-
-if TYPE_CHECKING:  # the runner's values; the bot kit never loads the runner
-    from arena.runner.results import Fault
-    from arena.runner.seat import GameEnd, GameStart, Notice, Request
 
 #: The protocol version this code speaks (``Hello.protocol_version``).
 PROTOCOL_VERSION = 1
@@ -75,7 +73,7 @@ ACTION_TO_PROTO: Mapping[str, pb.ActionCard] = {
 }
 ACTION_FROM_PROTO: Mapping[pb.ActionCard, str] = {v: k for k, v in ACTION_TO_PROTO.items()}
 
-#: By :class:`arena.runner.results.FaultKind` value.
+#: By :class:`arena.table.faults.FaultKind` value.
 FAULT_TO_PROTO: Mapping[str, pb.FaultKind] = {
     "timeout": pb.FAULT_KIND_TIMEOUT,
     "crash": pb.FAULT_KIND_CRASH,
@@ -326,7 +324,7 @@ def fault_from_proto(message: pb.Fault) -> dict[str, Any]:
 #
 # Every message the arena sends a bot is built here, from the runner's typed values.
 
-#: By :class:`arena.runner.seat.NoticeKind` value.
+#: By :class:`arena.table.messages.NoticeKind` value.
 NOTICE_TO_PROTO: Mapping[str, pb.NoticeKind] = {
     "timeout": pb.NOTICE_KIND_TIMEOUT,
     "illegal": pb.NOTICE_KIND_ILLEGAL,

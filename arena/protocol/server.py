@@ -28,7 +28,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
-from arena.runner.seat import Problem
+from arena.table.messages import Problem
 
 from . import arena_pb2 as pb
 from .convert import PROTOCOL_VERSION

@@ -8,13 +8,11 @@
   the dropped seat; :mod:`arena.runner.connected`: seats over the bot protocol (a program, a
   bot started by hand);
 - :mod:`arena.runner.lineup`: the sandbox check, launch, hellos and clean-up;
-- :mod:`arena.runner.results`: faults, drops, per-bot reports, :class:`MatchResult`;
+- :mod:`arena.runner.results`: per-bot reports, :class:`MatchResult`;
 - :mod:`arena.runner.check`: the bot check (``nimmt bot check`` and the site's validation);
 - :mod:`arena.runner.manifest` reads a bot folder's ``nimmt-bot.toml``;
-  :mod:`arena.runner.rules` holds the arena's numbers and :class:`MatchConfig`;
-  :mod:`arena.runner.defaults` is the decision played for a faulty seat;
-  :mod:`arena.runner.quote` makes a bot's text safe to print.
+  :mod:`arena.runner.rules` holds the arena's numbers and :class:`MatchConfig`.
 
-This package imports nothing heavy at import time: the bot kit (inside every sandbox) uses
-:mod:`arena.runner.defaults`.
+What the runner shares with the protocol and the bots (the seat messages, faults, notes, default
+decisions) is :mod:`arena.table`, below all three.
 """

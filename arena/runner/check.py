@@ -23,13 +23,14 @@ from arena.bots.random import RandomBot
 from arena.engine.variants import VARIANT_NAMES
 from arena.engine.variants import variant as get_variant
 from arena.sandbox import SandboxUnavailable
+from arena.table.faults import FaultKind
+from arena.table.quote import quote
 
 from .build import Build, BuildLimits, build
 from .lineup import Entrant, MatchError
 from .manifest import BotProgram, ManifestError, load
 from .match import run_match
-from .quote import quote
-from .results import BotReport, FaultKind, MatchResult, SandboxReport
+from .results import BotReport, MatchResult, SandboxReport
 from .rules import BANK_MS, DECISION_MS, MAX_FAULTS, START_MS, MatchConfig
 
 #: Player counts the check plays: both ends of the board game's range and the ladders' four;

@@ -20,10 +20,11 @@ from arena.protocol import convert
 from arena.protocol.convert import ProtocolError, decision_from_proto
 from arena.protocol.server import BotLost, Connection
 from arena.sandbox import BotProcess
+from arena.table.messages import GameEnd, GameStart, Notice, Problem, Reply, Request, SeatLost
+from arena.table.notes import Note
+from arena.table.quote import quote
 
-from .notes import Note
-from .quote import quote
-from .seat import GameEnd, GameStart, Notice, Problem, Reply, Request, Seat, SeatLost
+from .seat import Seat
 
 #: Last lines of a bot's log quoted in a crash fault's detail.
 LOG_LINES_IN_DETAIL = 3

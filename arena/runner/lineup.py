@@ -37,15 +37,17 @@ from arena.bots.base import Bot
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import convert
 from arena.protocol.server import SeatServer
+from arena.table.faults import Drop, FaultKind
+from arena.table.messages import SeatLost
+from arena.table.quote import quote
 
 from .build import BuildFailed, ready
 from .connected import ExternalSeat, ProgramSeat, SharedViews, exited_log_tail, log_tail
 from .manifest import BotProgram
-from .quote import quote
 from .referee import Player
-from .results import Drop, FaultKind, ProgramInfo, SandboxReport
+from .results import ProgramInfo, SandboxReport
 from .rules import EXTERNAL_WAIT_MS, MatchConfig
-from .seat import DroppedSeat, HouseSeat, Seat, SeatLost
+from .seat import DroppedSeat, HouseSeat, Seat
 
 #: How long the bots still playing get to exit after the match end (seconds).
 EXIT_GRACE = 2.0

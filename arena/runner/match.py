@@ -40,9 +40,9 @@ from arena.engine.variants import variant as get_variant
 from arena.local import series_game
 from arena.protocol.convert import PROTOCOL_VERSION
 from arena.stats import SeatedGame, summarize_series
+from arena.table.notes import NOTES_FOLDER, DecisionNote, notes_file, notes_name
 
 from .lineup import Entrant, Lineup, MatchError
-from .notes import NOTES_FOLDER, DecisionNote, notes_file, notes_name
 from .referee import Player, Referee, TableRules
 from .results import (
     BotReport,

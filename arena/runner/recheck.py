@@ -24,11 +24,12 @@ from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
 from arena.engine.replay import replay_turn, simulate, start
 from arena.local import series_game
+from arena.table.messages import GameEnd, GameStart, Request, SeatLost
 
 from .lineup import Entrant, Lineup, MatchError
 from .manifest import BotProgram
 from .rules import MatchConfig
-from .seat import GameEnd, GameStart, Request, Seat, SeatLost
+from .seat import Seat
 
 #: Seconds past a request's deadline before its answer counts as missing.
 SLACK_S = 0.5

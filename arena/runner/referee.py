@@ -11,13 +11,13 @@ and nothing else (it imports neither gRPC nor the sandbox: it speaks to :class:`
   on another. Every other message to a seat (game start, notices, game end) must be taken
   within one allowance.
 - **faults**: a missing, late, unreadable or illegal answer is a fault (:class:`FaultKind`).
-  The referee plays the default decision (:mod:`arena.runner.defaults`) for the seat, records
+  The referee plays the default decision (:mod:`arena.table.defaults`) for the seat, records
   the fault (so the seat ranks last in that game) and tells the bot in a :class:`Notice`.
 - **drops**: a seat is dropped from the rest of the match at its ``max_faults``-th fault, at
   once when it is lost (crash, closed stream), and at once when it stops taking what the arena
   writes to it (it would stall the table). A dropped seat becomes a :class:`DroppedSeat`:
   every later game records one fault for it and plays its default decisions.
-- **notes**: what a seat said it was thinking with an answer in time (:mod:`arena.runner.notes`,
+- **notes**: what a seat said it was thinking with an answer in time (:mod:`arena.table.notes`,
   already bounded by the seat) is kept per game, keyed by turn, seat, kind and the seat's count
   of such decisions in the turn; a late answer's note goes with the answer.
 
@@ -36,20 +36,12 @@ from arena.engine.decisions import Decision, Pending, kind_of
 from arena.engine.errors import IllegalDecisionError
 from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
+from arena.table.defaults import default_decision
+from arena.table.faults import Drop, Fault, FaultKind
+from arena.table.messages import GameEnd, GameStart, Notice, NoticeKind, Request, SeatLost
+from arena.table.notes import DecisionNote, Note, option_names
 
-from .defaults import default_decision
-from .notes import DecisionNote, Note, option_names
-from .results import Drop, Fault, FaultKind
-from .seat import (
-    DroppedSeat,
-    GameEnd,
-    GameStart,
-    Notice,
-    NoticeKind,
-    Request,
-    Seat,
-    SeatLost,
-)
+from .seat import DroppedSeat, Seat
 
 _T = TypeVar("_T")
 

@@ -1,8 +1,8 @@
 """A seat at the table: the one interface between the referee and whoever plays.
 
 The referee (:mod:`arena.runner.referee`) speaks to every seat alike, with the small messages
-below; a :class:`Seat` turns them into whatever its player understands. One class per kind of
-player:
+of :mod:`arena.table.messages`; a :class:`Seat` turns them into whatever its player
+understands. One class per kind of player:
 
 - :class:`HouseSeat`: a house bot in this process (trusted, never timed);
 - :class:`DroppedSeat`: a bot dropped from the match; the arena plays its default decisions;
@@ -11,8 +11,8 @@ player:
 - a seat an :class:`~arena.runner.lineup.Entrant` brings along (``joined``), e.g. the site's
   remote seat, a bot on its owner's machine playing through the gateway.
 
-A seat raises :class:`SeatLost` once it can no longer play (its process ended, its stream
-closed); everything else about time and faults is the referee's business.
+A seat raises :class:`~arena.table.messages.SeatLost` once it can no longer play (its process
+ended, its stream closed); everything else about time and faults is the referee's business.
 """
 
 from __future__ import annotations
@@ -20,106 +20,12 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import StrEnum
 
 from arena.bots.base import Bot, GameInfo
-from arena.engine.decisions import Decision, DecisionKind
-from arena.engine.observation import Observation
-
-from .defaults import default_decision
-from .notes import Note
-from .results import Drop, Fault
-
-
-class SeatLost(Exception):
-    """The seat cannot play any more (process ended, stream closed); the message says why."""
-
-
-@dataclass(frozen=True)
-class GameStart:
-    """A game begins: who sits where, the deal's layout, the seat's own seed and bank."""
-
-    game_id: str
-    index: int  # 0-based, in the match
-    variant: str
-    players: int
-    seat: int
-    seed: int
-    names: tuple[str, ...]
-    layout: tuple[str, ...]
-    bank_ms: int
-
-
-@dataclass(frozen=True)
-class Request:
-    """A decision asked of the seat, with the time it has (allowance + bank left). Requests
-    with the same ``moment`` are asked at once, of the same position: their views differ only
-    in what is private to each seat."""
-
-    request_id: int
-    moment: int
-    game_id: str
-    seat: int
-    kind: DecisionKind
-    view: Observation
-    deadline_ms: int
-    bank_ms: int
-    allowance_ms: int
-
-
-@dataclass(frozen=True)
-class Reply:
-    """A seat's answer to a :class:`Request`: a decision, or ``error`` saying why what it sent
-    is none; ``received`` is the event-loop time the answer arrived; ``note`` what the bot said
-    it was thinking (bounded, :class:`~arena.runner.notes.Note`)."""
-
-    decision: Decision | None
-    received: float
-    error: str = ""
-    note: Note | None = None
-
-
-class NoticeKind(StrEnum):
-    """What a :class:`Notice` tells the bot."""
-
-    TIMEOUT = "timeout"
-    ILLEGAL = "illegal"
-    PROTOCOL = "protocol"
-    LATE = "late"  # an answer came after its request timed out (the timeout was the fault)
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something the bot should know: a fault of its own (and the decision played for it)."""
-
-    kind: NoticeKind
-    request_id: int
-    game_id: str
-    message: str
-    fault: bool
-    played: Decision | None = None
-
-
-@dataclass(frozen=True)
-class GameEnd:
-    """A game is over: the seat's final view, every seat's score and rank, the faults."""
-
-    game_id: str
-    view: Observation
-    scores: tuple[int, ...]
-    ranks: tuple[int, ...]
-    faults: tuple[Fault, ...]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something a seat sent that answered no open request: ``late`` (an answer to a request
-    that had timed out; not a fault) or ``protocol`` (a fault)."""
-
-    kind: str  # "late" or "protocol"
-    request_id: int
-    detail: str
+from arena.table.defaults import default_decision
+from arena.table.faults import Drop
+from arena.table.messages import GameEnd, GameStart, Notice, Problem, Reply, Request
+from arena.table.notes import Note
 
 
 class Seat(ABC):
@@ -216,8 +122,8 @@ class HouseSeat(Seat):
 
 
 class DroppedSeat(Seat):
-    """A bot dropped from the match (:class:`~arena.runner.results.Drop`): the arena plays
-    the default decision (:mod:`arena.runner.defaults`) for it, at once."""
+    """A bot dropped from the match (:class:`~arena.table.faults.Drop`): the arena plays
+    the default decision (:mod:`arena.table.defaults`) for it, at once."""
 
     timed = False
 

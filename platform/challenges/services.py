@@ -3,8 +3,9 @@
 **The match.** One duplicate match: ``deals`` deals, each played once per seat rotation
 (``deals × players`` games), the challenger's active version in seat 0 and the opponents'
 active versions after it, in the order given. It has no ladder and no tournament, so nothing
-rates it. The caller sends it to the workers' ``challenges`` queue once the challenge is
-committed (:mod:`challenges.tasks`).
+rates it. The caller sends it to the workers' ``challenges`` queue (:data:`QUEUE`, which the
+match keeps: a retry or the sweeper sends it there again) once the challenge is committed
+(:mod:`challenges.tasks`).
 
 **Who may be challenged.** A bot that plays (:meth:`submissions.models.BotQuerySet.playing`:
 not retired, not paused, a passed active version) and whose owner did not refuse challenges
@@ -42,6 +43,9 @@ from submissions.models import Bot, BotQuerySet
 from arena.engine.variants import VARIANT_NAMES
 from arena.engine.variants import variant as get_variant
 from challenges.models import Challenge, ChallengeRefusal
+
+#: The workers' queue of challenge matches (:data:`core.celery.QUEUES`).
+QUEUE = "challenges"
 
 
 class ChallengeRefused(Exception):
@@ -174,6 +178,7 @@ def create_challenge(
             duplicate=True,
             seed=secrets.randbelow(2**31),
             created_at=now,
+            queue=QUEUE,
         )
         Seat.objects.bulk_create(
             Seat(

@@ -14,9 +14,6 @@ from submissions.models import Bot
 from challenges import services
 from challenges.models import Challenge
 
-#: The workers' queue of challenge matches (:data:`core.celery.QUEUES`).
-QUEUE = "challenges"
-
 
 def make_challenge(
     user: User, bot: Bot, variant: str, players: int, opponents: list[Bot], deals: int
@@ -24,5 +21,5 @@ def make_challenge(
     """A new challenge (:func:`challenges.services.create_challenge`), its match sent to the
     ``challenges`` queue once this commits."""
     challenge = services.create_challenge(user, bot, variant, players, opponents, deals)
-    enqueue(run_match, queue=QUEUE, match_pk=challenge.match_id)
+    enqueue(run_match, queue=challenge.match.queue, match_pk=challenge.match_id)
     return challenge

@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "api",
     "guide",
     "remote",
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from celery import Task, current_app, shared_task
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F, Q
+from django.db.models import CharField, F, Q, Value
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -183,9 +183,11 @@ def resend_stale(
     working: str,
     key: str,
     after_seconds: float,
+    queue_field: str | None = None,
 ) -> int:
     """Send ``task(key=pk)`` again for every row of ``model`` whose message was lost or whose
-    worker died; the number of rows sent.
+    worker died; the number of rows sent. Each goes to the task's queue, or to the one its
+    row names in ``queue_field`` (a challenge's match to ``challenges``).
 
     * A working row whose lease ran out (its worker was killed) is sent again at once, and
       again every ``after_seconds`` while it stays so.
@@ -203,25 +205,38 @@ def resend_stale(
         Q(queued_at__lt=F("lease_expires_at")) | Q(queued_at__lt=sent_before)
     )
     lost = Q(status=waiting, queued_at__lt=sent_before)
-    if manager.filter(lost).exists():
-        backlog = broker_backlog(ROUTES.get(task.name, "maintenance"))
-        if backlog is not None and backlog < manager.filter(Q(status=waiting)).count():
-            stale |= lost
+    own = ROUTES.get(task.name, "maintenance")
+    queue_of = F(queue_field) if queue_field else Value(own)
+    # Each queue is counted against its own waiting rows: the league's long queue says
+    # nothing of a challenge whose message was lost.
+    for queue in manager.filter(lost).order_by().values_list(queue_of, flat=True).distinct():
+        backlog = broker_backlog(queue)
+        waiting_here = manager.filter(Q(status=waiting)).alias(q=queue_of).filter(q=queue)
+        if backlog is not None and backlog < waiting_here.count():
+            stale |= lost & Q(pk__in=waiting_here.values("pk"))
     sent = 0
-    for pk in manager.filter(stale).order_by("queued_at").values_list("pk", flat=True):
+    rows = manager.filter(stale).order_by("queued_at").values_list("pk", queue_of)
+    for pk, queue in rows:
         # Only one sweeper sends a row again: the one whose update moved queued_at.
         if manager.filter(pk=pk, queued_at__lt=now).update(queued_at=now):
-            log.info("sending %s %s again", model.__name__, pk)
-            enqueue(task, **{key: pk})
+            log.info("sending %s %s again to %s", model.__name__, pk, queue)
+            enqueue(task, queue=queue, **{key: pk})
             sent += 1
     return sent
 
 
 def look_again_when_lease_ends(
-    task: "Task[..., Any]", model: "type[Claimable]", pk: int, *, working: str, key: str
+    task: "Task[..., Any]",
+    model: "type[Claimable]",
+    pk: int,
+    *,
+    working: str,
+    key: str,
+    queue_field: str | None = None,
 ) -> bool:
     """After a claim failed: if this message was a redelivery (the broker believes its worker
-    lost) and the row is still held, send ``task`` again for when the lease ends.
+    lost) and the row is still held, send ``task`` again for when the lease ends (to the
+    queue the row names in ``queue_field``, if given, as :func:`resend_stale`).
 
     The holder may have died a moment ago and its lease is not over yet; without this the row
     would wait for the sweeper. A fresh duplicate (a sweep's) finds a live holder and stops.
@@ -229,13 +244,15 @@ def look_again_when_lease_ends(
     delivery = task.request.delivery_info or {}
     if not delivery.get("redelivered"):
         return False
-    lease_end = (
+    queue_of = F(queue_field) if queue_field else Value(None, CharField())
+    held = (
         model._default_manager.filter(Q(pk=pk, status=working))
-        .values_list("lease_expires_at", flat=True)
+        .values_list("lease_expires_at", queue_of)
         .first()
     )
-    if lease_end is None:
+    if held is None or held[0] is None:
         return False
+    lease_end, queue = held
     wait = max(1.0, (lease_end - timezone.now()).total_seconds() + 1.0)
     keys: dict[str, Any] = {key: pk}
-    return send(task, countdown=wait, **keys)
+    return send(task, countdown=wait, queue=queue, **keys)

@@ -228,24 +228,33 @@ def _decisions(rows: list[tuple[str, str, float]]) -> Iterable[Metric]:
     )
 
 
-def _work_waiting() -> Iterable[Metric]:
-    from matches.models import Match
-    from submissions.models import BotVersion
+@dataclass(frozen=True)
+class Waiting:
+    """Rows of an app's ``model`` that wait for work (or are in it), counted by ``status`` at
+    each scrape as the gauge ``name``."""
 
-    matches = GaugeMetricFamily(
-        "nimmt_matches", "Matches waiting for a worker or being played.", labels=["status"]
-    )
-    versions = GaugeMetricFamily(
-        "nimmt_versions", "Uploaded versions waiting for validation or in it.", labels=["status"]
-    )
-    for family, model, statuses in (
-        (matches, Match, (Match.QUEUED, Match.RUNNING)),
-        (versions, BotVersion, (BotVersion.PENDING, BotVersion.VALIDATING)),
-    ):
-        counts: dict[str, int] = dict.fromkeys(statuses, 0)
-        for status, n in _counts_by_status(model, statuses):
+    name: str
+    help: str
+    model: Any
+    statuses: tuple[str, ...]
+
+
+_WAITING: dict[str, Waiting] = {}
+
+
+def count_waiting(name: str, help_text: str, model: Any, statuses: tuple[str, ...]) -> None:
+    """Count ``model``'s rows in ``statuses`` as the gauge ``name`` at every scrape. The app
+    that owns the model says so from its ``AppConfig.ready`` (``core`` imports no app)."""
+    _WAITING[name] = Waiting(name, help_text, model, statuses)
+
+
+def _work_waiting() -> Iterable[Metric]:
+    for waiting in sorted(_WAITING.values(), key=lambda w: w.name):
+        family = GaugeMetricFamily(waiting.name, waiting.help, labels=["status"])
+        counts: dict[str, int] = dict.fromkeys(waiting.statuses, 0)
+        for status, n in _counts_by_status(waiting.model, waiting.statuses):
             counts[status] = n
-        for status in statuses:
+        for status in waiting.statuses:
             family.add_metric([status], counts[status])
         yield family
 

@@ -76,6 +76,10 @@ class Match(Claimable):
     replays = models.JSONField(default=list, blank=True)  # file names in result_dir
     rated = models.BooleanField(default=False)
     rated_at = models.DateTimeField(null=True, blank=True)
+    # The workers' queue (core.celery.QUEUES) the match is sent to, the first time and every
+    # time after (a retry, the sweeper, a full disk): a challenge's goes to "challenges",
+    # ahead of the league's. (A default in the database too: bulk loads may leave it out.)
+    queue = models.CharField(max_length=20, default="matches", db_default="matches")
 
     objects = MatchQuerySet.as_manager()
 

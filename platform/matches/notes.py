@@ -15,7 +15,7 @@ from typing import Any
 
 from core import storage
 
-from arena.runner.notes import NOTES_FORMAT, notes_name
+from arena.table.notes import NOTES_FORMAT, notes_name
 from matches.models import Match, Seat, entrant_names
 
 

@@ -12,8 +12,8 @@
 * ``analyse_seat`` (queue ``maintenance``): compute a decision analysis someone asked for
   (:mod:`matches.analyses`); bounded by its samples and seconds, idempotent under its claim.
 * ``requeue_stale_work`` (beat): send again the matches that lost their message or their
-  worker, and ratings and analyses whose message was lost; remove what killed workers left in
-  the staging folder.
+  worker (each to its own queue, ``Match.queue``), and ratings and analyses whose message was
+  lost; remove what killed workers left in the staging folder.
 
 The modules this one calls never send a task: they return what happened, so none of them
 imports this module back.
@@ -63,7 +63,7 @@ def run_match(*, match_pk: int) -> None:
     )
     if claim is None:
         look_again_when_lease_ends(
-            run_match, Match, match_pk, working=Match.RUNNING, key="match_pk"
+            run_match, Match, match_pk, working=Match.RUNNING, key="match_pk", queue_field="queue"
         )
         return  # finished, gone, or being played by a live worker
     metrics.match_started()
@@ -122,14 +122,19 @@ def run_match(*, match_pk: int) -> None:
         if disks.is_disk_full(error):  # a pause, not the match's nor a worker's fault
             log.warning("match %s waits for disk space: %s", match.uuid, error)
             if results.wait_for_space(claim):
-                send(run_match, countdown=settings.DISK_FULL_RETRY_SECONDS, match_pk=match_pk)
+                send(
+                    run_match,
+                    countdown=settings.DISK_FULL_RETRY_SECONDS,
+                    queue=match.queue,
+                    match_pk=match_pk,
+                )
             return
         if not isinstance(error, (bridge.ArenaError, storage.StorageError)):
             raise
         log.warning("match %s could not be played: %s", match.uuid, error)
         released = results.release(claim, str(error))
         if released == "again":
-            enqueue(run_match, match_pk=match_pk)
+            enqueue(run_match, queue=match.queue, match_pk=match_pk)
         elif released == "failed":
             match_is_over(match, stored=False)
         return
@@ -238,6 +243,7 @@ def requeue_stale_work() -> None:
         working=Match.RUNNING,
         key="match_pk",
         after_seconds=settings.REQUEUE_AFTER_SECONDS,
+        queue_field="queue",
     )
     resend_stale(
         SeatAnalysis,

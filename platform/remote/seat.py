@@ -34,9 +34,10 @@ from arena.protocol import convert
 from arena.protocol.convert import ProtocolError, decision_from_proto
 from arena.runner.connected import SharedViews
 from arena.runner.lineup import Join
-from arena.runner.notes import Note
-from arena.runner.quote import quote
-from arena.runner.seat import GameEnd, GameStart, Notice, Problem, Reply, Request, Seat, SeatLost
+from arena.runner.seat import Seat
+from arena.table.messages import GameEnd, GameStart, Notice, Problem, Reply, Request, SeatLost
+from arena.table.notes import Note
+from arena.table.quote import quote
 from remote import handover
 from remote.handover import Assignment, Down, Up
 

@@ -26,7 +26,8 @@ from django.conf import settings
 from django.db import connections
 
 from arena.engine.decisions import parse_decision
-from arena.runner.seat import GameEnd, GameStart, Notice, Reply, Request, Seat, SeatLost
+from arena.runner.seat import Seat
+from arena.table.messages import GameEnd, GameStart, Notice, Reply, Request, SeatLost
 from tables import services
 
 #: How often the seat looks for the person's answer (s).

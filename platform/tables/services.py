@@ -29,7 +29,7 @@ from tournaments.models import Tournament
 from arena.engine.decisions import parse_decision
 from arena.engine.errors import IllegalDecisionError
 from arena.engine.variants import variant as get_variant
-from arena.runner.seat import GameEnd, GameStart, Request
+from arena.table.messages import GameEnd, GameStart, Request
 from tables.models import Ask, Guest, Table
 
 #: An answer must be in this long before the referee's deadline, so that it reaches the

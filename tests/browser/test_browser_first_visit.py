@@ -23,7 +23,7 @@ from tables.models import Guest, Table
 from arena.bots.random import RandomBot
 from arena.engine.game import Game
 from arena.engine.observation import observe
-from arena.runner.seat import Request
+from arena.table.messages import Request
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -23,7 +23,7 @@ from arena.bots.random import RandomBot
 from arena.engine.decisions import Decision
 from arena.engine.frames import frames
 from arena.engine.observation import Observation
-from arena.runner.notes import Note
+from arena.table.notes import Note
 
 from .test_browser_site import log_in
 

@@ -47,7 +47,7 @@ from arena.protocol.convert import (
 from arena.runner.check import CheckGame, check_bot
 from arena.runner.manifest import BotProgram
 from arena.runner.match import Entrant, MatchConfig, run_match
-from arena.runner.notes import NOTE_BYTES, cut_utf8
+from arena.table.notes import NOTE_BYTES, cut_utf8
 
 from .conftest import LANGUAGES, REFERENCE, ROOT, needs_bwrap, starter
 

@@ -2,9 +2,11 @@
 match played from the workers' ``challenges`` queue; refused with the reason past a limit or
 against a bot whose owner does not accept challenges; the result is the paired edge per opponent."""
 
+import errno
 import math
 import statistics
 import threading
+from datetime import timedelta
 from typing import Any
 from unittest import mock
 
@@ -14,13 +16,18 @@ from accounts.models import User
 from api import openapi
 from challenges import services
 from challenges.models import Challenge, ChallengeRefusal
-from challenges.tasks import QUEUE, make_challenge
+from challenges.services import QUEUE
+from challenges.tasks import make_challenge
+from core import disks
+from core.celery import broker_backlog
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from ladders.models import Rating
+from matches import bridge
 from matches.models import Match
-from matches.tasks import run_match
+from matches.tasks import queue_match, requeue_stale_work, run_match
 from nimmt_site_testing import (
     CeleryProcess,
     basic_ladder,
@@ -341,6 +348,49 @@ def test_a_worker_on_the_challenges_queue_plays_it_and_the_ladder_does_not_move(
     assert all(e.comparison.games == 2 for e in edges)
     assert list(Rating.objects.order_by("pk").values()) == before
     assert not match.rating_changes.exists()
+
+
+def test_a_challenge_sent_again_goes_back_to_the_challenges_queue(
+    alice: User, worker_env: dict[str, str], tmp_path: Any, settings: Any
+) -> None:
+    settings.CHALLENGES_WAITING = 5
+    mine, house, bobs, _ = field(alice)
+    # A league match whose message waits in the matches queue, which the worker below never
+    # takes: the league's queue says nothing of the challenges' messages.
+    league = queue_match(basic_ladder(players=2), [house, bobs])
+    # One challenge whose message was lost (a broker restart), for the sweeper to find...
+    lost = services.create_challenge(alice, mine, "basic", 2, [house], 1)
+    Match.objects.filter(pk=lost.match_id).update(queued_at=timezone.now() - timedelta(minutes=1))
+    # ...one the arena could not play (another attempt)...
+    retried = services.create_challenge(alice, mine, "basic", 2, [bobs], 1)
+    with mock.patch.object(bridge, "play_match", side_effect=bridge.ArenaError("no sandbox")):
+        run_match(match_pk=retried.match_id)
+    # ...and one that found the disk full (sent again after DISK_FULL_RETRY_SECONDS).
+    full = services.create_challenge(alice, mine, "basic", 2, [house], 1)
+    no_space = OSError(errno.ENOSPC, "No space left on device")
+    with mock.patch.object(bridge, "play_match", side_effect=no_space):
+        run_match(match_pk=full.match_id)
+    assert Match.objects.get(pk=retried.match_id).attempts == 1
+    assert Match.objects.get(pk=full.match_id).error == disks.REASON
+    requeue_stale_work()
+    assert (broker_backlog("challenges"), broker_backlog("matches")) == (3, 1)
+    worker = CeleryProcess.worker(worker_env, tmp_path / "w.log", queues="challenges")
+    worker.start()
+    try:
+        wait_for(
+            "the three challenges' matches to be played",
+            lambda: (
+                Match.objects.filter(
+                    pk__in=[lost.match_id, retried.match_id, full.match_id], status=Match.FINISHED
+                ).count()
+                == 3
+            ),
+            timeout=240,
+        )
+    finally:
+        worker.kill()
+    assert Match.objects.get(pk=league.pk).status == Match.QUEUED
+    assert broker_backlog("matches") == 1
 
 
 def test_two_requests_at_once_cannot_together_pass_a_limit(

@@ -116,7 +116,7 @@ def test_it_refuses_an_unknown_action_card_number():
 
 
 def test_it_round_trips_fault_records():
-    from arena.runner.results import Fault, FaultKind
+    from arena.table.faults import Fault, FaultKind
 
     fault = Fault(3, 2, FaultKind.TIMEOUT, 7, "no answer within 1000 ms")
     assert fault_from_proto(fault_to_proto(fault)) == fault.replay_record()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from accounts.models import User
+from core.celery import enqueue
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
@@ -28,8 +29,6 @@ from seasons.models import Season
 from submissions.models import Bot, BotVersion
 from tournaments import services as tournaments
 from tournaments.models import Tournament
-
-from core.celery import enqueue
 
 
 class Command(BaseCommand):

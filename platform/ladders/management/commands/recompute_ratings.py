@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+
 from ladders.models import Ladder
 from ladders.services import recompute_ladder
 
