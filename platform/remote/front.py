@@ -332,9 +332,14 @@ class Front:
         *,
         handshake_seconds: float,
         per_address: int,
+        unacknowledged_seconds: float,
         refusals: RefusalLog | None = None,
     ) -> None:
         self.context = server_context(cert, key)
+        # how long data sent to a bot may stay unacknowledged before the kernel ends the
+        # connection (TCP_USER_TIMEOUT, as gRPC sets its own sockets' to its keepalive timeout:
+        # with the keepalive pings in flight, a link gone without a word ends in that time)
+        self.unacknowledged_ms = max(1, round(unacknowledged_seconds * 1000))
         self.names = certificate_names(cert)
         self.handshake_seconds = handshake_seconds
         self.per_address = per_address
@@ -405,6 +410,8 @@ class Front:
                 await asyncio.sleep(0.1)
                 continue
             address = client_address(peer[0])
+            with contextlib.suppress(OSError, AttributeError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, self.unacknowledged_ms)
             if self.total >= self.limit:
                 sock.close()
                 self.refusals.refused(address, f"the gateway is full ({self.limit} connections)")

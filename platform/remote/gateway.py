@@ -184,6 +184,7 @@ class Gateway:
                 self.config.key,
                 handshake_seconds=HANDSHAKE_MS / 1000,
                 per_address=self.config.connections_per_address,
+                unacknowledged_seconds=self.config.keepalive_timeout_seconds,
             )
             inner = server.add_insecure_port("127.0.0.1:0")
             await server.start()
