@@ -53,7 +53,7 @@ are cut to the ``mcs`` bot's shortlist, always keeping the option taken.
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -72,7 +72,8 @@ from arena.engine.frames import Film, UnverifiedReplayError
 from arena.engine.game import Asked, Event
 from arena.engine.observation import Observation, observe
 from arena.engine.playout import Position
-from arena.engine.replay import replay_turn, simulate, start
+from arena.engine.record import GameRecord
+from arena.engine.replay import as_record, replay_turn, simulate, start
 from arena.engine.sampling import Sampler
 from arena.engine.variants import variant
 from arena.stats import confidence95, mean
@@ -204,16 +205,17 @@ def _number(x: float) -> float | None:
 # ---------------------------------------------------------------------- the seat's decisions
 
 
-def decision_points(replay: dict[str, Any], seat: int) -> list[DecisionPoint]:
+def decision_points(replay: GameRecord | Mapping[str, Any], seat: int) -> list[DecisionPoint]:
     """Every decision ``seat`` of ``replay`` took with more than one legal option, in order.
 
     Raises :class:`~arena.engine.errors.ReplayError` for a replay that is not one and
     :class:`~arena.engine.frames.UnverifiedReplayError` for one that does not re-simulate.
     """
-    _final, problems = simulate(replay)
+    record = as_record(replay)
+    _final, problems = simulate(record)
     if problems:
         raise UnverifiedReplayError(problems)
-    game = start(replay)
+    game = start(record)
     if not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat} (seats 0..{game.players - 1})")
     film = Film(game)  # listens first, so its frame for a step is noted before the ask
@@ -240,14 +242,15 @@ def decision_points(replay: dict[str, Any], seat: int) -> list[DecisionPoint]:
     assert game.pending is not None
     note(game.pending.seats, game.pending.kind)  # the first turn was asked before listening
     game.listen(listener)
-    for turn in replay["turns"]:
-        replay_turn(game, turn)
+    for played in record.turns:
+        replay_turn(game, played)
     points = []
     for turn, frame, view, done in asked:
         pending = view.pending
         assert pending is not None
         if pending.kind is DecisionKind.TILE:
-            tile = replay["turns"][turn - 1]["plays"][seat]
+            tile = record.turns[turn - 1].plays[seat]
+            assert tile is not None, "the seat was asked for a tile, so it played one"
             chosen: Decision = PlayTile(tile)
         else:
             recorded = game.turns[turn - 1].choices
@@ -336,7 +339,7 @@ def _analyse_point(
 
 
 def analyse(
-    replay: dict[str, Any],
+    replay: GameRecord | Mapping[str, Any],
     seat: int,
     *,
     samples: int = DEFAULT_SAMPLES,
@@ -355,8 +358,9 @@ def analyse(
     if samples < 1:
         raise ValueError(f"samples must be at least 1, not {samples}")
     began = time.monotonic()
-    points = decision_points(replay, seat)
-    v = variant(replay["variant"])
+    record = as_record(replay)
+    points = decision_points(record, seat)
+    v = variant(record.variant)
     sign = 1.0 if v.higher_is_better else -1.0
     done: list[DecisionAnalysis] = []
     complete = True

@@ -320,7 +320,7 @@ class _Session:
             self._call("end_game", lambda: self.bot.end_game(view, scores, ranks))
             self.summary.games += 1
             seat = view.seat
-            mine = [f for f in map(fault_from_proto, end.faults) if f["seat"] == seat]
+            mine = [f for f in map(fault_from_proto, end.faults) if f.seat == seat]
             log.info(
                 "%s over: seat %d, score %d, rank %d of %d%s",
                 end.game_id,
@@ -328,9 +328,7 @@ class _Session:
                 scores[seat],
                 ranks[seat],
                 len(ranks),
-                "".join(
-                    f"; fault {f['kind']} in turn {f['turn'] + 1}: {f['detail']}" for f in mine
-                ),
+                "".join(f"; fault {f.kind} in turn {f.turn + 1}: {f.detail}" for f in mine),
             )
         elif which == "notice":
             notice = message.notice

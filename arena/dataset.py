@@ -71,8 +71,7 @@ def decisions(record: GameRecord) -> Iterator[DecisionRow]:
     Raises :class:`~arena.engine.errors.ReplayError` (or another
     :class:`~arena.engine.errors.NimmtError`) where the record does not re-play.
     """
-    data = record.to_json()
-    game = start(data)
+    game = start(record)
     scores, ranks = record.result.scores, record.result.ranks
     if len(scores) != game.players or len(ranks) != game.players:
         raise ReplayError(f"the result lists {len(scores)} scores for {game.players} seats")
@@ -81,7 +80,7 @@ def decisions(record: GameRecord) -> Iterator[DecisionRow]:
     def before(game: Game, seat: int, decision: Decision) -> None:
         taken.append((seat, observe(game, seat), decision))
 
-    for number, recorded in enumerate(data["turns"]):
+    for number, recorded in enumerate(record.turns):
         replay_turn(game, recorded, before)
         for seat, view, decision in taken:
             kind = view.pending.kind.value if view.pending is not None else "tile"

@@ -108,6 +108,7 @@ from arena.bots.base import Bot, GameInfo  # noqa: E402
 from arena.bots.heuristic import HeuristicBot  # noqa: E402
 from arena.engine.decisions import Decision  # noqa: E402
 from arena.engine.observation import Observation  # noqa: E402
+from arena.engine.record import GameRecord  # noqa: E402
 from arena.engine.variants import variant as get_variant  # noqa: E402
 from arena.local import play_game, series_game  # noqa: E402
 from arena.runner.results import Ranking, match_ranks  # noqa: E402
@@ -163,10 +164,10 @@ def play(noise: Sequence[float], lineup: Sequence[int], seed: int, duplicate: bo
         replay = play_game(
             VARIANT, bots, seed=seed + deal, bot_seeds=bot_seeds, names=[str(e) for e in seats]
         )
-        result = replay["result"]
+        result = GameRecord.from_json(replay).result
         for seat, entry in enumerate(seats):
-            points[entry][deal] += result["scores"][seat]
-            ranks[entry].append(result["ranks"][seat])
+            points[entry][deal] += result.scores[seat]
+            ranks[entry].append(result.ranks[seat])
     return Played(tuple(map(tuple, points)), tuple(map(tuple, ranks)))
 
 

@@ -37,7 +37,7 @@ def test_it_verifies_and_shows_a_replay_under_the_reading_it_names(
     assert f"OK {old} (nimmt-rules/1)" in capsys.readouterr().out
     assert main(["replay", "show", str(old)]) == 0
     assert "rules nimmt-rules/1" in capsys.readouterr().out.splitlines()[0]
-    relabelled = replays.read(old)
+    relabelled = replays.read(old).to_json()
     relabelled["rules"] = "nimmt-rules/2"  # tile 55 is played in this game
     replays.write(tmp_path / "r2.json", relabelled)
     assert main(["replay", "verify", str(tmp_path / "r2.json")]) == 1
@@ -68,10 +68,10 @@ def test_it_rotates_seats_between_games(tmp_path: Path) -> None:
     assert _play(tmp_path) == 0
     for i in range(4):
         replay = replays.read(tmp_path / f"game-{i + 1:05d}.json")
-        assert replay["seed"] == 11 + i  # game i is dealt from seed S + i
-        entries = [p["entry"] for p in replay["players"]]
+        assert replay.seed == 11 + i  # game i is dealt from seed S + i
+        entries = [p.entry for p in replay.players]
         assert [entries.index(k) for k in range(3)] == [(k + i) % 3 for k in range(3)]
-        names = [p["name"] for p in replay["players"]]
+        names = replay.names
         assert names[entries.index(0)] == "heuristic"
 
 

@@ -73,7 +73,7 @@ def test_it_serves_the_sites_viewer_and_the_engines_frames_of_the_replay_on_loca
         assert json.loads(body) == json.loads(json.dumps(frames(replay).to_json()))
         seen: dict[str, Any] = json.loads(get(base + "frames.json?seat=2")[2])
         assert seen == json.loads(json.dumps(frames(replay, seat=2).to_json()))
-        assert json.loads(get(base + "replay.json")[2]) == replay
+        assert json.loads(get(base + "replay.json")[2]) == replay.to_json()
         status, _kind, body = get(base + "frames.json?seat=3")
         assert status == 400 and b"seat must be a seat number from 0 to 2" in body
         for elsewhere in ("../pyproject.toml", "static/../../pyproject.toml", "platform"):

@@ -326,7 +326,7 @@ def test_reading_a_truncated_gzip_file_is_a_replay_error(tmp_path):
 def test_reading_json_that_is_not_an_object_is_a_replay_error(tmp_path, text):
     path = tmp_path / "x.json"
     path.write_text(text)
-    with pytest.raises(ReplayError, match="a replay is a JSON object"):
+    with pytest.raises(ReplayError, match=r"x\.json: replay: expected an object"):
         read(path)
 
 
@@ -338,9 +338,9 @@ def test_a_replay_missing_a_required_key_names_it(tmp_path, key):
     del data[key]
     path = tmp_path / "x.json"
     write(path, data)
-    with pytest.raises(ReplayError, match=f"replay key '{key}' is missing"):
+    with pytest.raises(ReplayError, match=f"x.json: replay: key '{key}' is missing"):
         read(path)
-    with pytest.raises(ReplayError, match=f"'{key}'"):
+    with pytest.raises(ReplayError, match=f"^replay: key '{key}' is missing$"):
         verify(data)
 
 
@@ -348,7 +348,7 @@ def test_a_replay_missing_a_required_key_names_it(tmp_path, key):
 def test_a_replay_missing_a_setup_key_names_it(key):
     data = finished_replay()
     del data["setup"][key]
-    with pytest.raises(ReplayError, match=f"'setup.{key}' is missing"):
+    with pytest.raises(ReplayError, match=f"^setup: key '{key}' is missing$"):
         verify(data)
 
 
@@ -356,7 +356,7 @@ def test_a_replay_missing_a_setup_key_names_it(key):
 def test_a_replay_missing_a_result_key_names_it(key):
     data = finished_replay()
     del data["result"][key]
-    with pytest.raises(ReplayError, match=f"'result.{key}' is missing"):
+    with pytest.raises(ReplayError, match=f"^result: key '{key}' is missing$"):
         verify(data)
 
 
@@ -375,26 +375,33 @@ def test_a_replay_of_an_unknown_variant_is_refused():
 
 
 @pytest.mark.parametrize(
-    "turn", [[], {"plays": [1], "choices": []}, {"plays": 1, "choices": [], "scores": []}]
+    ("turn", "error"),
+    [
+        ([], r"turns\[3\]: expected an object, got \[\]"),
+        ({"plays": [1], "choices": []}, r"turns\[3\]: key 'scores' is missing"),
+        ({"plays": 1, "choices": [], "scores": []}, r"turns\[3\]\.plays: expected a list, got 1"),
+    ],
 )
-def test_a_replay_with_a_malformed_turn_names_it(turn):
+def test_a_replay_with_a_malformed_turn_names_it(turn, error):
     data = finished_replay()
     data["turns"][3] = turn
-    with pytest.raises(ReplayError, match=r"turns\[3\] needs lists"):
+    with pytest.raises(ReplayError, match=error):
         verify(data)
 
 
 def test_a_replay_whose_choices_are_not_objects_is_refused():
     data = finished_replay()
     data["turns"][0]["choices"] = [5]
-    with pytest.raises(ReplayError, match=r"turns\[0\].choices must be a list of objects"):
+    with pytest.raises(ReplayError, match=r"turns\[0\]\.choices\[0\]: expected an object, got 5"):
         verify(data)
 
 
 def test_a_replay_whose_faults_are_not_objects_is_refused():
     data = finished_replay()
     data["result"]["faults"] = ["timeout"]
-    with pytest.raises(ReplayError, match=r"result\.faults must be a list of objects"):
+    with pytest.raises(
+        ReplayError, match=r"result\.faults\[0\]: expected an object, got 'timeout'"
+    ):
         verify(data)
 
 
@@ -413,7 +420,7 @@ def test_a_replay_whose_faults_are_not_objects_is_refused():
 def test_a_replay_with_a_broken_setup_is_a_replay_error(setup):
     data = finished_replay()
     data["setup"].update(setup)
-    with pytest.raises(ReplayError, match="setup: "):
+    with pytest.raises(ReplayError, match=r"^setup[:.]"):  # the field, or the deal's fault
         verify(data)
 
 
@@ -426,10 +433,17 @@ def test_a_well_formed_replay_that_disagrees_lists_the_problems_instead_of_raisi
     assert any("ranks are" in p for p in problems)
 
 
-def test_a_replay_with_an_impossible_play_lists_the_problem():
+def test_a_replay_with_a_tile_that_is_not_a_number_names_it():
     data = finished_replay()
     data["turns"][0]["plays"][0] = "x"
-    assert verify(data) == [f"turn 1: tile x is not in seat 0's hand; hand: {hand(data, 0)}"]
+    with pytest.raises(ReplayError, match=r"turns\[0\]\.plays\[0\]: expected an integer, got 'x'"):
+        verify(data)
+
+
+def test_a_replay_with_an_impossible_play_lists_the_problem():
+    data = finished_replay()
+    data["turns"][0]["plays"][0] = 105
+    assert verify(data) == [f"turn 1: tile 105 is not in seat 0's hand; hand: {hand(data, 0)}"]
 
 
 def hand(data: dict, seat: int) -> str:

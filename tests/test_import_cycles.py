@@ -13,6 +13,7 @@ its parent package's ``__init__`` (Python handles that order itself).
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -332,3 +333,10 @@ def test_the_sites_core_importing_an_app_is_found(tmp_path: Path) -> None:
     ]
     (tmp_path / "core/metrics.py").write_text("from core import leases\n")
     assert site_core_violations(tmp_path) == []
+
+
+def test_the_readmes_table_of_layers_is_the_one_the_test_holds() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d) \| (.+) \|$", text, flags=re.MULTILINE)
+    documented = {int(n): frozenset(re.findall(r"`(\w+)`", packages)) for n, packages in rows}
+    assert documented == {n + 1: layer for n, layer in enumerate(ARENA_LAYERS)}

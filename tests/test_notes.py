@@ -121,7 +121,7 @@ def test_a_match_writes_every_seats_notes_beside_a_replay_that_has_none(tmp_path
         assert name is not None
         data = json.loads((tmp_path / name).read_text())
         assert data["format"] == "nimmt-notes/1"
-        mcs_seat = result.replays[index]["players"][0]["name"] == "random"
+        mcs_seat = result.replays[index].players[0].name == "random"
         assert {n["seat"] for n in data["notes"]} == {int(mcs_seat)}
         first = data["notes"][0]
         assert "playouts" in first["text"] and len(first["values"]) == len(first["options"])

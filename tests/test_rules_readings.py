@@ -22,7 +22,7 @@ from arena.engine.errors import IllegalDecisionError, UnknownReadingError
 from arena.engine.frames import frames
 from arena.engine.observation import observe
 from arena.engine.playout import Position, random_game
-from arena.engine.readings import CURRENT, READING_1, READING_2, READINGS, of_replay, reading
+from arena.engine.readings import CURRENT, READING_1, READING_2, READINGS, reading
 
 R1 = {"rules": READING_1}
 R2 = {"rules": READING_2}
@@ -306,9 +306,9 @@ def test_a_replay_names_the_reading_of_its_game_and_is_judged_by_it(rules) -> No
     game = finished("pro", 4, 3, rules)
     data = replays.to_replay(game, ["a", "b", "c", "d"])
     assert data["rules"] == rules.name
-    assert of_replay(data) is rules
+    assert replays.as_record(data).reading is rules
     assert replays.verify(data) == []
-    assert replays.start(data).rules is rules
+    assert replays.start(replays.as_record(data)).rules is rules
     assert frames(data).to_json()["rules"] == rules.name
     assert f"rules {rules.name}" in next(replays.render(data))
 
@@ -322,9 +322,13 @@ def test_a_replay_without_a_reading_is_judged_by_reading_1() -> None:
 
 def test_a_replay_with_an_unknown_reading_is_refused_with_a_clear_error() -> None:
     data = replays.to_replay(finished("basic", 2, 3), ["a", "b"])
-    for bad in ("nimmt-rules/3", 2, None):
+    for bad, error in (
+        ("nimmt-rules/3", "unknown rules reading 'nimmt-rules/3'; this engine plays"),
+        (2, "rules: expected a string, got 2"),
+        (None, "rules: expected a string, got None"),
+    ):
         data["rules"] = bad
-        with pytest.raises(ReplayError, match="unknown rules reading"):
+        with pytest.raises(ReplayError, match=error):
             replays.verify(data)
 
 

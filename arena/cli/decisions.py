@@ -49,13 +49,13 @@ def run_decisions(args: argparse.Namespace) -> int:
         data = replays.read(path)
     except ReplayError as exc:
         raise Failure(str(exc)) from None
-    players = len(data["players"])
+    players = len(data.players)
     if args.seat >= players:
         raise UsageError(f"--seat {args.seat}: this game has seats 0 to {players - 1}")
     config = MatchConfig(
-        variant=str(data["variant"]),
+        variant=data.variant,
         games=1,
-        seed=int(data.get("seed", 0)),
+        seed=data.seed,
         decision_ms=args.decision_ms,
         bank_ms=args.bank_ms,
         unsafe_no_sandbox=args.unsafe_no_sandbox,
@@ -65,13 +65,7 @@ def run_decisions(args: argparse.Namespace) -> int:
         check = asyncio.run(recheck(data, args.seat, program, config))
     except (ReplayError, MatchError) as exc:
         raise Failure(str(exc)) from None
-    faulted = sorted(
-        {
-            f["turn"] + 1
-            for f in data["result"].get("faults", [])
-            if isinstance(f, dict) and f.get("seat") == args.seat and isinstance(f.get("turn"), int)
-        }
-    )
+    faulted = sorted({f.turn + 1 for f in data.result.faults if f.seat == args.seat})
     if faulted:
         turns = ", ".join(map(str, faulted))
         print(

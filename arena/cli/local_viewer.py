@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from arena.engine.frames import frames
+from arena.engine.record import GameRecord
 from arena.table.notes import NOTES_FORMAT, notes_name
 
 #: The project's site folder, beside the ``arena`` package in a checkout.
@@ -101,7 +102,7 @@ def viewer_markup(variant: str) -> str:
 class LocalViewer:
     """What the server serves for one replay: the page, the replay, the frames per seat."""
 
-    replay: dict[str, Any]
+    replay: GameRecord
     title: str
     notes: dict[str, Any] | None = None  # the game's nimmt-notes/1 file, if there is one
     page: bytes = b""
@@ -109,11 +110,11 @@ class LocalViewer:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
-        variant = str(self.replay["variant"])
+        variant = self.replay.variant
         self.page = PAGE.format(
             title=_escape(self.title),
             variant=_escape(variant),
-            players=len(self.replay["players"]),
+            players=len(self.replay.players),
             viewer=viewer_markup(variant),
             notes=notes_markup(self.notes),
             notes_script=(
@@ -124,7 +125,7 @@ class LocalViewer:
 
     @property
     def players(self) -> int:
-        return len(self.replay["players"])
+        return len(self.replay.players)
 
     def frames(self, seat: int | None) -> bytes:
         """The engine's frames as JSON (seat's view with ``seat``), computed once each."""
@@ -176,7 +177,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif url.path == "/":
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", viewer.page)
         elif url.path == "/replay.json":
-            body = json.dumps(viewer.replay).encode("utf-8")
+            body = json.dumps(viewer.replay.to_json()).encode("utf-8")
             self._send(HTTPStatus.OK, "application/json", body)
         elif url.path == "/frames.json":
             seats = parse_qs(url.query).get("seat")

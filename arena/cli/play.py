@@ -18,6 +18,7 @@ from typing import Any
 from arena.bots.registry import make_bot
 from arena.engine import VARIANT_NAMES, variant
 from arena.engine import replay as replays
+from arena.engine.record import GameRecord
 from arena.local import bot_seed, play_game, series_game
 from arena.stats import SeatedGame, entry_names, format_table, summarize_series
 
@@ -98,14 +99,14 @@ def run_play(args: argparse.Namespace) -> int:
     started = time.monotonic()
     for i, replay in enumerate(_play_all(tasks, args.jobs)):
         game = series_game(args.seed, i, len(specs))
-        result = replay["result"]
-        seated.append(SeatedGame(game.seats, tuple(result["scores"]), tuple(result["ranks"])))
-        entry = {
+        result = GameRecord.from_json(replay).result
+        seated.append(SeatedGame(game.seats, result.scores, result.ranks))
+        entry: dict[str, Any] = {
             "game": i + 1,
             "deal_seed": game.deal_seed,
             "seats": list(game.seats),
-            "scores": result["scores"],
-            "ranks": result["ranks"],
+            "scores": list(result.scores),
+            "ranks": list(result.ranks),
         }
         if out is not None:
             entry["file"] = f"game-{i + 1:05d}.json"

@@ -10,11 +10,10 @@ not reported as an unreadable replay.
 import argparse
 import json
 from pathlib import Path
-from typing import Any
 
 from arena.engine import ReplayError
 from arena.engine import replay as replays
-from arena.engine.readings import of_replay
+from arena.engine.record import FORMAT, GameRecord
 
 from . import decisions
 from .common import Failure, Subcommands, UsageError, at_least
@@ -92,7 +91,7 @@ def run_verify(args: argparse.Namespace) -> int:
                     print(f"  {problem}")
                 mismatched += 1
             else:
-                print(f"OK {path} ({of_replay(data).name})")
+                print(f"OK {path} ({data.reading.name})")
                 ok += 1
     total = ok + mismatched + unreadable
     line = f"{total} replays: {ok} ok, {mismatched} mismatched, {unreadable} unreadable"
@@ -100,7 +99,7 @@ def run_verify(args: argparse.Namespace) -> int:
     return 1 if mismatched or unreadable else 0
 
 
-def _check(data: dict[str, Any]) -> list[str]:
+def _check(data: GameRecord) -> list[str]:
     """The verification problems of one replay; a replay that cannot even be re-simulated
     (its setup is inconsistent, a value has the wrong type...) is one problem, not a crash."""
     try:
@@ -117,7 +116,7 @@ def _other_nimmt_format(path: Path) -> bool:
     except (OSError, ValueError):
         return False
     fmt = data.get("format") if isinstance(data, dict) else None
-    return isinstance(fmt, str) and fmt.startswith("nimmt-") and fmt != replays.FORMAT
+    return isinstance(fmt, str) and fmt.startswith("nimmt-") and fmt != FORMAT
 
 
 def _strip_path(message: str, path: Path) -> str:

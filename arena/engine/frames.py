@@ -90,7 +90,7 @@ Steps (``step.kind``, with the fields that apply; absent fields are null or empt
 - ``end``: the turn is over; ``second_set``: every seat drew a new hand; ``over``: the game is.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -110,7 +110,8 @@ from .game import (
     TurnEnded,
 )
 from .readings import CURRENT
-from .replay import replay_turn, simulate, start, to_replay
+from .record import GameRecord
+from .replay import as_record, replay_turn, simulate, start, to_replay
 
 FORMAT = "nimmt-frames/1"
 #: What a seat's view says in place of an action card another seat holds (its number is public).
@@ -337,7 +338,7 @@ def header(game: Game, names: Sequence[str]) -> dict[str, Any]:
     )
 
 
-def frames(source: dict[str, Any] | Game, seat: int | None = None) -> Frames:
+def frames(source: GameRecord | Mapping[str, Any] | Game, seat: int | None = None) -> Frames:
     """The frames of a replay (``nimmt-replay/1``) or of a finished game.
 
     With ``seat``, the game as that seat saw it (:class:`Film`): each frame adds the seat's
@@ -356,29 +357,25 @@ def frames(source: dict[str, Any] | Game, seat: int | None = None) -> Frames:
     (1, True)
     """
     if isinstance(source, Game):
-        replay = to_replay(source, [f"seat {s}" for s in range(source.players)])
+        record = as_record(to_replay(source, [f"seat {s}" for s in range(source.players)]))
     else:
-        replay = source
-    final, problems = simulate(replay)  # ReplayError on a bad shape or deal
+        record = as_record(source)  # ReplayError on a bad shape
+    final, problems = simulate(record)  # ReplayError on a bad deal
     if problems:
         raise UnverifiedReplayError(problems)
     if seat is not None and not (
         isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < final.players
     ):
         raise ReplayError(f"there is no seat {seat!r} in this game (seats 0..{final.players - 1})")
-    game = start(replay)
+    game = start(record)
     film = Film(game, seat)
     game.listen(film.step)
-    for turn in replay["turns"]:
+    for turn in record.turns:
         replay_turn(game, turn)
     result = final.result()
-    names = tuple(
-        str(p.get("name", f"seat {s}")) if isinstance(p, dict) else f"seat {s}"
-        for s, p in enumerate(replay["players"])
-    )
     return Frames(
         variant=final.variant.name,
-        players=names,
+        players=record.names,
         layout=final.layout,
         row_lengths=tuple(len(row) for row in final.spaces),
         bullheads=final.bullheads[: final.variant.tiles + 1],
@@ -387,21 +384,12 @@ def frames(source: dict[str, Any] | Game, seat: int | None = None) -> Frames:
         frames=tuple(film.notes),
         result=FinalResult(
             scores=result.scores,
-            ranks=tuple(replay["result"]["ranks"]),  # verified; faults rank last
-            faults=tuple(_public_faults(replay["result"]["faults"])),
+            ranks=record.result.ranks,  # verified; faults rank last
+            faults=tuple(Fault(f.seat, f.kind, f.turn) for f in record.result.faults),
         ),
         rules=final.rules.name,
         seat=seat,
     )
-
-
-def _public_faults(records: list[dict[str, Any]]) -> list[Fault]:
-    found = []
-    for record in records:
-        seat, kind, turn = record.get("seat"), record.get("kind"), record.get("turn")
-        if isinstance(seat, int) and isinstance(kind, str) and isinstance(turn, int):
-            found.append(Fault(seat, kind, turn))
-    return found
 
 
 class Film:

@@ -8,8 +8,6 @@ path and the house bots' models of the rules look them up where the rule applies
 
 >>> CURRENT.name, reading("nimmt-rules/1").stop_on_own_row
 ('nimmt-rules/2', False)
->>> of_replay({"format": "nimmt-replay/1"}).name
-'nimmt-rules/1'
 >>> reading("nimmt-rules/9")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -18,7 +16,6 @@ arena.engine.errors.UnknownReadingError: unknown rules reading 'nimmt-rules/9'; 
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from .errors import UnknownReadingError
 from .tiles import BOARD_BULLHEADS, CARD_BULLHEADS
@@ -68,10 +65,3 @@ def reading(name: str) -> Reading:
             f"unknown rules reading {name!r}; this engine plays {', '.join(READINGS)}"
         )
     return found
-
-
-def of_replay(replay: Mapping[str, Any]) -> Reading:
-    """The reading a replay was played under: its ``rules`` key, or reading 1 without one."""
-    if "rules" not in replay:
-        return UNNAMED
-    return reading(replay["rules"])

@@ -1,9 +1,12 @@
 """Replays in the ``nimmt-replay/1`` format (``docs/REPLAY.md``): write, read, verify, show.
 
 A replay holds the deal and every decision, so anyone can re-play a game without our random
-generator. :func:`verify` re-simulates one with the engine and lists every disagreement, under
-the reading of the rules the replay names (``rules``; absent: ``nimmt-rules/1``), so that a
-published replay keeps its verdict (:mod:`arena.engine.readings`).
+generator. It is read as a :class:`~arena.engine.record.GameRecord` (:func:`read`,
+:func:`parse`, :func:`as_record`), never by key: a replay whose JSON lacks a field or has one of
+the wrong type is a :class:`~arena.engine.errors.ReplayError` naming it. :func:`verify`
+re-simulates one with the engine and lists every disagreement, under the reading of the rules
+the replay names (``rules``; absent: ``nimmt-rules/1``), so that a published replay keeps its
+verdict (:mod:`arena.engine.readings`).
 
 >>> from arena.engine import Game
 >>> game = Game.new("classic", players=3, seed=3)
@@ -18,17 +21,14 @@ published replay keeps its verdict (:mod:`arena.engine.readings`).
 import gzip
 import json
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .decisions import Decision, DecisionKind, PlaceLuck, PlayAction, PlayTile, TakeRow
 from .errors import NimmtError, ReplayError
 from .game import Game, competition_ranks
-from .readings import READINGS, of_replay
-from .variants import VARIANT_NAMES
-
-FORMAT = "nimmt-replay/1"
+from .record import FORMAT, ActionChoice, GameRecord, LuckChoice, Series, TakeRowChoice, Turn
 
 
 def to_replay(
@@ -74,18 +74,41 @@ def to_replay(
     }
 
 
-def write(path: str | Path, replay: dict[str, Any]) -> None:
+def to_record(
+    game: Game,
+    players: Sequence[str | dict[str, Any]],
+    faults: Sequence[dict[str, Any]] = (),
+    series: Series | None = None,
+) -> GameRecord:
+    """The record of a finished ``game`` (see :func:`to_replay`), in its match or series at
+    ``series``.
+
+    >>> from arena.engine import Game
+    >>> game = Game.new("basic", players=2, seed=2)
+    >>> while not game.is_over():
+    ...     for seat in game.pending.seats:
+    ...         game.apply(seat, game.legal(seat)[0])
+    >>> record = to_record(game, ["a", "b"], series=Series(seed=2, game=1))
+    >>> record.to_json() == to_replay(game, ["a", "b"], series={"seed": 2, "game": 1})
+    True
+    """
+    extra = {} if series is None else {"series": series.to_json()}
+    return GameRecord.from_json(to_replay(game, players, faults, **extra))
+
+
+def write(path: str | Path, replay: GameRecord | Mapping[str, Any]) -> None:
     """Write ``replay`` as JSON; gzip-compressed if the name ends in ``.gz``."""
     path = Path(path)
-    text = json.dumps(replay, separators=(",", ":"))
+    data = replay.to_json() if isinstance(replay, GameRecord) else replay
+    text = json.dumps(data, separators=(",", ":"))
     if path.suffix == ".gz":
         path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
     else:
         path.write_text(text, encoding="utf-8")
 
 
-def read(path: str | Path) -> dict[str, Any]:
-    """Read a replay file (``.json`` or ``.json.gz``) and check its shape."""
+def read(path: str | Path) -> GameRecord:
+    """Read a replay file (``.json`` or ``.json.gz``) as a record."""
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -94,18 +117,31 @@ def read(path: str | Path) -> dict[str, Any]:
     return parse(raw, str(path))
 
 
-def parse(raw: bytes, source: str) -> dict[str, Any]:
-    """A replay from its file's bytes (JSON, or gzip-compressed JSON), its shape checked;
-    ``source`` names it in errors."""
+def parse(raw: bytes, source: str) -> GameRecord:
+    """A replay from its file's bytes (JSON, or gzip-compressed JSON), as a record; ``source``
+    names it in errors."""
     try:
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
         data = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError, EOFError, zlib.error, RecursionError) as exc:
         raise ReplayError(f"{source}: not a readable replay: {exc}") from exc
-    check_shape(data)
-    replay: dict[str, Any] = data
-    return replay
+    try:
+        return GameRecord.from_json(data)
+    except ReplayError as exc:
+        raise ReplayError(f"{source}: {exc}") from None
+
+
+def as_record(replay: GameRecord | Mapping[str, Any]) -> GameRecord:
+    """``replay`` as a record: a record as it is, a replay's JSON object read with
+    :meth:`GameRecord.from_json` (a :class:`ReplayError` names what is missing or mistyped).
+
+    >>> as_record({"format": "nimmt-replay/1", "variant": "basic"})
+    Traceback (most recent call last):
+    ...
+    arena.engine.errors.ReplayError: replay: key 'seed' is missing
+    """
+    return replay if isinstance(replay, GameRecord) else GameRecord.from_json(replay)
 
 
 def iter_files(target: str | Path) -> Iterator[Path]:
@@ -117,123 +153,78 @@ def iter_files(target: str | Path) -> Iterator[Path]:
         yield target
 
 
-_SHAPE: dict[str, type | tuple[type, ...]] = {
-    "format": str,
-    "variant": str,
-    "seed": int,
-    "players": list,
-    "layout": list,
-    "setup": dict,
-    "turns": list,
-    "result": dict,
-}
-
-
-def check_shape(data: Any) -> None:
-    """Raise :class:`ReplayError` naming the first required key that is missing or mistyped."""
-    if not isinstance(data, dict):
-        raise ReplayError("a replay is a JSON object")
-    for key, kind in _SHAPE.items():
-        if not isinstance(data.get(key), kind):
-            raise ReplayError(f"replay key {key!r} is missing or not a {_name(kind)}")
-    if data["format"] != FORMAT:
-        raise ReplayError(f"format is {data['format']!r}, expected {FORMAT!r}")
-    if data["variant"] not in VARIANT_NAMES:
-        raise ReplayError(f"unknown variant {data['variant']!r}")
-    if "rules" in data and data["rules"] not in READINGS:
-        raise ReplayError(
-            f"unknown rules reading {data['rules']!r}; this engine plays {', '.join(READINGS)}"
-        )
-    for key in ("rows", "hands", "supply", "luck_deck", "action_deck"):
-        if not isinstance(data["setup"].get(key), list):
-            raise ReplayError(f"replay key 'setup.{key}' is missing or not a list")
-    for i, turn in enumerate(data["turns"]):
-        if not isinstance(turn, dict) or not all(
-            isinstance(turn.get(k), list) for k in ("plays", "choices", "scores")
-        ):
-            raise ReplayError(f"turns[{i}] needs lists 'plays', 'choices' and 'scores'")
-        if not all(isinstance(c, dict) for c in turn["choices"]):
-            raise ReplayError(f"turns[{i}].choices must be a list of objects")
-    for key in ("scores", "ranks", "faults"):
-        if not isinstance(data["result"].get(key), list):
-            raise ReplayError(f"replay key 'result.{key}' is missing or not a list")
-    if not all(isinstance(f, dict) for f in data["result"]["faults"]):
-        raise ReplayError("result.faults must be a list of objects")
-
-
-def _name(kind: type | tuple[type, ...]) -> str:
-    return kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-
-
-def start(replay: dict[str, Any]) -> Game:
+def start(replay: GameRecord | Mapping[str, Any]) -> Game:
     """The game as ``replay``'s deal sets it up, before the first turn, under the reading the
     replay names (unchecked: see :func:`simulate` for a replay that may be broken)."""
-    setup = replay["setup"]
+    record = as_record(replay)
+    setup = record.setup
     return Game.from_setup(
-        replay["variant"],
-        setup["rows"],
-        setup["hands"],
-        setup["supply"],
-        setup["luck_deck"],
-        setup["action_deck"],
-        rules=of_replay(replay),
+        record.variant,
+        [list(row) for row in setup.rows],
+        [list(hand) for hand in setup.hands],
+        list(setup.supply),
+        list(setup.luck_deck),
+        list(setup.action_deck),
+        rules=record.reading,
     )
 
 
-def simulate(replay: dict[str, Any]) -> tuple[Game, list[str]]:
+def simulate(replay: GameRecord | Mapping[str, Any]) -> tuple[Game, list[str]]:
     """Re-play ``replay`` with the engine; the game and every disagreement found.
 
     Declined action cards have no entry in a replay, so where the engine asks for an action
     card and the next recorded choice is not that seat's action, the seat declined.
     """
-    check_shape(replay)
+    record = as_record(replay)
     problems: list[str] = []
     try:
-        game = start(replay)
-    except (NimmtError, TypeError) as exc:  # TypeError: tiles that are not integers
+        game = start(record)
+    except (NimmtError, LookupError) as exc:  # LookupError: a hand for a seat beyond the board's
         raise ReplayError(f"setup: {exc}") from exc
-    if len(replay["players"]) != game.players:
-        problems.append(f"{len(replay['players'])} players listed, {game.players} hands dealt")
-    if list(game.layout) != replay["layout"]:
-        problems.append(f"layout {replay['layout']} is not the {game.variant.name} board")
-    for i, turn in enumerate(replay["turns"]):
+    if len(record.players) != game.players:
+        problems.append(f"{len(record.players)} players listed, {game.players} hands dealt")
+    if tuple(game.layout) != record.layout:
+        problems.append(f"layout {list(record.layout)} is not the {game.variant.name} board")
+    for i, turn in enumerate(record.turns):
         where = f"turn {i + 1}"
         try:
             replay_turn(game, turn)
-        except (NimmtError, LookupError, TypeError) as exc:
+        except (NimmtError, LookupError) as exc:  # LookupError: a play for a seat that is not
+            # there
             problems.append(f"{where}: {exc}")
             return game, problems
-        if game.turns[-1].scores != turn["scores"]:
+        if tuple(game.turns[-1].scores) != turn.scores:
             problems.append(
                 f"{where}: scores after the turn are {game.turns[-1].scores}, "
-                f"replay says {turn['scores']}"
+                f"replay says {list(turn.scores)}"
             )
     if not game.is_over():
-        problems.append(f"the game is not over after {len(replay['turns'])} turns")
+        problems.append(f"the game is not over after {len(record.turns)} turns")
         return game, problems
     result = game.result()
-    if list(result.scores) != replay["result"]["scores"]:
+    if tuple(result.scores) != record.result.scores:
         problems.append(
-            f"final scores are {list(result.scores)}, replay says {replay['result']['scores']}"
+            f"final scores are {list(result.scores)}, replay says {list(record.result.scores)}"
         )
-    faulted = frozenset(f.get("seat") for f in replay["result"]["faults"])
-    ranks = list(competition_ranks(result.scores, game.variant.higher_is_better, faulted))
-    if ranks != replay["result"]["ranks"]:
-        problems.append(f"ranks are {ranks}, replay says {replay['result']['ranks']}")
+    faulted = frozenset(f.seat for f in record.result.faults)
+    ranks = competition_ranks(result.scores, game.variant.higher_is_better, faulted)
+    if tuple(ranks) != record.result.ranks:
+        problems.append(f"ranks are {list(ranks)}, replay says {list(record.result.ranks)}")
     return game, problems
 
 
-def verify(replay: dict[str, Any]) -> list[str]:
+def verify(replay: GameRecord | Mapping[str, Any]) -> list[str]:
     """Every disagreement between ``replay`` and a re-simulation (empty: it verifies)."""
     return simulate(replay)[1]
 
 
 def replay_turn(
     game: Game,
-    turn: dict[str, Any],
+    turn: Turn | Mapping[str, Any],
     before: Callable[[Game, int, Decision], None] | None = None,
 ) -> None:
-    """Play one recorded turn of a replay (``{"plays", "choices", ...}``) on ``game``.
+    """Play one recorded turn of a replay (a :class:`~arena.engine.record.Turn`, or its JSON
+    object, read as one) on ``game``.
 
     Each seat's tile, then every recorded choice in the order the game asks for it; where the
     game asks for an action card the record does not hold, the seat declines. ``before(game,
@@ -244,10 +235,13 @@ def replay_turn(
 
     >>> from arena.engine import Game
     >>> game = Game.new("basic", players=2, seed=1)
-    >>> replay_turn(game, {"plays": [game.hands[0][0], game.hands[1][-1]], "choices": []})
+    >>> replay_turn(game, {"plays": [game.hands[0][0], game.hands[1][-1]], "choices": [],
+    ...                    "scores": [0, 0]})
     >>> len(game.turns), game.turns[0].scores == game.scores
     (1, True)
     """
+    if not isinstance(turn, Turn):
+        turn = Turn.from_json(turn)
     if game.is_over():
         raise ReplayError("the game is already over")
     start = len(game.turns)
@@ -257,80 +251,88 @@ def replay_turn(
             before(game, seat, decision)
         game.apply(seat, decision)
 
-    for seat, tile in enumerate(turn["plays"]):
+    for seat, tile in enumerate(turn.plays):
         if tile is not None:
             apply(seat, PlayTile(tile))
-    choices = list(turn["choices"])
+    choices = list(turn.choices)
     while len(game.turns) == start + 1 and game.in_turn():
         pending = game.pending
         assert pending is not None
         seat = pending.seats[0]
         nxt = choices[0] if choices else None
         if pending.kind is DecisionKind.ACTION and not (
-            nxt
-            and nxt.get("kind") == "action"
-            and nxt.get("seat") == seat
-            and nxt.get("tile") == pending.tile
+            isinstance(nxt, ActionChoice) and nxt.seat == seat and nxt.tile == pending.tile
         ):
             apply(seat, PlayAction(None))
             continue
         if nxt is None:
             raise ReplayError(f"seat {seat} owes a {pending.kind.value} decision; none recorded")
         choices.pop(0)
-        if nxt.get("seat") != seat or nxt.get("kind") != pending.kind.value:
+        if nxt.seat != seat or nxt.kind != pending.kind.value:
             raise ReplayError(
-                f"recorded {nxt.get('kind')} by seat {nxt.get('seat')}, but the game asks "
+                f"recorded {nxt.kind} by seat {nxt.seat}, but the game asks "
                 f"seat {seat} for {pending.kind.value}"
             )
-        if pending.kind is DecisionKind.LUCK:
-            if nxt.get("card") != pending.card:
-                raise ReplayError(f"luck card {nxt.get('card')!r} recorded, {pending.card!r} drawn")
-            apply(seat, PlaceLuck(nxt["row"], nxt["space"]))
-        elif pending.kind is DecisionKind.TAKE_ROW:
-            apply(seat, TakeRow(nxt["row"]))
+        if isinstance(nxt, LuckChoice):
+            if nxt.card != pending.card:
+                raise ReplayError(f"luck card {nxt.card!r} recorded, {pending.card!r} drawn")
+            apply(seat, PlaceLuck(nxt.row, nxt.space))
+        elif isinstance(nxt, TakeRowChoice):
+            apply(seat, TakeRow(nxt.row))
         else:
-            apply(seat, PlayAction(nxt["card"], nxt.get("row"), nxt.get("new_tile")))
+            apply(seat, PlayAction(nxt.card, nxt.row, nxt.new_tile))
     if len(game.turns) != start + 1:
         raise ReplayError("the recorded plays do not complete the tile choice")
     if choices:
-        raise ReplayError(f"choices left over after the turn: {choices}")
+        left = [c.to_json() for c in choices]
+        raise ReplayError(f"choices left over after the turn: {left}")
 
 
-def render(replay: dict[str, Any]) -> Iterator[str]:
+def render(replay: GameRecord | Mapping[str, Any]) -> Iterator[str]:
     """The game turn by turn as text lines: plays, decisions, board and scores."""
-    _game, problems = simulate(replay)
-    names = [p.get("name", f"seat {i}") for i, p in enumerate(replay["players"])]
+    record = as_record(replay)
+    _game, problems = simulate(record)
+    names = record.names
     yield (
-        f"{replay['variant']} · {len(names)} players · seed {replay['seed']} · "
-        f"rules {of_replay(replay).name} · " + ", ".join(f"{i}:{n}" for i, n in enumerate(names))
+        f"{record.variant} · {len(names)} players · seed {record.seed} · "
+        f"rules {record.reading.name} · " + ", ".join(f"{i}:{n}" for i, n in enumerate(names))
     )
-    fresh = start(replay)
+    fresh = start(record)
     yield from _board_lines(fresh)
-    for i, turn in enumerate(replay["turns"]):
-        plays = ", ".join(f"{names[s]} {t}" for s, t in enumerate(turn["plays"]) if t is not None)
+    for i, turn in enumerate(record.turns):
+        plays = ", ".join(
+            f"{_name_of(names, s)} {t}" for s, t in enumerate(turn.plays) if t is not None
+        )
         yield ""
         yield f"Turn {i + 1}: {plays}"
-        for c in turn["choices"]:
-            detail = " ".join(f"{k}={v}" for k, v in c.items() if k not in ("seat", "kind"))
-            yield f"  {names[c['seat']]}: {c['kind']} {detail}"
+        for c in turn.choices:
+            fields = c.to_json()
+            detail = " ".join(f"{k}={v}" for k, v in fields.items() if k not in ("seat", "kind"))
+            yield f"  {_name_of(names, c.seat)}: {c.kind} {detail}"
         try:
             replay_turn(fresh, turn)
-        except (NimmtError, LookupError, TypeError) as exc:
+        except (NimmtError, LookupError) as exc:
             yield f"  cannot re-play this turn: {exc}"
             break
         yield from _board_lines(fresh)
-        yield "  scores: " + "  ".join(f"{names[s]} {v}" for s, v in enumerate(turn["scores"]))
-    res = replay["result"]
+        yield "  scores: " + "  ".join(
+            f"{_name_of(names, s)} {v}" for s, v in enumerate(turn.scores)
+        )
+    res = record.result
     yield ""
     yield "Result: " + "  ".join(
-        f"#{r} {names[s]} {v}"
-        for s, (v, r) in enumerate(zip(res["scores"], res["ranks"], strict=False))
+        f"#{r} {_name_of(names, s)} {v}"
+        for s, (v, r) in enumerate(zip(res.scores, res.ranks, strict=False))
     )
-    for f in res["faults"]:
-        turn_no = f["turn"] + 1
-        yield f"Fault: {names[f['seat']]} {f['kind']} in turn {turn_no}: {f.get('detail', '')}"
+    for f in res.faults:
+        yield f"Fault: {_name_of(names, f.seat)} {f.kind} in turn {f.turn + 1}: {f.detail or ''}"
     for p in problems:
         yield f"MISMATCH: {p}"
+
+
+def _name_of(names: Sequence[str], seat: int) -> str:
+    """The seat's player's name (``seat N`` for a seat the replay lists no player for)."""
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
 def _board_lines(game: Game) -> Iterator[str]:

@@ -21,7 +21,6 @@ only, and its enumerations are read by their values (a ``StrEnum`` member is its
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from arena.engine.decisions import (
     Choice,
@@ -34,6 +33,7 @@ from arena.engine.decisions import (
     TakeRow,
 )
 from arena.engine.observation import Observation
+from arena.engine.record import Fault as RecordedFault
 from arena.table.faults import Fault
 from arena.table.messages import GameEnd, GameStart, Notice, Request
 
@@ -309,15 +309,14 @@ def fault_to_proto(fault: Fault) -> pb.Fault:
     )
 
 
-def fault_from_proto(message: pb.Fault) -> dict[str, Any]:
-    """The replay's record of a fault (``{"seat", "kind", "turn", "detail"}``) from a protocol
-    message: what a bot learns of the faults in a game."""
-    return {
-        "seat": message.seat,
-        "kind": FAULT_FROM_PROTO[message.kind],
-        "turn": message.turn,
-        "detail": message.detail,
-    }
+def fault_from_proto(message: pb.Fault) -> RecordedFault:
+    """The replay's record of a fault (:class:`arena.engine.record.Fault`) from a protocol
+    message: what a bot learns of the faults in a game. A kind this code does not know is a
+    :class:`ProtocolError`."""
+    kind = FAULT_FROM_PROTO.get(message.kind)
+    if kind is None:
+        raise ProtocolError(f"unknown fault kind {message.kind}")
+    return RecordedFault(message.seat, kind, message.turn, message.detail)
 
 
 # ----------------------------------------------------------------------------- the arena's messages

@@ -32,10 +32,10 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from typing import Any
 
 from arena.engine.game import Game
-from arena.engine.replay import to_replay, write
+from arena.engine.record import GameRecord, Series
+from arena.engine.replay import to_record, write
 from arena.engine.variants import variant as get_variant
 from arena.local import series_game
 from arena.protocol.convert import PROTOCOL_VERSION
@@ -108,7 +108,7 @@ async def _play_match(
                 stale.unlink()
     loop = asyncio.get_running_loop()
     referee = Referee(TableRules(config.decision_ms, config.bank_ms, config.max_faults))
-    replays: list[dict[str, Any]] = []
+    replays: list[GameRecord] = []
     notes: list[tuple[DecisionNote, ...]] = []
     seated: list[SeatedGame] = []
     plan = sittings(config, len(entrants))
@@ -116,7 +116,7 @@ async def _play_match(
     # Replays are written by a thread of their own, off the games' critical path.
     writer = ThreadPoolExecutor(1, thread_name_prefix="replay-writer")
     writes: list[asyncio.Future[None]] = []
-    played: dict[int, tuple[dict[str, Any], tuple[DecisionNote, ...], SeatedGame]] = {}
+    played: dict[int, tuple[GameRecord, tuple[DecisionNote, ...], SeatedGame]] = {}
     try:
         async with lineup as players:
             for sitting, indices in enumerate(plan):
@@ -127,8 +127,8 @@ async def _play_match(
                     replay, game = await _play_game(
                         config, referee, players, index, watch, game_notes
                     )
-                    result = replay["result"]
-                    seated_game = SeatedGame(game, tuple(result["scores"]), tuple(result["ranks"]))
+                    outcome = replay.result
+                    seated_game = SeatedGame(game, outcome.scores, outcome.ranks)
                     played[index] = (replay, tuple(game_notes), seated_game)
                     if out is not None:
                         path = out / replay_file(index)
@@ -192,7 +192,7 @@ async def _play_game(
     index: int,
     watch: Watch | None,
     notes: list[DecisionNote],
-) -> tuple[dict[str, Any], tuple[int, ...]]:
+) -> tuple[GameRecord, tuple[int, ...]]:
     """Game ``index``: its replay, and the lineup entry at each seat; the seats' notes are
     appended to ``notes``."""
     n = len(players)
@@ -214,11 +214,13 @@ async def _play_game(
         notes=notes,
     )
     entries = [{"name": name, "entry": e} for name, e in zip(names, series.seats, strict=True)]
-    replay = to_replay(game, entries, [f.replay_record() for f in faults])
-    replay["series"] = {"seed": config.seed, "game": index + 1}
-    if config.duplicate:
-        replay["series"]["deal"] = series.deal + 1
-    return replay, series.seats
+    deal = series.deal + 1 if config.duplicate else None
+    return to_record(
+        game,
+        entries,
+        [f.replay_record() for f in faults],
+        Series(config.seed, index + 1, deal),
+    ), series.seats
 
 
 def sittings(config: MatchConfig, players: int) -> list[list[int]]:

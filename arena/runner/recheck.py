@@ -16,12 +16,12 @@ import asyncio
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.errors import ReplayError
 from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
+from arena.engine.record import GameRecord
 from arena.engine.replay import replay_turn, simulate, start
 from arena.local import series_game
 from arena.table.messages import GameEnd, GameStart, Request, SeatLost
@@ -73,16 +73,16 @@ class Recheck:
         return tuple(a for a in self.answers if a.differs)
 
 
-def recorded_decisions(replay: dict[str, Any], seat: int) -> tuple[list[Recorded], Game]:
+def recorded_decisions(record: GameRecord, seat: int) -> tuple[list[Recorded], Game]:
     """The decisions of ``seat`` in ``replay``, in the order the game asked them, each with
     the seat's view then; and the game at its end. Raises :class:`ReplayError` for a replay
     that does not verify or a seat it does not have."""
-    final, problems = simulate(replay)
+    final, problems = simulate(record)
     if problems:
         raise ReplayError(f"the replay does not verify: {'; '.join(problems[:3])}")
     if not 0 <= seat < final.players:
         raise ReplayError(f"there is no seat {seat} in this game (seats 0..{final.players - 1})")
-    game = start(replay)
+    game = start(record)
     found: list[Recorded] = []
 
     def note(at: Game, who: int, decision: Decision) -> None:
@@ -90,36 +90,31 @@ def recorded_decisions(replay: dict[str, Any], seat: int) -> tuple[list[Recorded
             turn = len(at.turns) + (not at.in_turn())
             found.append(Recorded(turn, at.pending.kind, observe(at, seat), decision))
 
-    for turn in replay["turns"]:
+    for turn in record.turns:
         replay_turn(game, turn, note)
     return found, game
 
 
-def bot_seed(replay: dict[str, Any], seat: int) -> int:
+def bot_seed(record: GameRecord, seat: int) -> int:
     """The seed the arena gave the seat's bot in this game (``nimmt match`` and the site
     record the series: its seed and the game's number); else the deal's seed."""
-    series = replay.get("series")
-    if isinstance(series, dict):
-        seed, number = series.get("seed"), series.get("game")
-        if isinstance(seed, int) and isinstance(number, int) and number >= 1:
-            players = len(replay["players"])
-            dealt = series_game(seed, number - 1, players, duplicate="deal" in series)
-            return dealt.bot_seeds(seed)[seat]
-    return int(replay.get("seed", 0))
+    series = record.series
+    if series is not None and series.game >= 1:
+        duplicate = series.deal is not None
+        dealt = series_game(series.seed, series.game - 1, len(record.players), duplicate=duplicate)
+        return dealt.bot_seeds(series.seed)[seat]
+    return record.seed
 
 
 async def recheck(
-    replay: dict[str, Any], seat: int, program: BotProgram, config: MatchConfig
+    replay: GameRecord, seat: int, program: BotProgram, config: MatchConfig
 ) -> Recheck:
     """Ask ``program`` every recorded decision of ``seat`` (``config``: the time per decision
     and bank, the sandbox's settings; its variant must be the replay's). Raises
     :class:`ReplayError` for a bad replay or seat, :class:`MatchError` if the bot cannot be
     started."""
     asked, final = recorded_decisions(replay, seat)
-    names = tuple(
-        str(p.get("name", f"seat {s}")) if isinstance(p, dict) else f"seat {s}"
-        for s, p in enumerate(replay["players"])
-    )
+    names = replay.names
     game_id = "recheck"
     answers: list[Answer] = []
     lineup = Lineup(config, [Entrant(program.name, program=program)], secrets.token_hex(4))
@@ -145,7 +140,7 @@ async def recheck(
             for number, record in enumerate(asked, start=1):
                 answers.append(await _ask(table, number, game_id, seat, record, config))
             result = final.result()
-            ranks = tuple(replay["result"]["ranks"])
+            ranks = replay.result.ranks
             await table.end_game(GameEnd(game_id, observe(final, seat), result.scores, ranks, ()))
         except SeatLost as exc:
             lost = await table.lost_detail(str(exc))

@@ -16,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from arena.engine.record import GameRecord
 from arena.stats import BotSummary
 from arena.table.faults import Drop, Fault, FaultKind
 from arena.table.notes import DecisionNote, notes_name
@@ -174,7 +175,7 @@ class MatchSettings:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """A played match: its replays (``nimmt-replay/1`` dicts, the replay format's own shape),
+    """A played match: its replays (:class:`~arena.engine.record.GameRecord`, ``nimmt-replay/1``),
     one :class:`BotReport` per entrant in lineup order, the results table (as ``nimmt play``
     prints it) and what ``match.json`` says besides."""
 
@@ -186,7 +187,7 @@ class MatchResult:
     sandbox: SandboxReport
     bots: tuple[BotReport, ...]
     table: tuple[BotSummary, ...]
-    replays: tuple[dict[str, Any], ...]
+    replays: tuple[GameRecord, ...]
     # Per game, the seats' notes on their decisions (kept apart from the public replays).
     notes: tuple[tuple[DecisionNote, ...], ...] = ()
 

@@ -57,6 +57,9 @@ class Ladder(models.Model):
         f"(when a match of the table's size fits in {DUPLICATE_MAX_GAMES} games).",
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # When the ratings last started afresh (a season's end that resets them): they count the
+    # matches finished since then only, live and recomputed alike; empty: every match.
+    ratings_since = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("variant", "players")

@@ -45,14 +45,19 @@ def ensure_ratings(ladder: Ladder, bot_ids: list[int]) -> dict[int, Rating]:
 
 
 def rate_ladder(ladder_pk: int) -> int:
-    """Rate the ladder's finished, unrated matches in finishing order; how many were rated."""
+    """Rate the ladder's finished, unrated matches in finishing order; how many were rated.
+
+    A match that finished before the ratings last started afresh (``Ladder.ratings_since``,
+    a season's end) belongs to the season before: it is marked rated without changing the
+    new season's ratings, as :func:`recompute_ladder` leaves it out."""
     with transaction.atomic():
         ladder = Ladder.objects.select_for_update().get(pk=ladder_pk)
-        pending = (
-            Match.objects.filter(ladder=ladder, status=Match.FINISHED, rated=False)
-            .order_by("finished_at", "pk")
-            .prefetch_related("seats")
-        )
+        unrated = Match.objects.filter(ladder=ladder, status=Match.FINISHED, rated=False)
+        if ladder.ratings_since is not None:
+            unrated.filter(finished_at__lt=ladder.ratings_since).update(
+                rated=True, rated_at=timezone.now()
+            )
+        pending = unrated.order_by("finished_at", "pk").prefetch_related("seats")
         count = 0
         for match in pending:
             _rate(ladder, match)
@@ -171,7 +176,8 @@ _RIVAL_SUMS = ("games", "wins", "draws", "losses", "total", "squares")
 
 
 def rebuild_rivals(ladder_pk: int) -> None:
-    """The ladder's head-to-head totals again from its rated matches' seats (one aggregate)."""
+    """The ladder's head-to-head totals again from its rated matches' seats (one aggregate),
+    those finished since the ratings last started afresh (``Ladder.ratings_since``)."""
     table, seat, match = Rival._meta.db_table, Seat._meta.db_table, Match._meta.db_table
     Rival.objects.filter(ladder_id=ladder_pk).delete()
     sql = f"""
@@ -185,12 +191,14 @@ def rebuild_rivals(ladder_pk: int) -> None:
         JOIN {seat} b ON b.match_id = a.match_id AND b.seat <> a.seat
         JOIN {match} m ON m.id = a.match_id
         WHERE m.ladder_id = %s AND m.status = %s AND m.rated
+          AND (%s::timestamptz IS NULL OR m.finished_at >= %s)
           AND a.rank IS NOT NULL AND a.score IS NOT NULL
           AND b.rank IS NOT NULL AND b.score IS NOT NULL
         GROUP BY a.bot_id, m.ladder_id, b.bot_id
     """
+    since = Ladder.objects.filter(pk=ladder_pk).values_list("ratings_since", flat=True).first()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [ladder_pk, Match.FINISHED])
+        cursor.execute(sql, [ladder_pk, Match.FINISHED, since, since])
 
 
 RATING_FIELDS = [
@@ -385,7 +393,9 @@ RECOMPUTE_BATCH = 2000
 def recompute_ladder(ladder_pk: int, batch: int = RECOMPUTE_BATCH) -> int:
     """Rate every finished match of the ladder again from the start, in finishing order, with
     the calculators as they are now (after a change of a model or its parameters); returns
-    how many matches were rated.
+    how many matches were rated. The start is the ratings' last fresh start
+    (``Ladder.ratings_since``, a season's end that reset them): the seasons before are not
+    mixed in, and their matches are left as they are.
 
     The ladder is locked for the whole recompute (the rating task and the scheduler wait),
     the old history is deleted, and the ratings and their history are rebuilt in memory and
@@ -402,6 +412,8 @@ def recompute_ladder(ladder_pk: int, batch: int = RECOMPUTE_BATCH) -> int:
         now = timezone.now()
         count = 0
         finished = Match.objects.filter(ladder=ladder, status=Match.FINISHED)
+        if ladder.ratings_since is not None:
+            finished = finished.filter(finished_at__gte=ladder.ratings_since)
         order = list(finished.order_by("finished_at", "pk").values_list("pk", flat=True))
         for start in range(0, len(order), batch):
             chunk = order[start : start + batch]

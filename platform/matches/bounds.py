@@ -18,7 +18,6 @@ something no clock covers). The task then ends the match
 seats, never retried, the worker free for the next match.
 """
 
-import json
 import logging
 import signal
 import threading
@@ -33,6 +32,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from arena.engine import replay as replays
+from arena.engine.errors import ReplayError
 from arena.engine.variants import variant as get_variant
 from arena.local import series_game
 from arena.runner.rules import START_MS
@@ -100,16 +101,16 @@ def faults_so_far(match: Match, out_dir: Path) -> list[list[dict[str, Any]]]:
     faults: list[list[dict[str, Any]]] = [[] for _ in range(match.players)]
     for path in sorted(out_dir.glob("game-*.json")):
         try:
-            replay = json.loads(path.read_text(encoding="utf-8"))
-            index = int(replay["series"]["game"]) - 1
-            records = list(replay["result"]["faults"])
-        except (OSError, ValueError, KeyError, TypeError):
+            replay = replays.read(path)
+        except ReplayError:
             continue  # cut short while it was written
+        if replay.series is None:
+            continue
+        index = replay.series.game - 1
         seats = series_game(match.seed, index, match.players, duplicate=match.duplicate).seats
-        for record in records:
-            seat = record.get("seat") if isinstance(record, dict) else None
-            if isinstance(seat, int) and 0 <= seat < match.players:
-                faults[seats[seat]].append({**record, "game": index + 1})
+        for fault in replay.result.faults:
+            if 0 <= fault.seat < match.players:
+                faults[seats[fault.seat]].append({**fault.to_json(), "game": index + 1})
     return faults
 
 

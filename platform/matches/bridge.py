@@ -163,7 +163,7 @@ def play_match(
     for index, replay in enumerate(result.replays):
         series = series_game(seed, index, players, duplicate=duplicate)
         for seat, entry in enumerate(series.seats):
-            deal_scores[entry][series.deal] += replay["result"]["scores"][seat]
+            deal_scores[entry][series.deal] += replay.result.scores[seat]
     return MatchOutcome(
         seats=[
             SeatOutcome(

@@ -156,7 +156,7 @@ def _game_rows(match: Match, skipped: list[str]) -> Iterator[tuple[dict[str, Any
         where = f"{match.uuid} game {number}"
         try:
             raw = storage.read_bytes(f"{match.result_dir}/{name}")
-            record = public_record(GameRecord.from_json(parse(raw, where)))
+            record = public_record(parse(raw, where))
         except (FileNotFoundError, ReplayError) as exc:
             log.warning("dataset: %s left out: %s", where, exc)
             skipped.append(f"{where}: {exc}")

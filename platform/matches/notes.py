@@ -15,12 +15,13 @@ from typing import Any
 
 from core import storage
 
+from arena.engine.record import GameRecord
 from arena.table.notes import NOTES_FORMAT, notes_name
 from matches.models import Match, Seat, entrant_names
 
 
 def replay_owners(
-    replay: dict[str, Any], seats: Sequence[Seat], owns: Callable[[Seat], bool]
+    replay: GameRecord, seats: Sequence[Seat], owns: Callable[[Seat], bool]
 ) -> list[bool]:
     """Per seat of the game's replay: does the requester own its bot? (The replay's players
     name their entry in the match's lineup, which is the match's seat number: looked up by
@@ -29,15 +30,9 @@ def replay_owners(
     by_number = {seat.seat: seat for seat in seats}
     by_name = dict(zip(entrant_names(list(seats)), seats, strict=True))
     owners = []
-    for player in replay.get("players", []):
-        if not isinstance(player, dict):
-            owners.append(False)
-            continue
-        entry = player.get("entry")
-        if entry is None:
-            seat = by_name.get(str(player.get("name")))
-        else:
-            seat = by_number.get(entry) if isinstance(entry, int) else None
+    for player in replay.players:
+        entry = player.entry
+        seat = by_name.get(player.name) if entry is None else by_number.get(entry)
         owners.append(seat is not None and owns(seat))
     return owners
 

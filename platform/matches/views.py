@@ -14,7 +14,7 @@ import json
 import os
 import tempfile
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +36,11 @@ from tournaments.models import Tournament
 
 from arena.engine.errors import ReplayError
 from arena.engine.frames import frames as engine_frames
-from arena.engine.readings import CURRENT, of_replay
+from arena.engine.readings import CURRENT
+from arena.engine.record import GameRecord
 from arena.engine.replay import parse as parse_replay
 from matches.listing import Listing
-from matches.models import Match, Seat, public_faults
+from matches.models import PRIVATE_DETAIL, Match, Seat
 from matches.notes import owned_notes, replay_owners
 
 LIST_PAGE_SIZE = 50
@@ -239,7 +240,7 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
     if not 1 <= game <= len(match.replays):
         raise Http404("No such game in this match.")
     data = _replay_data(match_file(match, match.replays[game - 1]))
-    reading = None if data is None else of_replay(data)
+    reading = None if data is None else data.reading
     notes = None if data is None else _owned_notes(request, match, game, data)
     response = render(
         request,
@@ -262,7 +263,7 @@ def game(request: HttpRequest, match_uuid: str, game: int) -> HttpResponse:
 
 
 def _owned_notes(
-    request: HttpRequest, match: Match, game: int, replay: dict[str, Any]
+    request: HttpRequest, match: Match, game: int, replay: GameRecord
 ) -> dict[str, Any] | None:
     """The notes of the game's seats whose bot the requester owns (:mod:`matches.notes`)."""
     user = getattr(request, "api_user", None) or request.user
@@ -275,16 +276,14 @@ def _owned_notes(
     return owned_notes(match, game, owners)
 
 
-def _replay_data(name: str) -> dict[str, Any] | None:
+def _replay_data(name: str) -> GameRecord | None:
     """A stored replay, or ``None`` for a file the engine cannot read as a replay (the viewer's
-    frames then say why). Its reading of the rules (:func:`of_replay`) is its ``rules`` key;
-    none: ``nimmt-rules/1``."""
+    frames then say why). Its reading of the rules (:attr:`GameRecord.reading`) is its
+    ``rules`` key; none: ``nimmt-rules/1``."""
     try:
-        data = parse_replay(_read(name), "the replay")
-        of_replay(data)
+        return parse_replay(_read(name), "the replay")
     except ReplayError:
         return None
-    return data
 
 
 def match_file(match: Match, name: str) -> str:
@@ -331,17 +330,17 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
     # Per replay seat: does the requester own its bot?
     owners = replay_owners(data, seats, lambda seat: _viewer_is_owner(request, seat))
-    faults = data.get("result", {}).get("faults", [])
-    for number, fault in enumerate(faults):
-        at = fault.get("seat")
-        mine = isinstance(at, int) and 0 <= at < len(owners) and owners[at]
-        faults[number] = public_faults([fault], mine)[0]
+    faults = tuple(
+        fault
+        if 0 <= fault.seat < len(owners) and owners[fault.seat]
+        else replace(fault, detail=PRIVATE_DETAIL)
+        for fault in data.result.faults
+    )
+    data = replace(data, result=replace(data.result, faults=faults))
     notes = owned_notes(match, game, owners) if owner else None
     if notes is not None:  # the owner's own copy: their bots' notes (docs/REPLAY.md)
-        data["notes"] = notes
-    response = HttpResponse(
-        json.dumps(data, separators=(",", ":")), content_type="application/json"
-    )
+        data = replace(data, extra={**data.extra, "notes": notes})
+    response = HttpResponse(data.to_text(), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
     return response

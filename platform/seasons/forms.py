@@ -13,7 +13,8 @@ class SeasonForm(forms.Form):
     name = forms.CharField(max_length=100, required=False)
     starts_at = forms.DateTimeField(label="Starts (UTC)")
     freezes_at = forms.DateTimeField(
-        label="Freezes (UTC)", help_text="From then on, its bots take no new versions."
+        label="Freezes (UTC)",
+        help_text="From then on, no bot takes a new version until the season is over.",
     )
     ends_at = forms.DateTimeField(label="Ends (UTC)", help_text="Then the final plays.")
     finalists = forms.IntegerField(min_value=2, max_value=32, initial=4)

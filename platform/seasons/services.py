@@ -6,9 +6,12 @@ Nothing here sends a task: the final is an ordinary duplicate tournament
 (:mod:`tournaments.services`), whose matches it queues itself, and the season is over when
 the tournament is.
 
-The freeze: from ``freezes_at`` until the season is over, a bot rated on the season's ladder
-takes no new version and changes no active one (:data:`submissions.signals.version_change`,
-refused here), so that the final is played by the versions the ladder ranked.
+The freeze: from ``freezes_at`` until the season is over, the ladder takes no new version and
+no change of an active one (:data:`submissions.signals.version_change`, refused here), so that
+the final is played by the versions the ladder ranked. Every playing bot plays every active
+ladder (:mod:`matches.scheduler`), so on an active ladder that holds for every bot, a bot not
+rated there yet and a new bot's first version included; an inactive ladder plays no match,
+and holds the bots rated on it (its final's candidates).
 """
 
 import logging
@@ -17,9 +20,10 @@ from typing import Any
 
 from accounts.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone
-from ladders.models import Rating, Rival
+from ladders.models import Ladder, Rating, Rival
 from ladders.services import standings as ladder_standings
 from submissions.models import Bot, BotVersion
 from submissions.signals import ChangeRefused, version_change
@@ -76,27 +80,38 @@ def create(
         )
 
 
-def freezing(bot: Bot) -> Season | None:
-    """The frozen season of a ladder ``bot`` is rated on, if there is one."""
+def freezing(bot: Bot | None) -> Season | None:
+    """The frozen season that holds ``bot`` (``None``: a bot about to be made), if there is
+    one: a frozen season of an active ladder (every bot plays it), or of a ladder ``bot`` is
+    rated on."""
+    held = Q(ladder__is_active=True)
+    if bot is not None:
+        held |= Q(ladder_id__in=Rating.objects.filter(bot=bot).values("ladder_id"))
     return (
-        Season.objects.filter(
-            status__in=Season.FREEZING,
-            ladder_id__in=Rating.objects.filter(bot=bot).values("ladder_id"),
-        )
+        Season.objects.filter(held, status__in=Season.FREEZING)
         .select_related("ladder")
+        .order_by("freezes_at", "pk")
         .first()
     )
 
 
 @receiver(version_change, dispatch_uid="seasons.refuse_changes_when_frozen")
-def refuse_changes_when_frozen(sender: object, *, bot: Bot, what: str, **kwargs: Any) -> None:
+def refuse_changes_when_frozen(
+    sender: object, *, bot: Bot | None, what: str, **kwargs: Any
+) -> None:
     season = freezing(bot)
-    if season is not None:
-        action = "takes no new version" if what == "upload" else "keeps its active version"
-        raise ChangeRefused(
-            f"{season.ladder} is frozen for the end of {season.name} (until its final is "
-            f"over): {bot.name} {action} until then."
-        )
+    if season is None:
+        return
+    if bot is None:
+        who = "a new bot takes its first version"
+    elif what == "upload":
+        who = f"{bot.name} takes no new version"
+    else:
+        who = f"{bot.name} keeps its active version"
+    raise ChangeRefused(
+        f"{season.ladder} is frozen for the end of {season.name} (until its final is over): "
+        f"{who} {'after' if bot is None else 'until'} then."
+    )
 
 
 def advance(season_pk: int, now: datetime | None = None) -> str:
@@ -190,6 +205,10 @@ def _finish(season: Season, now: datetime) -> None:
     season.status = Season.FINISHED
     season.finished_at = now
     if not season.carry_over:
+        # From now on the ladder's ratings count the matches finished since (a match that
+        # finished before and is rated late is the old season's; a recompute starts here).
+        # The update waits for a rating in progress (it holds the ladder's row).
+        Ladder.objects.filter(pk=season.ladder_id).update(ratings_since=now)
         Rival.objects.filter(ladder=season.ladder).delete()
         Rating.objects.filter(ladder=season.ladder).delete()
     if season.repeat:

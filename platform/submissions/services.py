@@ -46,9 +46,10 @@ class SubmissionError(Exception):
     """An upload or an owner's action the site refuses; the message is for the uploader."""
 
 
-def check_version_change(bot: Bot, what: str) -> None:
+def check_version_change(bot: Bot | None, what: str) -> None:
     """Raise :class:`SubmissionError` if an app refuses the change
-    (:data:`submissions.signals.version_change`: a season's freeze)."""
+    (:data:`submissions.signals.version_change`: a season's freeze); ``bot`` ``None``: a new
+    bot's first version."""
     try:
         signals.check_version_change(bot, what)
     except signals.ChangeRefused as refused:
@@ -184,6 +185,7 @@ def create_bot(
     name = name.strip()
     if name:
         name = check_bot_name(name)
+    check_version_change(None, "upload")
     with staged(upload, name) as stage:
         if not name:
             try:

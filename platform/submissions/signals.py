@@ -1,7 +1,8 @@
 """What the submissions tell the apps above them, and let them refuse.
 
 :data:`version_change` is sent before a bot takes a new version or changes its active one
-(``bot``, ``what``: ``"upload"`` or ``"activate"``); a receiver refuses it by raising
+(``bot``, ``None`` for a bot about to be made with its first version; ``what``: ``"upload"``
+or ``"activate"``); a receiver refuses it by raising
 :class:`ChangeRefused` with the reason (the seasons: a frozen ladder's bots).
 """
 

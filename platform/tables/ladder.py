@@ -19,6 +19,8 @@ from ladders.rating import EloRating
 from matches.models import Seat
 from submissions.models import Bot
 
+from arena.engine.errors import ReplayError
+from arena.engine.record import GameRecord, Player
 from tables.models import PeopleRating, Table
 
 
@@ -30,7 +32,13 @@ def _rating(variant: str, *, person_id: int | None = None, bot_id: int | None = 
     return rating
 
 
-def rate_table(table: Table, replays: list[dict[str, Any]]) -> None:
+def _entry(player: Player) -> int:
+    if player.entry is None:  # the runner names every seat's entry
+        raise ReplayError(f"a table's replay names no lineup entry for {player.name!r}")
+    return player.entry
+
+
+def rate_table(table: Table, replays: list[GameRecord]) -> None:
     """Rate ``table``'s games (their replays, in order) on its variant's people ladder, once.
     Call inside the transaction that stores the table's result."""
     if table.guest or table.rated:
@@ -44,8 +52,8 @@ def rate_table(table: Table, replays: list[dict[str, Any]]) -> None:
         for entry, bot_id in sorted(bots.items()):
             by_entry[entry] = _rating(match.variant, bot_id=bot_id)
         for replay in replays:
-            entries = [player["entry"] for player in replay["players"]]
-            ranks = replay["result"]["ranks"]
+            entries = [_entry(player) for player in replay.players]
+            ranks = list(replay.result.ranks)
             rated = [by_entry[e] for e in entries]
             records = [EloRating(r.key, r.elo, r.games, ELO.is_provisional(r.games)) for r in rated]
             person_rank = ranks[entries.index(table.entry)]

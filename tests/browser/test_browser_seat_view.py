@@ -21,7 +21,7 @@ from arena.cli.local_viewer import LocalViewer, ViewerServer
 from arena.engine.frames import HIDDEN_CARD, Film
 from arena.engine.game import Event
 from arena.engine.observation import Observation, observe
-from arena.engine.replay import replay_turn, start
+from arena.engine.replay import as_record, replay_turn, start
 
 from .test_browser_viewer import READ_BOARD, replay_of
 
@@ -63,7 +63,8 @@ def observations(replay: dict[str, Any], seat: int) -> list[Observation]:
     """Per step of the replay (as the frames count them), the seat's observation by the
     engine's observer, re-played here independently of the frames served; where the engine
     then asks for a decision, the one at that moment."""
-    game = start(replay)
+    record = as_record(replay)
+    game = start(record)
     film = Film(game)  # only to count the steps
     seen = {0: observe(game, seat)}
 
@@ -72,7 +73,7 @@ def observations(replay: dict[str, Any], seat: int) -> list[Observation]:
 
     game.listen(film.step)
     game.listen(look)
-    for turn in replay["turns"]:
+    for turn in record.turns:
         replay_turn(game, turn)
     return [seen[i] for i in range(len(film.notes))]
 
@@ -83,7 +84,7 @@ def test_a_seats_view_shows_its_own_hand_and_hides_the_other_hands_at_every_step
 ) -> None:
     replay = replay_of(site, variant)
     views = observations(replay, seat)
-    dealt = start(replay).hands
+    dealt = start(as_record(replay)).hands
     others = {t for s, hand in enumerate(dealt) if s != seat for t in hand}
     match = site.viewer_matches[variant]
     page.goto(live_server.url + reverse("match-game", args=[match.uuid, 1]))
@@ -173,7 +174,7 @@ def test_the_local_viewer_of_nimmt_replay_view_draws_a_seats_view_in_the_browser
 ) -> None:
     replay = replay_of(site, "pro+luck")
     views = observations(replay, 1)
-    server = ViewerServer(LocalViewer(replay, "game.json"))
+    server = ViewerServer(LocalViewer(as_record(replay), "game.json"))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -17,7 +17,7 @@ from nimmt_site_data import VIEWER_GAMES, SiteData, build, features
 from playwright.sync_api import Page, expect
 
 from arena.engine import DecisionKind, Game, PlaceLuck, PlayAction, PlayTile, TakeRow
-from arena.engine.replay import simulate, start
+from arena.engine.replay import as_record, simulate, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,7 +83,7 @@ def markers_of(game: Game) -> list[list[Any]]:
 def decisions_inside_turns(replay: dict[str, Any]) -> list[dict[str, Any]]:
     """The engine's position at every decision it asks for inside a turn, in order (the replay
     driven decision by decision through Game.apply), as the screen shows it."""
-    game = start(replay)
+    game = start(as_record(replay))
     found = []
     for turn in replay["turns"]:
         for seat, tile in enumerate(turn["plays"]):

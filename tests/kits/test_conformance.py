@@ -36,6 +36,7 @@ from arena.bots.heuristic import HeuristicBot
 from arena.bots.random import RandomBot
 from arena.engine import Game
 from arena.engine.observation import observe
+from arena.engine.record import GameRecord
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc
 from arena.protocol.convert import (
@@ -93,8 +94,8 @@ def starter_choices(replays: list[dict[str, Any]]) -> set[str]:
     return kinds
 
 
-def _anonymous(replay: dict[str, Any]) -> dict[str, Any]:
-    text = json.dumps(replay)
+def _anonymous(replay: GameRecord) -> dict[str, Any]:
+    text = replay.to_text()
     for name in LANGUAGES:
         text = text.replace(f'"starter-{name}"', '"starter"')
     return json.loads(text)

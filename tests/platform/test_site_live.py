@@ -105,7 +105,7 @@ def test_the_live_frames_are_the_engines_frames_of_the_replay_with_held_cards_hi
         assert live[number] == [public_frame(f) for f in film["frames"]]
         head = chunks.get(game=number, first=0).header
         assert head is not None and head == {k: film[k] for k in head}
-        assert head["players"] == [p["name"] for p in replay["players"]]
+        assert head["players"] == list(replay.names)
         for frame in live[number]:
             assert all(card == HIDDEN_CARD for cards in frame["held"] for card in cards)
             assert frame["asks"] is None

@@ -6,6 +6,7 @@ estimate per option) and kept in the arena's storage as the pipeline keeps it.
 """
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,6 +17,9 @@ from nimmt_site_testing import make_token, make_user, program_bot, runner_match
 
 from arena.bots.mcs import MonteCarloBot
 from arena.bots.random import RandomBot
+from arena.engine import Game
+from arena.engine.record import Player
+from arena.engine.replay import to_record
 
 pytestmark = pytest.mark.django_db
 
@@ -152,13 +156,12 @@ def test_a_seat_without_a_bot_row_does_not_shift_whose_notes_an_owner_gets() -> 
         assert bot.active_version is not None
         Seat.objects.create(match=match, seat=number, bot=bot, version=bot.active_version)
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
-    replay = {
-        "players": [
-            {"name": "a person", "entry": 0},
-            {"name": "alice-bot", "entry": 1},
-            {"name": "bob-bot", "entry": 2},
-        ]
-    }
+    game = Game.new("basic", players=3, seed=1)
+    while not game.is_over():
+        for at in game.pending.seats if game.pending else ():
+            game.apply(at, game.legal(at)[0])
+    names = ("a person", "alice-bot", "bob-bot")
+    replay = to_record(game, [{"name": name, "entry": n} for n, name in enumerate(names)])
 
     def bobs(seat: Seat) -> bool:
         return bool(seat.bot.owner_id == bob.pk)
@@ -169,5 +172,5 @@ def test_a_seat_without_a_bot_row_does_not_shift_whose_notes_an_owner_gets() -> 
     assert replay_owners(replay, seats, bobs) == [False, False, True]
     assert replay_owners(replay, seats, alices) == [False, True, False]
     # A person named like a bot is not taken for it: the entry decides.
-    replay["players"][0]["name"] = "bob-bot"
+    replay = replace(replay, players=(Player("bob-bot", 0), *replay.players[1:]))
     assert replay_owners(replay, seats, bobs) == [False, False, True]

@@ -418,10 +418,10 @@ def test_the_viewer_draws_the_engines_frames_of_the_game(client: Client, site: S
     replay = read_replay(match.result_path / match.replays[0])
     game, problems = simulate(replay)
     assert problems == [] and film["format"] == "nimmt-frames/1"
-    assert film["turns"] == len(replay["turns"]) == len(film["turn_ends"]) - 1
+    assert film["turns"] == len(replay.turns) == len(film["turn_ends"]) - 1
     assert film["frames"][film["turn_ends"][-1]]["spaces"] == game.spaces
     assert film["result"]["scores"] == list(game.result().scores)
-    assert film["players"] == [p["name"] for p in replay["players"]]
+    assert film["players"] == list(replay.names)
     api = client.get(reverse("api-match-frames", args=[match.uuid, 1]))
     assert json.loads(text(api)) == film
     detail = json.loads(text(client.get(reverse("api-match", args=[match.uuid]))))

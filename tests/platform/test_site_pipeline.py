@@ -24,7 +24,8 @@ from nimmt_site_testing import (
 )
 from submissions.models import Bot, BotVersion
 
-from arena.engine.replay import check_shape, verify
+from arena.engine.record import GameRecord
+from arena.engine.replay import verify
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -86,7 +87,7 @@ def test_it_validates_an_upload_then_plays_it_and_moves_ratings(
     replay = client.get(detail["replays"][0])
     assert replay.status_code == 200
     data = json.loads(b"".join(replay.streaming_content))  # type: ignore[attr-defined]
-    check_shape(data)
+    assert GameRecord.from_json(data).to_json() == data
     assert data["format"] == "nimmt-replay/1"
     assert verify(data) == []
     page = client.get(bot.get_absolute_url())

@@ -1,20 +1,23 @@
-"""Seasons: a ladder's season starts, freezes (its bots take no new versions), ends with a
+"""Seasons: a ladder's season starts, freezes (no bot takes a new version), ends with a
 duplicate final of its top bots, keeps the final's standings on its page after the next season
 starts, and resets or carries the ratings over as the organiser chose."""
 
 import datetime as dt
+import io
 from typing import Any
 
 import pytest
 from accounts.models import User
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from ladders.models import Ladder, Rating
+from ladders.models import Ladder, Rating, RatingChange, Rival
 from matches.models import Match
 from nimmt_site_testing import (
     CeleryProcess,
     basic_ladder,
+    engine_match,
     make_token,
     organiser,
     play_in_process,
@@ -28,6 +31,7 @@ from seasons import services
 from seasons.models import Season
 from submissions import services as submission_services
 from submissions.models import Bot
+from submissions.tasks import _may_activate as may_activate
 from tournaments.models import Tournament
 from tournaments.services import advance as advance_tournament
 
@@ -72,9 +76,6 @@ def test_it_freezes_plays_its_final_keeps_the_result_and_starts_afresh() -> None
     assert mine.active_version is not None
     with pytest.raises(submission_services.SubmissionError, match="keeps its active version"):
         submission_services.set_active_version(mine, mine.active_version)
-    # A bot not on the ladder is not held.
-    newcomer = program_bot("newcomer")
-    submission_services.add_version(newcomer, random_bot_upload("newcomer"))
     assert services.advance(season.pk, start + dt.timedelta(minutes=2)) == Season.FINAL
     season.refresh_from_db()
     assert [row["bot"]["name"] for row in season.standings] == ["mine", "rival-1", "rival-2"]
@@ -99,6 +100,99 @@ def test_it_freezes_plays_its_final_keeps_the_result_and_starts_afresh() -> None
     assert 'id="season-final"' in page and "rival-1" in page and "finished" in page
 
 
+def test_the_freeze_holds_every_bot_not_only_those_already_rated() -> None:
+    olga = organiser()
+    alice = User.objects.create_user("alice", "alice@example.org", "pw-pw-pw-pw")
+    ladder, _ = league(alice)
+    season = season_on(ladder, olga)
+    # Every playing bot plays every active ladder: one not rated there yet would enter the
+    # frozen ladder with a new version, and a new bot with its first.
+    newcomer = program_bot("newcomer", owner=alice)
+    assert not Rating.objects.filter(bot=newcomer).exists()
+    submission_services.add_version(newcomer, random_bot_upload("newcomer"))  # not frozen yet
+    services.advance(season.pk, season.freezes_at)
+    with pytest.raises(submission_services.SubmissionError, match="newcomer takes no new version"):
+        submission_services.add_version(newcomer, random_bot_upload("newcomer"))
+    assert newcomer.active_version is not None
+    with pytest.raises(submission_services.SubmissionError, match="keeps its active version"):
+        submission_services.set_active_version(newcomer, newcomer.active_version)
+    with pytest.raises(submission_services.SubmissionError, match="a new bot takes its first"):
+        submission_services.create_bot(alice, "brand-new", random_bot_upload("brand-new"))
+    assert not Bot.objects.filter(name="brand-new").exists()
+    # A version that passes its checks during the freeze does not become active either.
+    assert not may_activate(newcomer)
+    # Through the API too, with the reason.
+    refused = Client().post(
+        reverse("api-bots"),
+        {"file": random_bot_upload("brand-new")},
+        headers={"Authorization": f"Bearer {make_token(alice)}"},
+    )
+    assert refused.status_code == 400 and "is frozen" in refused.json()["error"]
+    # An inactive ladder plays no match: it holds only the bots rated on it (its finalists).
+    Ladder.objects.filter(pk=ladder.pk).update(is_active=False)
+    submission_services.add_version(newcomer, random_bot_upload("newcomer"))
+    mine = Bot.objects.get(name="mine")
+    with pytest.raises(submission_services.SubmissionError, match="mine takes no new version"):
+        submission_services.add_version(mine, random_bot_upload("mine"))
+    # Over: everyone may upload again.
+    Ladder.objects.filter(pk=ladder.pk).update(is_active=True)
+    Season.objects.filter(pk=season.pk).update(status=Season.FINISHED)
+    submission_services.add_version(mine, random_bot_upload("mine"))
+    submission_services.create_bot(alice, "brand-new", random_bot_upload("brand-new"))
+
+
+def _ratings(ladder: Ladder) -> dict[int, tuple[float, ...]]:
+    return {
+        r.bot_id: (r.elo, r.mu, r.sigma, r.margin_mu, r.margin_sigma, r.games)
+        for r in Rating.objects.filter(ladder=ladder)
+    }
+
+
+def test_recomputing_keeps_to_the_season_and_does_not_undo_its_reset() -> None:
+    olga = organiser()
+    ladder = basic_ladder(players=2)
+    bots = [program_bot(name) for name in ("a", "b", "c")]
+    season = season_on(ladder, olga, repeat=False)
+    before = season.starts_at - dt.timedelta(minutes=30)
+    for n in range(4):  # season 1's matches, rated
+        engine_match(bots[n % 2 : n % 2 + 2], ladder=ladder, seed=n + 1,
+                     created_at=before + dt.timedelta(minutes=n))  # fmt: skip
+    # One that finished in season 1 but is rated only after the reset (a rating queued late).
+    late = engine_match(bots[:2], seed=9, created_at=before + dt.timedelta(minutes=10))
+    Match.objects.filter(pk=late.pk).update(ladder=ladder)
+    assert services.advance(season.pk, season.ends_at) == Season.FINAL
+    Tournament.objects.filter(season=season).update(status=Tournament.CANCELLED)
+    reset_at = season.ends_at + dt.timedelta(seconds=1)
+    assert services.advance(season.pk, reset_at) == Season.FINISHED
+    ladder.refresh_from_db()
+    assert ladder.ratings_since == reset_at
+    assert not Rating.objects.filter(ladder=ladder).exists()
+    for n in range(3):  # season 2's
+        engine_match([bots[0], bots[2]], ladder=ladder, seed=20 + n,
+                     created_at=reset_at + dt.timedelta(minutes=n + 1))  # fmt: skip
+    # The late match is the old season's: rated, but nothing of it in the new ratings.
+    late.refresh_from_db()
+    assert late.rated and not RatingChange.objects.filter(match=late).exists()
+    live = _ratings(ladder)
+    pairs = Rival.objects.filter(ladder=ladder).values_list("bot_id", "opponent_id", "games")
+    rivals = sorted(pairs)
+    assert set(live) == {bots[0].pk, bots[2].pk} and {v[5] for v in live.values()} == {3}
+    out = io.StringIO()
+    call_command("recompute_ratings", "--ladder", ladder.slug, stdout=out)
+    assert f"{ladder.slug}: 3 matches rated again" in out.getvalue()
+    again = _ratings(ladder)
+    assert set(again) == set(live)
+    for bot_id, values in live.items():
+        assert again[bot_id] == pytest.approx(values)
+    assert (
+        sorted(pairs.all()) == rivals == [(bots[0].pk, bots[2].pk, 3), (bots[2].pk, bots[0].pk, 3)]
+    )
+    assert not RatingChange.objects.filter(match__finished_at__lt=reset_at).exists()
+    # Season 1's table, kept at its end, is its own.
+    season.refresh_from_db()
+    assert {row["bot"]["name"] for row in season.standings} == {"a", "b", "c"}
+
+
 def test_carried_over_ratings_stay_and_a_ladder_too_small_has_no_final() -> None:
     olga = organiser()
     alice = User.objects.create_user("alice", "alice@example.org", "pw-pw-pw-pw")
@@ -111,6 +205,8 @@ def test_carried_over_ratings_stay_and_a_ladder_too_small_has_no_final() -> None
     assert "No final: 1 bots could play it" in season.note and season.tournament is None
     assert Rating.objects.filter(ladder=ladder).count() == 3
     assert not Season.objects.filter(number=2).exists()
+    ladder.refresh_from_db()
+    assert ladder.ratings_since is None  # carried over: a recompute takes every match
 
 
 def test_only_organisers_make_seasons_and_the_times_must_make_sense() -> None:

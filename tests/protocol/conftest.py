@@ -118,9 +118,9 @@ def faults_of(result: MatchResult, name: str) -> list[dict[str, Any]]:
     """Every fault recorded for the bot called ``name``, with the game index added."""
     found = []
     for game, replay in enumerate(result.replays):
-        for fault in replay["result"]["faults"]:
-            if replay["players"][fault["seat"]]["name"] == name.partition("#")[0]:
-                found.append({**fault, "game": game})
+        for fault in replay.result.faults:
+            if replay.players[fault.seat].name == name.partition("#")[0]:
+                found.append({**fault.to_json(), "game": game})
     return found
 
 

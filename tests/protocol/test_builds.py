@@ -13,6 +13,7 @@ import pytest
 
 from arena.bots.random import RandomBot
 from arena.cli import main
+from arena.engine.record import GameRecord
 from arena.runner import build as builds
 from arena.runner.check import check_bot
 from arena.runner.lineup import Entrant
@@ -251,8 +252,8 @@ def test_the_go_starter_plays_the_python_starters_games(go_builds, tmp_path):
         assert replays["go", variant] == replays["python", variant], variant
 
 
-def _comparable(replay: dict[str, Any]) -> str:
-    return json.dumps({k: v for k, v in replay.items() if k not in ("started", "match")})
+def _comparable(replay: GameRecord) -> str:
+    return json.dumps({k: v for k, v in replay.to_json().items() if k not in ("started", "match")})
 
 
 @pytest.mark.slow

@@ -59,8 +59,8 @@ def test_no_process_of_a_bot_that_remembers_deals_sees_a_deal_twice(tmp_path: Pa
         assert sorted(Counter(b for bs in per_process.values() for b in bs).values()) == [3, 3]
         assert log.count("the arena started the bot afresh") == 2, log
     # The games are the duplicate series' (numbered and stored as before).
-    assert [r["series"]["deal"] for r in result.replays] == [1, 1, 1, 2, 2, 2]
-    assert [r["seed"] for r in result.replays] == [5, 5, 5, 6, 6, 6]
+    assert [r.series.deal if r.series else None for r in result.replays] == [1, 1, 1, 2, 2, 2]
+    assert [r.seed for r in result.replays] == [5, 5, 5, 6, 6, 6]
     match = json.loads((tmp_path / "match.json").read_text("utf-8"))
     assert match["duplicate"] is True and len(match["replays"]) == 6
 

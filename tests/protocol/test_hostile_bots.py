@@ -75,8 +75,8 @@ def test_it_records_an_illegal_tile_and_drops_a_bot_at_the_fault_limit(tmp_path)
     # The faulted seat ranks last in its games.
     for game in range(4):
         replay = result.replays[game]
-        seat = next(s for s, p in enumerate(replay["players"]) if p["name"] == "illegal")
-        assert replay["result"]["ranks"][seat] == 3
+        seat = replay.names.index("illegal")
+        assert replay.result.ranks[seat] == 3
 
 
 def test_it_records_a_crash_and_drops_a_bot_that_disconnects_mid_game(tmp_path):

@@ -44,5 +44,7 @@ def test_it_plays_the_same_games_sandboxed_in_process_and_in_nimmt_play(variant,
     )
     assert sandboxed.sandbox.enabled
     assert sandboxed.replays == in_process.replays
-    assert list(sandboxed.replays) == local_replays(variant, specs, seed=4, games=3)
+    assert [r.to_json() for r in sandboxed.replays] == local_replays(
+        variant, specs, seed=4, games=3
+    )
     assert all(b.faults == () for b in sandboxed.bots)

@@ -4,7 +4,8 @@ For when a rating model or its parameters change (and after the migration that a
 Margin rating): each ladder's ratings and full history are rebuilt from its finished matches,
 in finishing order, by :func:`ladders.services.recompute_ladder`. One ladder at a time, each
 in one transaction under the ladder's lock, so the site keeps serving the old numbers until
-the new ones are committed.
+the new ones are committed. A ladder whose season ended with its ratings reset is recomputed
+from that reset on (``Ladder.ratings_since``): the seasons before are not mixed in.
 """
 
 import time
