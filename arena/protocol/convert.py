@@ -459,8 +459,9 @@ def game_end_message(end: GameEnd) -> pb.EngineMessage:
     return message
 
 
-def match_end_message(games: int, faults: int) -> pb.EngineMessage:
+def match_end_message(games: int, faults: int, stay: bool = False) -> pb.EngineMessage:
     message = pb.EngineMessage()
     message.match_end.games = games
     message.match_end.faults = faults
+    message.match_end.stay = stay
     return message
