@@ -88,7 +88,7 @@ Within 1.15x, the interval too. ``EXPLAIN ANALYZE`` of the heaviest pair's page 
 games reads 51 rows of ``pair_game_list`` and no sort (5.3 ms at 50,000 on a cold cache, 0.4 ms
 at 2,000,000), its chart points ``pair_game_seq`` (0.1 and 2.7 ms for 10 and 27 points).
 Filling the 2,000,000 league took 82 minutes there (57 of them making the rows in Python at
-nice 10); its database is about 9 GB.
+nice 10); its database is 14 GB.
 
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
