@@ -25,7 +25,10 @@ on a command line or in the environment, where other local users could read it);
 pass ``--connect ADDRESS`` and ``--token`` (or set ``NIMMT_TOKEN``). ``run`` plays until
 the match ends and exits the process: 0 after a normal match, 1 if the arena ended the
 connection with an error (the reason is logged to stderr, which the arena keeps as the bot's log),
-2 for a usage error, 3 if the bot's own code raised (with the traceback).
+2 for a usage error, 3 if the bot's own code raised (with the traceback). A bot given its token
+as a file stays for another match when the arena asks it to (``MatchEnd.stay``): it waits for a
+new token in the file, connects again and plays on with the same bot object, so what the bot
+keeps in its attributes carries over (never a deal: the arena sees to that).
 
 Notes: a bot may say what it was thinking about a decision, for its owner's eyes only: in a
 :class:`KitBot` method call ``self.annotate("text", values)``, where ``values`` are numbers per
@@ -101,6 +104,11 @@ __all__ = [
 KIT = f"nimmt-botkit-python/{PROTOCOL_VERSION}"
 #: How long :func:`play` waits for the arena's socket to accept a connection.
 CONNECT_TIMEOUT = 10.0
+#: How often a bot that stays looks for its next match's token (seconds); the arena freezes it
+#: meanwhile, so the looking costs nothing between matches.
+STAY_POLL = 0.005
+#: How long a bot that stays waits for its next match before it exits (seconds of no new token).
+STAY_WAIT = 3600.0
 
 log = logging.getLogger("nimmt.botkit")
 T = TypeVar("T")
@@ -254,6 +262,7 @@ class MatchSummary:
     answers: int = 0
     notices: list[str] = field(default_factory=list)
     faults: int = 0  # reported by the arena at the end of the match
+    stay: bool = False  # the arena keeps the process for another match (MatchEnd.stay)
 
 
 class _Session:
@@ -352,6 +361,7 @@ class _Session:
             )
         elif which == "match_end":
             self.summary.faults = message.match_end.faults
+            self.summary.stay = message.match_end.stay
             log.info(
                 "match over: %d games, %d answers, %d faults",
                 message.match_end.games,
@@ -367,21 +377,51 @@ class _Session:
             raise BotCodeError(f"the bot's {method}() raised {type(exc).__name__}: {exc}") from exc
 
 
-async def _play(bot: Bot, address: str, token: str, connect_timeout: float) -> MatchSummary:
+async def _play(
+    bot: Bot, address: str, token: str, connect_timeout: float, token_file: str | None = None
+) -> MatchSummary:
     options = [("grpc.enable_http_proxy", 0)]
-    async with grpc.aio.insecure_channel(address, options=options) as channel:
+    while True:
+        async with grpc.aio.insecure_channel(address, options=options) as channel:
+            try:
+                await asyncio.wait_for(channel.channel_ready(), connect_timeout)
+            except TimeoutError:
+                raise ArenaError(
+                    f"cannot reach the arena at {address} within {connect_timeout:g} s: "
+                    "is the match running, and is the address right?"
+                ) from None
+            summary = await _match(channel, bot, token, stays=token_file is not None)
+        if not summary.stay or token_file is None:
+            return summary
+        log.info("the arena keeps this process for another match: waiting for it")
+        next_token = await _next_token(token_file, token)
+        if next_token is None:
+            return summary
+        token = next_token
+
+
+async def _next_token(path: str, last: str) -> str | None:
+    """The next match's token, once the arena has written it to ``path`` (None after
+    :data:`STAY_WAIT` seconds without one)."""
+    limit = time.monotonic() + STAY_WAIT
+    while True:
         try:
-            await asyncio.wait_for(channel.channel_ready(), connect_timeout)
-        except TimeoutError:
-            raise ArenaError(
-                f"cannot reach the arena at {address} within {connect_timeout:g} s: "
-                "is the match running, and is the address right?"
-            ) from None
-        return await _match(channel, bot, token)
+            with open(path, encoding="utf-8") as file:
+                token = file.read().strip()
+        except OSError:
+            token = ""
+        if token and token != last:
+            return token
+        if time.monotonic() > limit:
+            return None
+        await asyncio.sleep(STAY_POLL)
 
 
-async def _match(channel: grpc.aio.Channel, bot: Bot, token: str) -> MatchSummary:
-    """Play one match on one stream of ``channel``."""
+async def _match(
+    channel: grpc.aio.Channel, bot: Bot, token: str, *, stays: bool = False
+) -> MatchSummary:
+    """Play one match on one stream of ``channel``; ``stays``: say that this bot stays for
+    another match if the arena asks (``Hello.stays``)."""
     # The generated stub has no type hints (protoc's gRPC plugin writes none).
     stub = arena_pb2_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
     call = stub.Play()
@@ -391,6 +431,7 @@ async def _match(channel: grpc.aio.Channel, bot: Bot, token: str) -> MatchSummar
     hello.hello.bot_name = bot.name
     hello.hello.token = token
     hello.hello.kit = KIT
+    hello.hello.stays = stays
     try:
         await call.write(hello)
         while True:
@@ -545,14 +586,21 @@ def _status_text(code: grpc.StatusCode, details: str | None) -> str:
 
 
 def play(
-    bot: Bot, address: str, token: str = "", *, connect_timeout: float = CONNECT_TIMEOUT
+    bot: Bot,
+    address: str,
+    token: str = "",
+    *,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    token_file: str | None = None,
 ) -> MatchSummary:
-    """Connect ``bot`` to the arena at ``address`` and play until the match ends.
+    """Connect ``bot`` to the arena at ``address`` and play until the match ends; with the
+    ``token_file`` the token came from, play on in later matches while the arena keeps the
+    process (``MatchEnd.stay``: the next token appears in the file). The last match's summary.
 
     Raises :class:`ArenaError` if the arena refuses the bot or ends the match early, and
     :class:`BotCodeError` if the bot's own code raises.
     """
-    return asyncio.run(_play(bot, address, token, connect_timeout))
+    return asyncio.run(_play(bot, address, token, connect_timeout, token_file))
 
 
 def token_from_env() -> str:
@@ -636,7 +684,14 @@ def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
         )
     try:
         token = token_from_env() if args.token is None else args.token
-        play(bot, args.connect, token, connect_timeout=args.connect_timeout)
+        token_file = os.environ.get("NIMMT_TOKEN_FILE") if args.token is None else None
+        play(
+            bot,
+            args.connect,
+            token,
+            connect_timeout=args.connect_timeout,
+            token_file=token_file or None,
+        )
     except ArenaError as exc:
         log.error("%s", exc)
         return 1

@@ -1,17 +1,40 @@
 """Environment speed: steps per second of arena.env with random legal actions.
 
-    python benchmarks/env.py [--seconds S] [--players N]
+    python benchmarks/env.py [--seconds S] [--players N] [--games G]
 
-For every variant at ``N`` players (default 4) it plays games for ``S`` seconds each way, every
-action drawn uniformly from the mask, and prints steps (decisions) per second:
+For every variant at ``N`` players (default 4) it plays games for ``S`` seconds of CPU each way,
+every action drawn uniformly from the mask, and prints steps (decisions) per CPU second:
 
-- **engine**: ``game.apply(seat, rng.choice(game.legal(seat)))``, no environment (the ceiling);
+- **engine**: ``game.apply(seat, rng.choice(game.legal(seat)))`` on the readable ``Game``;
+- **core** (the card game): the bare loop over the compiled core the environments step
+  (:class:`arena.env.core.ClassicTables`, one table: a seat's mask, then the step), with the
+  same actions as the AEC env (the same generator, the same choice from the same masks);
 - **AEC**: ``env.last()`` (vector and mask of the selected agent) then ``env.step(action)``;
 - **parallel**: one ``env.step(actions)`` per decision point; its figure counts decisions, so
   the simultaneous tile choice of four seats is four;
-- **seat**: :class:`arena.env.SeatEnv` against ``random`` bots (the learner's decisions only).
+- **seat**: :class:`arena.env.SeatEnv` against ``random`` bots (the learner's decisions only);
+- **vector** (the card game): :class:`arena.env.VectorEnv` with ``G`` games (default 1,024,
+  ``copy=False``), every seat's random legal action drawn by the core's batched random policy;
+  counted in decisions as the parallel env.
 
-The load average is printed first: other work on the machine slows everything down.
+Then the ratios the environment issue asks for: AEC / core and vector / AEC.
+
+Measured in one run on the shared 2-core development machine under a load average of 13
+(other engineers' tests; ``nice -n 10``, ``--seconds 3``), steps per CPU second:
+
+=========== ======== ======== ======== ========= ======== =========
+variant     engine   core     AEC      parallel  seat     AEC/core
+=========== ======== ======== ======== ========= ======== =========
+basic       101127   -        10630    9403      6078     -
+basic+luck  54955    -        9623     6736      4800     -
+pro         84213    -        7348     4995      4665     -
+pro+luck    57474    -        9607     6396      4336     -
+classic     96641    145841   79410    70003     5879     0.54
+=========== ======== ======== ======== ========= ======== =========
+
+The card game's AEC env: **0.54x** the bare core loop and 79,000 steps/s (before it stepped the
+core: 0.08-0.13x, about 5,500). The vector env with 1,024 card games: 762,000 decisions/s,
+**9.6x** the AEC env; writing every seat's 1,712-number vector each step is most of its time.
 """
 
 import argparse
@@ -28,15 +51,17 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.engine import VARIANT_NAMES, Game
-from arena.env import SeatEnv, env, parallel_env
+from arena.env import SeatEnv, VectorEnv, env, parallel_env
+from arena.env.actions import BLOCKS
+from arena.env.core import ClassicTables, core_available
 
 
 def rate(play_one: Callable[[], int], seconds: float) -> float:
-    """Steps per second of repeated ``play_one`` (one game, returning its step count)."""
+    """Steps per CPU second of repeated ``play_one`` (one game, returning its step count)."""
     play_one()
     steps = 0
-    start = time.perf_counter()
-    while (now := time.perf_counter()) - start < seconds:
+    start = time.process_time()
+    while (now := time.process_time()) - start < seconds:
         steps += play_one()
     return steps / (now - start)
 
@@ -52,6 +77,22 @@ def engine_game(variant: str, players: int, rng: random.Random) -> int:
         for seat in pending.seats:
             game.apply(seat, rng.choice(game.legal(seat)))
             steps += 1
+    return steps
+
+
+def core_game(variant: str, players: int, rng: random.Random) -> int:
+    """The AEC env's game, its seats answering one after the other, on the bare core."""
+    tables = ClassicTables(players, 1)
+    tables.deal(np.array([rng.getrandbits(32)], np.uint64))
+    asked = partial(tables._core.classic_asked, tables.buffer, 0)
+    actions = np.full((1, players), -1, np.int64)
+    steps = 0
+    while seats := asked():
+        seat = seats[0]
+        actions[0, seat] = choose(tables.masks(seat)[0], rng)
+        tables.step(actions)
+        actions[0, seat] = -1
+        steps += 1
     return steps
 
 
@@ -74,7 +115,7 @@ def parallel_game(variant: str, players: int, rng: random.Random) -> int:
     observations, _ = e.reset()
     steps = 0
     while e.agents:
-        steps += len(e.game.pending.seats) if e.game.pending else 0
+        steps += sum(1 for o in observations.values() if not o["action_mask"][0])
         actions = {a: choose(o["action_mask"], rng) for a, o in observations.items()}
         observations, *_ = e.step(actions)
     return steps
@@ -90,21 +131,58 @@ def seat_game(variant: str, players: int, rng: random.Random) -> int:
     return steps
 
 
+def vector_rate(players: int, games: int, seconds: float) -> float:
+    """Decisions per CPU second of :class:`VectorEnv` with ``games`` card games."""
+    from arena.bots import _policies
+
+    e = VectorEnv("classic", players, games, seed=1, copy=False)
+    e.reset()
+    tables = e.tables
+    assert isinstance(tables, ClassicTables)
+    gen = np.zeros(1, np.uint64)
+    actions = np.zeros((games, players), np.int64)
+    take_row = BLOCKS["take_row"].start
+    decisions = 0
+    start = time.process_time()
+    while (now := time.process_time()) - start < seconds:
+        phase, _ = tables.status()
+        decisions += int(np.where(phase == 1, players, phase == 2).sum())
+        _policies.classic_policy(tables.buffer, "random", 0.5, gen, take_row, actions)
+        e.step(actions)
+    return decisions / (now - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=1024, help="games of the vector env")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cpus")
-    print(f"steps per second at {args.players} players, random legal actions")
-    print(f"{'variant':12} {'engine':>8} {'AEC':>8} {'parallel':>9} {'seat':>8} {'AEC/engine':>11}")
+    print(f"steps per CPU second at {args.players} players, random legal actions")
+    names = ("engine", "core", "AEC", "parallel", "seat")
+    print(f"{'variant':12} " + " ".join(f"{n:>9}" for n in names) + f" {'AEC/core':>9}")
+    classic: dict[str, float] = {}
     for variant in VARIANT_NAMES:
-        figures = []
-        for play in (engine_game, aec_game, parallel_game, seat_game):
+        figures: dict[str, float] = {}
+        for name, play in zip(
+            names, (engine_game, core_game, aec_game, parallel_game, seat_game), strict=True
+        ):
+            if name == "core" and (variant != "classic" or not core_available()):
+                continue
             rng = random.Random(1)
-            figures.append(rate(partial(play, variant, args.players, rng), args.seconds))
-        ratio = figures[1] / figures[0]
-        print(f"{variant:12} " + " ".join(f"{f:8.0f}" for f in figures) + f" {ratio:11.2f}")
+            figures[name] = rate(partial(play, variant, args.players, rng), args.seconds)
+        cells = [f"{figures[n]:9.0f}" if n in figures else f"{'-':>9}" for n in names]
+        ratio = f"{figures['AEC'] / figures['core']:9.2f}" if "core" in figures else f"{'-':>9}"
+        print(f"{variant:12} " + " ".join(cells) + f" {ratio}")
+        if variant == "classic":
+            classic = figures
+    if core_available() and classic:
+        vector = vector_rate(args.players, args.games, args.seconds)
+        aec, core = classic["AEC"], classic["core"]
+        print(f"classic: AEC {aec / core:.2f}x the core loop")
+        print(f"vector env, {args.games} classic games: {vector:.0f} decisions/s, ", end="")
+        print(f"{vector / aec:.1f}x the AEC env")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,27 @@ nothing::
 
 (``python benchmarks/match_pipeline.py`` works too.) ``NIMMT_BENCH_DATABASE_URL`` names the
 PostgreSQL server it makes its database on (default ``postgres://postgres@127.0.0.1:5432/``).
+
+``--warm 0,16`` (the default is ``0,8``) plays the same matches with each ``NIMMT_WARM_BOTS``
+setting of the workers, one after the other in one run: 0 starts every bot process afresh, as
+the site did before warm bots; ``--workers 1`` times one worker process only.
+
+**Measured** 2026-12-06 on this 2-core machine under a load of about 17 (other engineers' tests
+and builds), ``--store folder --workers 1 --warm 0,16 --matches 30 --rated 10``, one run: the
+ladder's matches are 4-game duplicate matches of four house ``random`` bots (16 processes a
+match: one per bot and seat rotation)
+
+=============================================  ==================  ===========
+one worker process, data folder                 matches per minute  ratio
+=============================================  ==================  ===========
+a new process per bot and rotation (warm 0)     9.3                 1.00x
+warm bots (``NIMMT_WARM_BOTS=16``)              46.4                4.99x
+=============================================  ==================  ===========
+
+(30 matches each, all finished, no fault.) Earlier runs the same day: 49.0 against 9.8 (5.0x)
+before a kept process's log was finished when it was kept, and 28.3 against 8.2 (3.45x) while
+the kept processes' servers still stopped one after the other (each may wait 0.1 s). The
+issue's figure for the site before, 17-18.7 matches a minute, was taken on a quieter machine.
 """
 
 import argparse
@@ -317,6 +338,13 @@ def main() -> None:
         default="both",
         help="where the matches' files are kept: the data folder, an object store, or each",
     )
+    parser.add_argument(
+        "--warm",
+        default="0,8",
+        metavar="N,...",
+        help="the workers' NIMMT_WARM_BOTS settings to compare (0: a new process per match)",
+    )
+    parser.add_argument("--workers", default="1,2", metavar="N,...", help="worker counts")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument(
         "--database", metavar="URL", help="a PostgreSQL database to use and empty (default: "
@@ -349,11 +377,13 @@ def main() -> None:
                     run_env = dict(env)
                     if store == "object":
                         run_env |= stack.enter_context(object_store(folder))
-                    for workers in (1, 2):
-                        row = matches_per_minute(
-                            ladder, bots, run_env, workers, args.matches, folder
-                        )
-                        results["throughput"].append(row)
+                    for warm in [int(n) for n in args.warm.split(",")]:
+                        for workers in [int(n) for n in args.workers.split(",")]:
+                            warm_env = run_env | {"NIMMT_WARM_BOTS": str(warm)}
+                            row = matches_per_minute(
+                                ladder, bots, warm_env, workers, args.matches, folder
+                            )
+                            results["throughput"].append(row | {"warm": warm})
         results["rating"] = rating_time(ladder, bots, args.rated)
 
     if args.json:
@@ -361,7 +391,8 @@ def main() -> None:
         return
     for row in results["throughput"]:
         print(
-            f"{row['store']}, {row['workers']} worker(s): {row['matches']} matches in "
+            f"{row['store']}, {row['workers']} worker(s), warm {row['warm']}: "
+            f"{row['matches']} matches in "
             f"{row['seconds']} s = {row['matches_per_minute']} matches/min ({row['finished']} "
             f"finished, {row['faults']} faults); storage {row['storage_ms_per_match']} ms/match"
         )

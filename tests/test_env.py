@@ -357,7 +357,7 @@ GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "ENVIRONMENT.md").rea
 
 def test_the_guides_examples_run():
     blocks = re.findall(r"^```python\n(.*?)^```$", GUIDE, re.S | re.M)
-    assert len(blocks) == 2
+    assert len(blocks) == 3  # AEC, SeatEnv, VectorEnv
     for block in blocks:
         exec(compile(block, "docs/ENVIRONMENT.md", "exec"), {})
 

@@ -15,6 +15,7 @@ from arena.engine.decisions import PlayTile
 from arena.engine.frames import frames
 from arena.engine.game import Game
 from arena.engine.replay import read
+from arena.protocol import arena_pb2 as pb
 from arena.runner.match import Entrant, MatchConfig, run_match
 from arena.runner.referee import Player, Referee, TableRules
 from arena.runner.seat import Seat
@@ -40,6 +41,15 @@ def test_values_that_are_not_finite_count_as_none_and_extra_values_are_dropped()
     many = Note.bounded("", [1.0] * (MAX_VALUES + 50))
     assert many is not None and len(many.values) == MAX_VALUES
     assert Note.bounded("", [math.nan, None]) is None
+
+
+def test_an_answer_without_text_or_values_has_no_note_whatever_holds_its_values():
+    answer = pb.Answer()
+    assert Note.bounded(answer.note, answer.option_values, 3) is None
+    assert Note.bounded("", [], 3) is None and Note.bounded("", iter(()), 3) is None
+    assert Note.bounded("", iter([1.0]), 3) == Note("", (1.0,))  # an iterator is read
+    answer.option_values.append(2.0)
+    assert Note.bounded(answer.note, answer.option_values, 3) == Note("", (2.0,))
 
 
 class Annotating(Seat):
@@ -177,3 +187,10 @@ def test_the_local_viewer_gives_the_notes_beside_a_replay_to_its_notes_panel(tmp
     assert read_notes(bare) is None
     page = LocalViewer(read(bare), bare.name, None).page.decode()
     assert "viewer-notes" not in page and "notes.js" not in page
+
+
+def test_a_bot_program_written_against_the_kits_old_path_of_note_still_imports_it():
+    from arena.botkit import Note as KitNote
+    from arena.runner.notes import Note as OldNote
+
+    assert OldNote is Note is KitNote

@@ -15,6 +15,8 @@
  * arena/bots/rollouts.py plays the same rule through the Game where the core is not built.
  */
 
+#include <math.h>
+
 #include "../engine/_playout_core.h"
 
 /* the sorted position of the active row tile t goes to (the highest if t is below every row) */
@@ -100,9 +102,171 @@ static int card_row(const Rows *r) {
 
 static const NimmtPolicy rule = {NIMMT_POLICY_VERSION, board_tile, card_tile, card_row};
 
+
+/* ------------------------------------------------------------------ the card game's tables */
+/* The environments' house policies for many card-game tables at once (arena/env/vector.py):
+ * ``heuristic``'s card-game choice (arena/bots/heuristic.py: the expected value of each card,
+ * the unseen cards that go to its row first drawn as Binomial(opponents, share); a card lower
+ * than every row takes the cheapest row) and uniformly random legal actions. */
+
+/* the row number t goes to: of the rows ending lower, the one ending highest; -1 if none */
+static int ct_target(const int *ends, int t) {
+    int best = -1, best_end = 0;
+    for (int r = 0; r < CT_ROWS; r++)
+        if (best_end < ends[r] && ends[r] < t) {
+            best = r;
+            best_end = ends[r];
+        }
+    return best;
+}
+
+static double ct_comb(int n, int k) {
+    double c = 1.0; /* exact for the few seats of a table */
+    for (int i = 1; i <= k; i++) c = c * (n - k + i) / i;
+    return c;
+}
+
+static int heuristic_card(const ClassicTable *g, int seat, double near) {
+    int ends[CT_ROWS], fill[CT_ROWS], heads[CT_ROWS], target[CT_TILES + 1];
+    unsigned char seen[CT_TILES + 1];
+    memcpy(seen, g->revealed, sizeof seen);
+    for (int r = 0; r < CT_ROWS; r++) {
+        fill[r] = ct_fill(g, r);
+        ends[r] = g->cells[r * CT_CARDS + fill[r] - 1];
+        heads[r] = ct_heads(g, r);
+        seen[g->start[r]] = 1;
+        for (int k = 0; k < fill[r]; k++) seen[g->cells[r * CT_CARDS + k]] = 1;
+    }
+    int unseen = 0, cheapest = heads[0], opponents = 0;
+    for (int r = 1; r < CT_ROWS; r++)
+        if (heads[r] < cheapest) cheapest = heads[r];
+    for (int t = 1; t <= CT_TILES; t++) {
+        target[t] = ct_target(ends, t);
+        if (!seen[t] && !g->hand[seat][t]) unseen++;
+    }
+    for (int s = 0; s < g->players; s++)
+        if (s != seat && g->nhand[s] + (g->chosen[s] != 0) > 0) opponents++;
+    double near_share = near / g->players, best_value = 0.0;
+    int best = 0;
+    for (int t = 1; t <= CT_TILES; t++) {
+        if (!g->hand[seat][t]) continue;
+        int row = target[t];
+        double total;
+        if (row < 0) {
+            total = -(double)cheapest;
+        } else {
+            long nbefore = 0, heads_before = 0;
+            for (int u = 1; u < t; u++)
+                if (!seen[u] && !g->hand[seat][u] && target[u] == row) {
+                    nbefore++;
+                    heads_before += classic_bullheads(u);
+                }
+            double p = unseen ? (double)nbefore / (double)unseen : 0.0;
+            double per_tile = nbefore ? (double)heads_before / (double)nbefore : 0.0;
+            total = 0.0;
+            for (int k = 0; k <= opponents; k++) {
+                double pk = ct_comb(opponents, k) * pow(p, k) * pow(1 - p, opponents - k);
+                if (pk == 0.0) continue;
+                double taken = heads[row] + k * per_tile, value;
+                int cards_before = fill[row] + k;
+                if (cards_before == CT_CARDS)
+                    value = -taken;
+                else if (cards_before == CT_CARDS - 1)
+                    value = -near_share * (taken + classic_bullheads(t));
+                else
+                    value = 0.0;
+                total += pk * value;
+            }
+        }
+        total += 0.0; /* as the bot adds its end weight, 0 in the card game: -0.0 becomes 0.0 */
+        if (best == 0 || total > best_value) {
+            best = t;
+            best_value = total;
+        }
+    }
+    return best;
+}
+
+/* classic_policy(tables, kind, near, gen, take_row, out): the action of every asked seat of
+ * every table into out (int64 (n, players); 0, WAIT, for the others): kind "heuristic" or
+ * "random" (uniform over the legal actions, from the SplitMix64 state gen[0], advanced) */
+static PyObject *py_classic_policy(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *gen_in, *out_in;
+    const char *kind;
+    double near;
+    long take_row;
+    if (!PyArg_ParseTuple(args, "OsdOlO", &tables_in, &kind, &near, &gen_in, &take_row, &out_in))
+        return NULL;
+    int random = strcmp(kind, "random") == 0;
+    if (!random && strcmp(kind, "heuristic") != 0) {
+        PyErr_Format(PyExc_ValueError, "no house policy %s: heuristic or random", kind);
+        return NULL;
+    }
+    Py_buffer tv, gv, ov;
+    if (PyObject_GetBuffer(tables_in, &tv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    Py_ssize_t n = tv.len / (Py_ssize_t)sizeof(ClassicTable);
+    const ClassicTable *g = tv.buf;
+    int players = n > 0 ? g[0].players : 0;
+    if (n == 0 || tv.len % (Py_ssize_t)sizeof(ClassicTable) || players < 2 ||
+        players > CT_SEATS) {
+        PyBuffer_Release(&tv);
+        PyErr_SetString(PyExc_ValueError, "tables: dealt card-game tables");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(gen_in, &gv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out_in, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&gv);
+        return NULL;
+    }
+    if (gv.len != 8 || ov.len != n * players * 8) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&gv);
+        PyBuffer_Release(&ov);
+        PyErr_SetString(PyExc_ValueError, "gen: one uint64; out: int64 (tables, players)");
+        return NULL;
+    }
+    Gen gen = {*(uint64_t *)gv.buf};
+    int64_t *out = ov.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const ClassicTable *t = g + i;
+        for (int s = 0; s < players; s++) {
+            int64_t a = 0;
+            if (t->phase == CT_TILE && t->nhand[s] > 0 && t->chosen[s] == 0) {
+                if (random) {
+                    int k = (int)gen_below(&gen, (uint64_t)t->nhand[s]);
+                    for (int c = 1; c <= CT_TILES; c++)
+                        if (t->hand[s][c] && k-- == 0) {
+                            a = c;
+                            break;
+                        }
+                } else {
+                    a = heuristic_card(t, s, near);
+                }
+            } else if (t->phase == CT_TAKE_ROW && t->asked == s) {
+                a = take_row + (random ? (int64_t)gen_below(&gen, CT_ROWS) : ct_cheapest_row(t));
+            }
+            out[i * players + s] = a;
+        }
+    }
+    *(uint64_t *)gv.buf = gen.state;
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&gv);
+    PyBuffer_Release(&ov);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"classic_policy", py_classic_policy, METH_VARARGS,
+     "House policies' actions for many card-game tables at once."},
+    {NULL, NULL, 0, NULL}};
+
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_policies",
                                     "The house bots' rollout rule, compiled (arena.bots.rollouts).",
-                                    -1, NULL, NULL, NULL, NULL, NULL};
+                                    -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__policies(void) {
     PyObject *m = PyModule_Create(&module);

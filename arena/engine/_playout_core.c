@@ -314,9 +314,12 @@ typedef struct {
 
 /* The card game's placements: a card lower than every row takes the row pick_row names (the
  * first time; pick_row >= 0), or the policy's row (PICK_POLICY, every time), or else a random
- * row from ``draws``; ``rec``: the record whose last turn receives the row choices. */
+ * row from ``draws``; ``rec``: the record whose last turn receives the row choices; ``cells``
+ * (or NULL): the rows' cards, CLASSIC_ROW_CARDS a row by row number, kept up to date for the
+ * environments, which show them (arena/env/core.py). */
+#define CLASSIC_ROW_CARDS 5
 static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, long pick_row,
-                        RowDraws *draws, PyObject *rec) {
+                        RowDraws *draws, PyObject *rec, int *cells) {
     for (int c = 0; c < ncodes; c++) {
         long code = codes[c];
         long t = (code >> 4) & 255;
@@ -325,6 +328,15 @@ static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, lo
         if (i >= 0) {
             r->ends[i] = t;
             long x = r->state[i];
+            if (cells != NULL) {
+                int *row = cells + r->rows[i] * CLASSIC_ROW_CARDS;
+                if (x >= CLASSIC_FULL) {
+                    row[0] = (int)t;
+                    for (int k = 1; k < CLASSIC_ROW_CARDS; k++) row[k] = 0;
+                } else {
+                    row[x >> 6] = (int)t;
+                }
+            }
             if (x >= CLASSIC_FULL) {
                 scores[seat] += x & 63;
                 r->state[i] = classic_inc(t);
@@ -372,6 +384,11 @@ static int classic_loop(Rows *r, long *scores, const long *codes, int ncodes, lo
             }
         }
         scores[seat] += r->state[j] & 63;
+        if (cells != NULL) {
+            int *cards = cells + row * CLASSIC_ROW_CARDS;
+            cards[0] = (int)t;
+            for (int k = 1; k < CLASSIC_ROW_CARDS; k++) cards[k] = 0;
+        }
         shift_up(r->ends, j);
         shift_up(r->state, j);
         shift_up(r->rows, j);
@@ -412,7 +429,7 @@ static int play_recorded(Rows *r, long *scores, const long *codes, int ncodes,
             if (rc < 0) return -1;
         }
         int rc = b != NULL ? basic_loop(r, scores, codes + c, end - c, b)
-                           : classic_loop(r, scores, codes + c, end - c, pick_row, draws, rec);
+                           : classic_loop(r, scores, codes + c, end - c, pick_row, draws, rec, NULL);
         if (rc < 0) return -1;
         if (pick_row != PICK_POLICY) pick_row = -1;
         PyObject *list = scores_list(scores, players);
@@ -631,7 +648,7 @@ static PyObject *py_tile_playouts(PyObject *self, PyObject *args) {
             int rc = record != Py_None ? play_recorded(&r, scores, play, ncodes, b, -1, &rd,
                                                        record, players, 0)
                      : b != NULL ? basic_loop(&r, scores, play, ncodes, b)
-                                 : classic_loop(&r, scores, play, ncodes, -1, &rd, NULL);
+                                 : classic_loop(&r, scores, play, ncodes, -1, &rd, NULL, NULL);
             PyObject *result = rc < 0 ? NULL : scores_list(scores, players);
             if (result == NULL || PyList_Append(out, result) < 0) {
                 Py_XDECREF(result);
@@ -730,7 +747,7 @@ static PyObject *py_row_playouts(PyObject *self, PyObject *args) {
             long first = pick[picks_in == Py_None ? 0 : d];
             int rc = record != Py_None ? play_recorded(&r, scores, codes, ncodes, NULL, first, &rd,
                                                        record, players, 1)
-                                       : classic_loop(&r, scores, codes, ncodes, first, &rd, NULL);
+                                       : classic_loop(&r, scores, codes, ncodes, first, &rd, NULL, NULL);
             PyObject *result = rc < 0
                                    ? NULL
                                    : scores_list(scores, players);
@@ -832,7 +849,7 @@ static PyObject *py_random_games(PyObject *self, PyObject *args) {
         int rc = record != Py_None ? play_recorded(&r, scores, codes, n, b, -1, &rd, record,
                                                    players, 0)
                  : b != NULL ? basic_loop(&r, scores, codes, n, b)
-                             : classic_loop(&r, scores, codes, n, -1, &rd, NULL);
+                             : classic_loop(&r, scores, codes, n, -1, &rd, NULL, NULL);
         PyObject *result = rc < 0 ? NULL : scores_list(scores, players);
         if (result == NULL) {
             Py_DECREF(out);
@@ -1020,7 +1037,7 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
             int rc = record != Py_None
                          ? play_recorded(&r, scores, plays, nplays, NULL, PICK_POLICY, &rd,
                                          record, players, 0)
-                         : classic_loop(&r, scores, plays, nplays, PICK_POLICY, &rd, NULL);
+                         : classic_loop(&r, scores, plays, nplays, PICK_POLICY, &rd, NULL, NULL);
             if (rc < 0) {
                 Py_DECREF(out);
                 return NULL;
@@ -2454,6 +2471,614 @@ static PyObject *py_draw_by_weight(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* ------------------------------------------------------------------ the card game, step by step */
+/* The environments' tables (arena/env/core.py): ClassicTable records in one writable buffer,
+ * dealt as Game.new deals, stepped one decision point at a time by classic_loop's placements,
+ * and shown to each seat as the environments' vector and mask (arena/env/features.py). */
+
+/* a writable C-contiguous buffer of exactly ``size`` bytes (or any multiple of ``unit`` when
+ * size < 0); the count of units in *n */
+static int ct_buffer_flags(PyObject *obj, Py_buffer *view, Py_ssize_t size, Py_ssize_t unit,
+                           const char *what, int flags) {
+    if (PyObject_GetBuffer(obj, view, flags | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if ((size >= 0 && view->len != size) || (size < 0 && (view->len == 0 || view->len % unit))) {
+        PyErr_Format(PyExc_ValueError, "%s: a buffer of %zd bytes, not %zd", what,
+                     size >= 0 ? size : unit, view->len);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static int ct_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t size, Py_ssize_t unit,
+                     const char *what) {
+    return ct_buffer_flags(obj, view, size, unit, what, PyBUF_WRITABLE);
+}
+
+static int ct_tables(PyObject *obj, Py_buffer *view, Py_ssize_t *n) {
+    if (ct_buffer(obj, view, -1, sizeof(ClassicTable), "tables") < 0) return -1;
+    *n = view->len / (Py_ssize_t)sizeof(ClassicTable);
+    return 0;
+}
+
+static void ct_deal(ClassicTable *g, int players, uint64_t seed) {
+    Gen gen = {seed};
+    int tiles[CT_TILES];
+    for (int i = 0; i < CT_TILES; i++) tiles[i] = i + 1;
+    for (int i = CT_TILES - 1; i > 0; i--) { /* DealRandom.shuffle, as Game.new */
+        int j = (int)gen_below(&gen, (uint64_t)i + 1), x = tiles[i];
+        tiles[i] = tiles[j];
+        tiles[j] = x;
+    }
+    memset(g, 0, sizeof(*g));
+    g->players = players;
+    g->phase = CT_TILE;
+    g->seed = seed;
+    for (int r = 0; r < CT_ROWS; r++) {
+        g->cells[r * CT_CARDS] = tiles[r];
+        g->start[r] = tiles[r];
+    }
+    for (int s = 0; s < players; s++) {
+        for (int i = 0; i < 10; i++) g->hand[s][tiles[CT_ROWS + s * 10 + i]] = 1;
+        g->nhand[s] = 10;
+    }
+    g->supply = CT_TILES - CT_ROWS - 10 * players;
+}
+
+/* classic_table_size() -> bytes of one table */
+static PyObject *py_classic_table_size(PyObject *self, PyObject *args) {
+    return PyLong_FromSsize_t((Py_ssize_t)sizeof(ClassicTable));
+}
+
+/* classic_deal(tables, players, seeds, which): deal table i from seeds[i] (uint64) where which
+ * is None or which[i] (uint8) is set */
+static PyObject *py_classic_deal(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *seeds_in, *which_in;
+    int players;
+    if (!PyArg_ParseTuple(args, "OiOO", &tables_in, &players, &seeds_in, &which_in)) return NULL;
+    if (players < 2 || players > CT_SEATS) {
+        PyErr_SetString(PyExc_ValueError, "the card game seats 2 to 10 players");
+        return NULL;
+    }
+    Py_buffer tv, sv, wv = {0};
+    Py_ssize_t n;
+    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    if (ct_buffer(seeds_in, &sv, n * 8, 8, "seeds") < 0) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    if (which_in != Py_None && ct_buffer(which_in, &wv, n, 1, "which") < 0) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&sv);
+        return NULL;
+    }
+    ClassicTable *g = tv.buf;
+    const uint64_t *seeds = sv.buf;
+    const unsigned char *which = which_in != Py_None ? wv.buf : NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (which == NULL || which[i]) ct_deal(g + i, players, seeds[i]);
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&sv);
+    if (which != NULL) PyBuffer_Release(&wv);
+    Py_RETURN_NONE;
+}
+
+/* the rows as classic_loop takes them, from the table's cells */
+static void ct_rows(const ClassicTable *g, Rows *r) {
+    r->n = CT_ROWS;
+    r->empty = 0;
+    for (int row = 0; row < CT_ROWS; row++) {
+        int f = ct_fill(g, row);
+        long end = g->cells[row * CT_CARDS + f - 1], state = 0;
+        for (int k = 0; k < f; k++) state += classic_inc(g->cells[row * CT_CARDS + k]);
+        int j = row;
+        while (j > 0 && r->ends[j - 1] > end) {
+            r->ends[j] = r->ends[j - 1];
+            r->state[j] = r->state[j - 1];
+            r->rows[j] = r->rows[j - 1];
+            j--;
+        }
+        r->ends[j] = end;
+        r->state[j] = state;
+        r->rows[j] = row;
+    }
+}
+
+/* place codes (sorted; the first takes pick_row if lower than every row), end the turn */
+static int ct_place(ClassicTable *g, const long *codes, int n, long pick_row) {
+    Rows r;
+    ct_rows(g, &r);
+    long scores[MAX_SEATS];
+    for (int s = 0; s < g->players; s++) scores[s] = g->scores[s];
+    RowDraws none = {NULL, 0, 0, NULL};
+    if (classic_loop(&r, scores, codes, n, pick_row, &none, NULL, g->cells) < 0) return -1;
+    for (int s = 0; s < g->players; s++) g->scores[s] = (int)scores[s];
+    g->nq = 0;
+    g->phase = CT_OVER;
+    for (int s = 0; s < g->players; s++)
+        if (g->nhand[s] > 0) g->phase = CT_TILE;
+    return 0;
+}
+
+/* every chosen card revealed: placed, or a row asked of the lowest card's seat */
+static int ct_reveal(ClassicTable *g) {
+    long codes[CT_SEATS];
+    int n = 0;
+    g->turn++;
+    for (int s = 0; s < g->players; s++) {
+        int t = g->chosen[s];
+        g->latest[s] = t;
+        g->chosen[s] = 0;
+        if (t == 0) continue;
+        g->revealed[t] = 1;
+        long code = ((long)t << 4) | s;
+        int j = n++;
+        while (j > 0 && codes[j - 1] > code) {
+            codes[j] = codes[j - 1];
+            j--;
+        }
+        codes[j] = code;
+    }
+    int lowest_end = CT_TILES + 1;
+    for (int row = 0; row < CT_ROWS; row++) {
+        int end = g->cells[row * CT_CARDS + ct_fill(g, row) - 1];
+        if (end < lowest_end) lowest_end = end;
+    }
+    if (n > 0 && (codes[0] >> 4) < lowest_end) {
+        g->phase = CT_TAKE_ROW;
+        g->current = (int)(codes[0] >> 4);
+        g->asked = (int)(codes[0] & 15);
+        g->nq = n - 1;
+        for (int k = 1; k < n; k++) g->queue[k - 1] = (int)codes[k];
+        return 0;
+    }
+    return ct_place(g, codes, n, -1);
+}
+
+/* one table's step: actions[s] for every seat (-1: no answer yet). An asked seat's illegal
+ * action is flagged 1 in illegal[s], an answer of a seat not asked 2 (and ignored); with
+ * ``strict`` the table is then left as it was, else the arena's fault default is played for an
+ * illegal action and written over actions[s] (what was played). */
+static int ct_step(ClassicTable *g, int64_t *actions, unsigned char *illegal, long take_row,
+                   int strict) {
+    int players = g->players, wrong = 0;
+    for (int s = 0; s < players; s++) {
+        int asked = g->phase == CT_TILE ? g->nhand[s] > 0 && g->chosen[s] == 0
+                                        : g->phase == CT_TAKE_ROW && g->asked == s;
+        if (!asked && actions[s] >= 0) {
+            illegal[s] = 2;
+            wrong = 1;
+        }
+    }
+    if (wrong && strict) return 0;
+    wrong = 0;
+    if (g->phase == CT_TILE) {
+        int waiting = 0;
+        for (int s = 0; s < players; s++) {
+            if (g->nhand[s] == 0 || g->chosen[s] != 0) continue;
+            int64_t a = actions[s];
+            if (a < 0) {
+                waiting = 1;
+            } else if (a < 1 || a > CT_TILES || !g->hand[s][a]) {
+                illegal[s] = 1;
+                wrong = 1;
+                if (!strict) { /* the lowest card in hand */
+                    a = 1;
+                    while (!g->hand[s][a]) a++;
+                    actions[s] = a;
+                }
+            }
+        }
+        if (wrong && strict) return 0;
+        for (int s = 0; s < players; s++) {
+            if (g->nhand[s] == 0 || g->chosen[s] != 0 || actions[s] < 0) continue;
+            int64_t a = actions[s];
+            g->hand[s][a] = 0;
+            g->nhand[s]--;
+            g->chosen[s] = (int)a;
+        }
+        return waiting ? 0 : ct_reveal(g);
+    }
+    if (g->phase == CT_TAKE_ROW) {
+        int s = g->asked;
+        int64_t a = actions[s];
+        if (a < 0) return 0;
+        long row = a - take_row;
+        if (row < 0 || row >= CT_ROWS) {
+            illegal[s] = 1;
+            if (strict) return 0;
+            row = ct_cheapest_row(g);
+            actions[s] = take_row + row;
+        }
+        long codes[CT_SEATS];
+        codes[0] = ((long)g->current << 4) | s;
+        for (int k = 0; k < g->nq; k++) codes[k + 1] = g->queue[k];
+        return ct_place(g, codes, g->nq + 1, row);
+    }
+    return 0;
+}
+
+/* classic_step(tables, actions, rewards, illegal, take_row[, strict]): every table one step;
+ * actions int64 (n, players) (ct_step: the defaults played are written back), rewards float32
+ * (n, players) (the change of score, penalty negative), illegal uint8 (n, players) set where an
+ * asked seat's action was not legal (reset first) */
+static PyObject *py_classic_step(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *actions_in, *rewards_in, *illegal_in;
+    long take_row;
+    int strict = 0;
+    if (!PyArg_ParseTuple(args, "OOOOl|p", &tables_in, &actions_in, &rewards_in, &illegal_in,
+                          &take_row, &strict))
+        return NULL;
+    Py_buffer tv, av, rv, iv;
+    Py_ssize_t n;
+    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    ClassicTable *g = tv.buf;
+    int players = g[0].players;
+    if (players < 2 || players > CT_SEATS) {
+        PyBuffer_Release(&tv);
+        PyErr_SetString(PyExc_ValueError, "tables not dealt");
+        return NULL;
+    }
+    Py_ssize_t cells = n * players;
+    if (ct_buffer(actions_in, &av, cells * 8, 8, "actions") < 0) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    if (ct_buffer(rewards_in, &rv, cells * 4, 4, "rewards") < 0) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&av);
+        return NULL;
+    }
+    if (ct_buffer(illegal_in, &iv, cells, 1, "illegal") < 0) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&av);
+        PyBuffer_Release(&rv);
+        return NULL;
+    }
+    int64_t *actions = av.buf;
+    float *rewards = rv.buf;
+    unsigned char *illegal = iv.buf;
+    memset(illegal, 0, (size_t)cells);
+    int rc = 0;
+    for (Py_ssize_t i = 0; i < n && rc == 0; i++) {
+        ClassicTable *t = g + i;
+        if (t->players != players) {
+            PyErr_SetString(PyExc_ValueError, "tables of different sizes, or not dealt");
+            rc = -1;
+            break;
+        }
+        int before[CT_SEATS];
+        for (int s = 0; s < players; s++) before[s] = t->scores[s];
+        rc = ct_step(t, actions + i * players, illegal + i * players, take_row, strict);
+        for (int s = 0; s < players; s++)
+            rewards[i * players + s] = (float)(before[s] - t->scores[s]);
+    }
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&av);
+    PyBuffer_Release(&rv);
+    PyBuffer_Release(&iv);
+    if (rc < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* The blocks of the vector (arena/env/features.py's BLOCKS starts), as the caller gives them. */
+enum {
+    B_DECISION, B_HAND, B_CHOSEN, B_PLACING, B_REVEALED, B_TO_PLACE, B_SPACES, B_ROWS, B_SEATS,
+    B_COUNTERS, B_SPACES_PER_ROW, B_SPACE_FEATURES, B_TILES, B_SIZE, B_TAKE_ROW, B_ACTIONS, B_N
+};
+
+/* one seat's vector (over the static template already copied into out) and mask */
+/* out[t - 1] = 1 for every t in 1..104 with bytes[t] set (bytes: 105 of them, mostly 0) */
+static inline void ct_ones(const unsigned char *bytes, float *out) {
+    for (int t = 1; t <= CT_TILES; t += 8) {
+        uint64_t w;
+        memcpy(&w, bytes + t, 8);
+        if (w == 0) continue;
+        for (int k = 0; k < 8; k++)
+            if (bytes[t + k]) out[t + k - 1] = 1.0f;
+    }
+}
+
+static signed char ct_heads_table[CT_TILES + 1];
+
+/* one seat's vector (over the static template, or over what this wrote before with the
+ * entries it sets cleared: see classic_observe) and mask. ``shared``: the vector of another
+ * seat of the same table, written just before: what every seat sees alike is copied from it */
+static void ct_observe(const ClassicTable *g, int seat, const long *b, float *out,
+                       signed char *mask, const float *shared) {
+    int players = g->players;
+    float tiles = (float)b[B_TILES];
+    int asked_tile = g->phase == CT_TILE && g->nhand[seat] > 0 && g->chosen[seat] == 0;
+    int asked_row = g->phase == CT_TAKE_ROW && g->asked == seat;
+    if (out != NULL) {
+        out[b[B_DECISION] + (asked_tile ? 1 : asked_row ? 4 : 0)] = 1.0f;
+        ct_ones(g->hand[seat], out + b[B_HAND]);
+        if (g->chosen[seat]) out[b[B_CHOSEN] + g->chosen[seat] - 1] = 1.0f;
+        int placing[CT_SEATS] = {0};
+        if (g->phase == CT_TAKE_ROW) {
+            if (asked_row) out[b[B_PLACING] + g->current - 1] = 1.0f;
+            for (int k = 0; k < g->nq; k++) placing[g->queue[k] & 15] = 1;
+        }
+        if (shared != NULL) { /* revealed, to place; the rows' spaces; the rows; counters */
+            long from = b[B_REVEALED], to = b[B_TO_PLACE] + b[B_TILES];
+            memcpy(out + from, shared + from, (size_t)(to - from) * 4);
+            for (int r = 0; r < CT_ROWS; r++) /* a space's card and "has a card" only */
+                for (int c = 0; c < CT_CARDS; c++) {
+                    long i = b[B_SPACES] + (r * b[B_SPACES_PER_ROW] + c) * b[B_SPACE_FEATURES];
+                    out[i + 1] = shared[i + 1];
+                    out[i + 2] = shared[i + 2];
+                }
+            memcpy(out + b[B_ROWS], shared + b[B_ROWS], CT_ROWS * 5 * 4);
+            memcpy(out + b[B_COUNTERS], shared + b[B_COUNTERS], 5 * 4);
+        } else {
+            ct_ones(g->revealed, out + b[B_REVEALED]);
+            if (g->phase == CT_TAKE_ROW)
+                for (int k = 0; k < g->nq; k++)
+                    out[b[B_TO_PLACE] + (g->queue[k] >> 4) - 1] = 1.0f;
+            for (int row = 0; row < CT_ROWS; row++) {
+                int filled = 0, last = 0, heads = 0;
+                for (int s = 0; s < CT_CARDS; s++) {
+                    int t = g->cells[row * CT_CARDS + s];
+                    if (t <= 0) continue;
+                    long i = b[B_SPACES] + (row * b[B_SPACES_PER_ROW] + s) * b[B_SPACE_FEATURES];
+                    out[i + 1] = (float)t / tiles;
+                    out[i + 2] = 1.0f;
+                    filled = s + 1;
+                    last = t;
+                    heads += ct_heads_table[t];
+                }
+                float *r = out + b[B_ROWS] + row * 5;
+                r[0] = filled > 0 ? 1.0f : 0.0f;
+                r[2] = (float)last / tiles;
+                r[3] = (float)filled / (float)b[B_SPACES_PER_ROW];
+                r[4] = (float)heads / 64.0f;
+            }
+            int turn = g->turn + (g->phase == CT_TILE);
+            out[b[B_COUNTERS]] = (float)turn / 24.0f;
+            out[b[B_COUNTERS] + 2] = (float)g->supply / tiles;
+        }
+        float *x = out + b[B_SEATS];
+        for (int s = seat, rel = 0; rel < players; rel++, s = s + 1 == players ? 0 : s + 1, x += 6) {
+            float score = (float)g->scores[s] / 50.0f;
+            x[0] = 1.0f;
+            x[1] = score > 20.0f ? 20.0f : score < -20.0f ? -20.0f : score;
+            x[2] = (float)(g->nhand[s] + (g->chosen[s] != 0)) / 24.0f;
+            x[4] = g->turn > 0 ? (float)g->latest[s] / tiles : 0.0f;
+            x[5] = placing[s] ? 1.0f : 0.0f;
+        }
+    }
+    if (mask != NULL) {
+        memset(mask, 0, (size_t)b[B_ACTIONS]);
+        if (asked_tile) {
+            memcpy(mask + 1, g->hand[seat] + 1, CT_TILES); /* 0 or 1 a card */
+        } else if (asked_row) {
+            for (int r = 0; r < CT_ROWS; r++) mask[b[B_TAKE_ROW] + r] = 1;
+        } else {
+            mask[0] = 1;
+        }
+    }
+}
+
+/* classic_observe(tables, blocks, template, seat, obs, mask[, which, primed]): the vectors
+ * (float32, over the static entries of ``template``) and masks (int8) of every table, of every
+ * seat (obs (n, players, size), mask (n, players, actions)) or of ``seat`` (obs (n, size),
+ * ...); obs or mask may be None; ``which`` (uint8 (n,), or None): only the tables where it is
+ * set. ``primed``: obs holds vectors this call wrote before (the same tables and seats), so
+ * only the entries that change are cleared, not the template copied again. */
+static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *blocks_in, *template_in, *obs_in, *mask_in, *which_in = Py_None;
+    int seat, primed = 0;
+    if (!PyArg_ParseTuple(args, "OOOiOO|Op", &tables_in, &blocks_in, &template_in, &seat,
+                          &obs_in, &mask_in, &which_in, &primed))
+        return NULL;
+    long b[B_N];
+    if (read_ints(blocks_in, b, B_N, "blocks") != B_N) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blocks: the layout's numbers");
+        return NULL;
+    }
+    Py_buffer tv, pv = {0}, ov = {0}, mv = {0}, wv = {0};
+    Py_ssize_t n;
+    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    const ClassicTable *g = tv.buf;
+    if (which_in != Py_None && ct_buffer_flags(which_in, &wv, n, 1, "which", PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    const unsigned char *which = which_in != Py_None ? wv.buf : NULL;
+    int players = g[0].players;
+    if (players < 2 || players > CT_SEATS || seat >= players) {
+        PyBuffer_Release(&tv);
+        if (which != NULL) PyBuffer_Release(&wv);
+        PyErr_SetString(PyExc_ValueError, "tables not dealt, or no such seat");
+        return NULL;
+    }
+    Py_ssize_t per = seat < 0 ? n * players : n;
+    int ok = ct_buffer_flags(template_in, &pv, b[B_SIZE] * 4, 4, "template", PyBUF_SIMPLE) == 0;
+    int have_obs = ok && obs_in != Py_None;
+    if (have_obs && ct_buffer(obs_in, &ov, per * b[B_SIZE] * 4, 4, "obs") < 0) {
+        ok = 0;
+        have_obs = 0;
+    }
+    int have_mask = ok && mask_in != Py_None;
+    if (have_mask && ct_buffer(mask_in, &mv, per * b[B_ACTIONS], 1, "mask") < 0) {
+        ok = 0;
+        have_mask = 0;
+    }
+    if (ok) {
+        float *obs = have_obs ? ov.buf : NULL;
+        signed char *mask = have_mask ? mv.buf : NULL;
+        size_t bytes = (size_t)b[B_SIZE] * 4;
+        Py_ssize_t k = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (which != NULL && !which[i]) {
+                k += seat < 0 ? players : 1;
+                continue;
+            }
+            if (g[i].players != players) { /* a table not dealt: shown as nothing */
+                ok = 0;
+                PyErr_SetString(PyExc_ValueError, "tables of different sizes, or not dealt");
+                break;
+            }
+            int first = seat < 0 ? 0 : seat;
+            Py_ssize_t k0 = k;
+            for (int s = first; s < (seat < 0 ? players : seat + 1); s++, k++) {
+                float *o = obs == NULL ? NULL : obs + k * b[B_SIZE];
+                const float *shared = o != NULL && s != first ? obs + k0 * b[B_SIZE] : NULL;
+                if (o != NULL && !primed) {
+                    memcpy(o, pv.buf, bytes);
+                } else if (o != NULL) { /* what ct_observe may have set, and only that */
+                    long upto = shared != NULL ? b[B_REVEALED] : b[B_TO_PLACE] + b[B_TILES];
+                    memset(o + b[B_DECISION], 0, (size_t)(upto - b[B_DECISION]) * 4);
+                    for (int r = 0; shared == NULL && r < CT_ROWS; r++)
+                        for (int c = 0; c < CT_CARDS; c++) {
+                            float *x = o + b[B_SPACES] +
+                                       (r * b[B_SPACES_PER_ROW] + c) * b[B_SPACE_FEATURES];
+                            x[1] = x[2] = 0.0f;
+                        }
+                }
+                ct_observe(g + i, s, b, o, mask == NULL ? NULL : mask + k * b[B_ACTIONS], shared);
+            }
+        }
+    }
+    PyBuffer_Release(&tv);
+    if (which != NULL) PyBuffer_Release(&wv);
+    if (pv.obj != NULL) PyBuffer_Release(&pv);
+    if (have_obs) PyBuffer_Release(&ov);
+    if (have_mask) PyBuffer_Release(&mv);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* classic_view(tables, i) -> dict: table i's state as plain values (tests, rendering) */
+static PyObject *py_classic_view(PyObject *self, PyObject *args) {
+    PyObject *tables_in;
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "On", &tables_in, &i)) return NULL;
+    Py_buffer tv;
+    Py_ssize_t n;
+    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    if (i < 0 || i >= n) {
+        PyBuffer_Release(&tv);
+        PyErr_SetString(PyExc_IndexError, "no such table");
+        return NULL;
+    }
+    const ClassicTable *g = (const ClassicTable *)tv.buf + i;
+    int p = g->players < 0 || g->players > CT_SEATS ? 0 : g->players;
+    PyObject *rows = PyList_New(CT_ROWS), *hands = PyList_New(p), *scores = PyList_New(p),
+             *chosen = PyList_New(p);
+    PyObject *out = NULL;
+    if (rows && hands && scores && chosen) {
+        for (int r = 0; r < CT_ROWS; r++) {
+            PyObject *row = PyList_New(0);
+            for (int k = 0; row && k < CT_CARDS; k++)
+                if (g->cells[r * CT_CARDS + k] > 0) {
+                    PyObject *x = PyLong_FromLong(g->cells[r * CT_CARDS + k]);
+                    PyList_Append(row, x);
+                    Py_XDECREF(x);
+                }
+            PyList_SET_ITEM(rows, r, row ? row : PyList_New(0));
+        }
+        for (int s = 0; s < p; s++) {
+            PyObject *hand = PyList_New(0);
+            for (int t = 1; hand && t <= CT_TILES; t++)
+                if (g->hand[s][t]) {
+                    PyObject *x = PyLong_FromLong(t);
+                    PyList_Append(hand, x);
+                    Py_XDECREF(x);
+                }
+            PyList_SET_ITEM(hands, s, hand ? hand : PyList_New(0));
+            PyList_SET_ITEM(scores, s, PyLong_FromLong(g->scores[s]));
+            PyList_SET_ITEM(chosen, s, PyLong_FromLong(g->chosen[s]));
+        }
+        out = Py_BuildValue("{s:i,s:i,s:i,s:i,s:i,s:O,s:O,s:O,s:O,s:K}", "players", g->players,
+                            "phase", g->phase, "asked", g->asked, "current", g->current, "turn",
+                            g->turn, "rows", rows, "hands", hands, "scores", scores, "chosen",
+                            chosen, "seed", (unsigned long long)g->seed);
+    }
+    Py_XDECREF(rows);
+    Py_XDECREF(hands);
+    Py_XDECREF(scores);
+    Py_XDECREF(chosen);
+    PyBuffer_Release(&tv);
+    return out;
+}
+
+/* classic_status(tables, phase, asked[, scores]): each table's phase (0 over, 1 cards, 2 a
+ * row) and the seat a row is asked of (-1: none), int8 (n,) each; scores (int64 (n, players),
+ * or None): the penalty points */
+static PyObject *py_classic_status(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *phase_in, *asked_in, *scores_in = Py_None;
+    if (!PyArg_ParseTuple(args, "OOO|O", &tables_in, &phase_in, &asked_in, &scores_in))
+        return NULL;
+    Py_buffer tv, pv, av;
+    Py_ssize_t n;
+    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    if (ct_buffer(phase_in, &pv, n, 1, "phase") < 0) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    if (ct_buffer(asked_in, &av, n, 1, "asked") < 0) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&pv);
+        return NULL;
+    }
+    const ClassicTable *g = tv.buf;
+    signed char *phase = pv.buf, *asked = av.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        phase[i] = (signed char)g[i].phase;
+        asked[i] = (signed char)(g[i].phase == CT_TAKE_ROW ? g[i].asked : -1);
+    }
+    int rc = 0;
+    if (scores_in != Py_None) {
+        Py_buffer sv;
+        int players = n > 0 ? g[0].players : 0;
+        if (players < 2 || players > CT_SEATS) {
+            PyErr_SetString(PyExc_ValueError, "tables not dealt");
+            rc = -1;
+        } else if (ct_buffer(scores_in, &sv, n * players * 8, 8, "scores") < 0) {
+            rc = -1;
+        } else {
+            int64_t *scores = sv.buf;
+            for (Py_ssize_t i = 0; i < n; i++)
+                for (int s = 0; s < players; s++)
+                    scores[i * players + s] = g[i].players == players ? g[i].scores[s] : 0;
+            PyBuffer_Release(&sv);
+        }
+    }
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&pv);
+    PyBuffer_Release(&av);
+    if (rc < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* classic_asked(tables, i) -> tuple: the seats table i waits for (none once it is over) */
+static PyObject *py_classic_asked(PyObject *self, PyObject *args) {
+    PyObject *tables_in;
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "On", &tables_in, &i)) return NULL;
+    Py_buffer tv;
+    Py_ssize_t n;
+    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    if (i < 0 || i >= n) {
+        PyBuffer_Release(&tv);
+        PyErr_SetString(PyExc_IndexError, "no such table");
+        return NULL;
+    }
+    const ClassicTable *g = (const ClassicTable *)tv.buf + i;
+    int seats[CT_SEATS], k = 0;
+    if (g->phase == CT_TAKE_ROW && g->asked >= 0 && g->asked < CT_SEATS) {
+        seats[k++] = g->asked;
+    } else if (g->phase == CT_TILE) {
+        for (int s = 0; s < g->players && s < CT_SEATS; s++)
+            if (g->nhand[s] > 0 && g->chosen[s] == 0) seats[k++] = s;
+    }
+    PyBuffer_Release(&tv);
+    PyObject *out = PyTuple_New(k);
+    for (int j = 0; out != NULL && j < k; j++) PyTuple_SET_ITEM(out, j, PyLong_FromLong(seats[j]));
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"basic_board", py_basic_board, METH_VARARGS, "The basic loop's tables of a board."},
     {"tile_playouts", py_tile_playouts, METH_VARARGS,
@@ -2471,6 +3096,15 @@ static PyMethodDef methods[] = {
     {"deal", py_deal, METH_VARARGS, "A sample's deal of the unseen tiles and cards."},
     {"draw_by_weight", py_draw_by_weight, METH_VARARGS,
      "Each seat's tile of this turn drawn by the weights of its hand."},
+    {"classic_table_size", py_classic_table_size, METH_NOARGS,
+     "Bytes of one card-game table of the environments."},
+    {"classic_deal", py_classic_deal, METH_VARARGS, "Deal card-game tables as Game.new deals."},
+    {"classic_step", py_classic_step, METH_VARARGS, "One decision point of card-game tables."},
+    {"classic_observe", py_classic_observe, METH_VARARGS,
+     "The environments' vectors and masks of card-game tables."},
+    {"classic_view", py_classic_view, METH_VARARGS, "One card-game table as plain values."},
+    {"classic_asked", py_classic_asked, METH_VARARGS, "The seats a card-game table waits for."},
+    {"classic_status", py_classic_status, METH_VARARGS, "Card-game tables' phases, at once."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core",
@@ -2481,5 +3115,6 @@ PyMODINIT_FUNC PyInit__playout_core(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     fill_classic_inc();
+    for (int t = 1; t <= CT_TILES; t++) ct_heads_table[t] = (signed char)classic_bullheads(t);
     return m;
 }

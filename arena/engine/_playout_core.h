@@ -134,4 +134,69 @@ typedef struct NimmtPolicy {
 #define NIMMT_POLICY_VERSION 1
 #define NIMMT_POLICY_CAPSULE "nimmt.policy"
 
+
+/* The card game's tables, one decision point at a time (the environments, arena/env/core.py):
+ * an array of ClassicTable in a caller's buffer, stepped by the core's classic_step, whose
+ * placements are classic_loop's. Read-only for policies (arena/bots/_policies.c). */
+#define CT_SEATS 10
+#define CT_TILES 104
+#define CT_ROWS 4
+#define CT_CARDS 5 /* a row's cards before the sixth takes it (CLASSIC_ROW_CARDS) */
+enum { CT_OVER, CT_TILE, CT_TAKE_ROW };
+
+typedef struct {
+    int players;
+    int phase;   /* CT_OVER, CT_TILE (every seat without a chosen card), CT_TAKE_ROW */
+    int asked;   /* CT_TAKE_ROW: the seat that takes a row */
+    int current; /* CT_TAKE_ROW: its card, lower than every row */
+    int turn;    /* turns revealed so far */
+    int nq;      /* CT_TAKE_ROW: the revealed cards placed after it, tile << 4 | seat */
+    int queue[CT_SEATS];
+    int scores[CT_SEATS];  /* penalty points, as the Game counts them */
+    int chosen[CT_SEATS];  /* this turn's card, before the reveal (0: none yet) */
+    int nhand[CT_SEATS];
+    int latest[CT_SEATS];  /* the cards revealed in the latest turn (0: none) */
+    int start[CT_ROWS];    /* the rows' first cards of the deal */
+    int supply;            /* cards dealt to nobody */
+    int cells[CT_ROWS * CT_CARDS]; /* the rows' cards by row number, 0: empty */
+    unsigned char hand[CT_SEATS][CT_TILES + 1];
+    unsigned char revealed[CT_TILES + 1];
+    uint64_t seed; /* the deal's seed */
+} ClassicTable;
+
+/* the card game's bullheads of t (1..104) */
+static inline int classic_bullheads(int t) {
+    return t == 55 ? 7 : t % 11 == 0 ? 5 : t % 10 == 0 ? 3 : t % 5 == 0 ? 2 : 1;
+}
+
+/* a row's cards and bullheads */
+static inline int ct_fill(const ClassicTable *g, int row) {
+    int n = 0;
+    while (n < CT_CARDS && g->cells[row * CT_CARDS + n] > 0) n++;
+    return n;
+}
+
+static inline int ct_heads(const ClassicTable *g, int row) {
+    int h = 0;
+    for (int k = 0; k < CT_CARDS; k++) {
+        int t = g->cells[row * CT_CARDS + k];
+        if (t > 0) h += classic_bullheads(t);
+    }
+    return h;
+}
+
+/* the row with the fewest bullheads, the topmost of equal rows (the fault default and the
+ * house rule for a card lower than every row) */
+static inline int ct_cheapest_row(const ClassicTable *g) {
+    int best = 0, heads = ct_heads(g, 0);
+    for (int r = 1; r < CT_ROWS; r++) {
+        int h = ct_heads(g, r);
+        if (h < heads) {
+            heads = h;
+            best = r;
+        }
+    }
+    return best;
+}
+
 #endif

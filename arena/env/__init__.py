@@ -7,7 +7,10 @@ All five variants, 2 to 6 players (the card game 2 to 10):
 - :func:`parallel_env` — the PettingZoo parallel environment (:class:`NimmtParallelEnv`, one step
   per decision point; see there how the one-seat decisions are handled);
 - :class:`SeatEnv` — a Gymnasium environment for one seat against house bots, also as
-  ``gymnasium.make("arena.env.single:nimmt/Seat-v0", ...)``.
+  ``gymnasium.make("arena.env.single:nimmt/Seat-v0", ...)``;
+- :class:`VectorEnv` — many games at once, every seat acting per step, numpy arrays in and out;
+  :class:`SeatVectorEnv` — a Gymnasium ``VectorEnv``: one learner seat in many games against
+  house policies computed for all of them at once (:mod:`arena.env.vector`).
 
 Actions are one flat ``Discrete`` space with a mask (:mod:`arena.env.actions`), observations a
 vector (:mod:`arena.env.features`) and the mask, plus the engine's structured view
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
     from .encoding import action_mask, encode
     from .parallel import NimmtParallelEnv
     from .single import SEAT_ENV_ID, SeatEnv
+    from .vector import SeatVectorEnv, VectorEnv
 
 __all__ = [
     "ACTION_COUNT",
@@ -46,6 +50,8 @@ __all__ = [
     "NimmtEnv",
     "NimmtParallelEnv",
     "SeatEnv",
+    "SeatVectorEnv",
+    "VectorEnv",
     "action_mask",
     "action_of",
     "decision_of",
@@ -64,6 +70,8 @@ _LAZY = {
     "NimmtParallelEnv": "parallel",
     "SEAT_ENV_ID": "single",
     "SeatEnv": "single",
+    "SeatVectorEnv": "vector",
+    "VectorEnv": "vector",
 }
 
 

@@ -30,13 +30,19 @@ from pettingzoo import AECEnv
 from arena.engine.game import Game
 from arena.engine.observation import Observation
 
-from .actions import ACTION_COUNT, decision_of
-from .encoding import HIGH, LOW, action_mask
-from .table import DealSeeds, SeatObservation, Table, agent_name
+from .actions import ACTION_COUNT, WAIT, decision_of
+from .core import make_table
+from .encoding import HIGH, LOW
+from .table import DealSeeds, IllegalActionError, SeatObservation, agent_name
 
-
-class IllegalActionError(ValueError):
-    """An action that is not legal for the agent now."""
+__all__ = [
+    "IllegalActionError",
+    "NimmtEnv",
+    "agent_spaces",
+    "check_render_mode",
+    "observation_space",
+    "seat_of",
+]
 
 
 @cache
@@ -95,10 +101,11 @@ class NimmtEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
     ) -> None:
         super().__init__()
         self.render_mode = check_render_mode(render_mode)
-        self._table = Table(variant, players)
+        self._table = make_table(variant, players)
         self._seeds = DealSeeds(seed)
         self.possible_agents, self.observation_spaces, self.action_spaces = agent_spaces(players)
         self.agents: list[str] = []
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -124,7 +131,10 @@ class NimmtEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         self.agent_selection = agent_name(self._table.asked()[0])
 
     def observe(self, agent: str) -> SeatObservation:
-        return self._table.observation(seat_of(agent, self._table.players))
+        seat = self._seats.get(agent)
+        return self._table.observation(
+            seat_of(agent, self._table.players) if seat is None else seat
+        )
 
     def view(self, agent: str) -> Observation:
         """The structured form of ``agent``'s observation: the engine's view of its seat."""
@@ -135,17 +145,23 @@ class NimmtEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = seat_of(agent, self._table.players)
-        legal = self._table.game.legal(seat)
-        decision = None if action is None else decision_of(operator.index(action))
-        if decision is None or decision not in legal:
-            shown = "wait" if action is not None and decision is None else decision
+        seat = self._seats.get(agent)
+        if seat is None:
+            seat = seat_of(agent, self._table.players)
+        index = None if action is None else operator.index(action)
+        if index is not None and not 0 <= index < ACTION_COUNT:
+            decision_of(index)  # raises: outside the action space
+        try:
+            if index is None:
+                raise IllegalActionError("no action")
+            self._table.apply(seat, index)
+        except IllegalActionError:
+            shown = "wait" if index is None or index == WAIT else decision_of(index)
             raise IllegalActionError(
                 f"action {action} ({shown}) is not legal for {agent} now; legal actions: "
-                f"{action_mask(legal).nonzero()[0].tolist()}"
-            )
+                f"{self._table.mask(seat).nonzero()[0].tolist()}"
+            ) from None
         self._cumulative_rewards[agent] = 0.0
-        self._table.game.apply(seat, decision)
         self.rewards = dict(zip(self.agents, self._table.rewards(), strict=True))
         self._accumulate_rewards()
         asked = self._table.asked()

@@ -31,14 +31,12 @@ from typing import Any, ClassVar
 import gymnasium
 from pettingzoo import ParallelEnv
 
-from arena.engine.decisions import Decision
 from arena.engine.game import Game
 from arena.engine.observation import Observation
-from arena.table.defaults import default_decision
 
-from .actions import ACTION_COUNT, decision_of
 from .aec import agent_spaces, check_render_mode, seat_of
-from .table import DealSeeds, SeatObservation, Table, agent_name
+from .core import make_table
+from .table import DealSeeds, SeatObservation, agent_name
 
 
 class NimmtParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
@@ -54,7 +52,7 @@ class NimmtParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships n
         render_mode: str | None = None,
     ) -> None:
         self.render_mode = check_render_mode(render_mode)
-        self._table = Table(variant, players)
+        self._table = make_table(variant, players)
         self._seeds = DealSeeds(seed)
         self.possible_agents, self.observation_spaces, self.action_spaces = agent_spaces(players)
         self.agents: list[str] = []
@@ -83,7 +81,7 @@ class NimmtParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships n
         return self._observations(), {a: {} for a in self.agents}
 
     def _observations(self) -> dict[str, SeatObservation]:
-        return {a: self._table.observation(s) for s, a in enumerate(self.possible_agents)}
+        return dict(zip(self.possible_agents, self._table.observations(), strict=True))
 
     def step(
         self, actions: dict[str, Any]
@@ -100,22 +98,16 @@ class NimmtParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships n
         if unknown:
             raise ValueError(f"no agents {unknown}; agents are {', '.join(self.possible_agents)}")
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        chosen: list[tuple[int, Decision]] = []
-        for seat in self._table.asked():  # every view is read before any decision is applied
+        chosen: dict[int, int] = {}
+        for seat in self._table.asked():
             agent = agent_name(seat)
             if actions.get(agent) is None:
                 raise ValueError(f"{agent} is asked for a decision but has no action")
-            view = self._table.view(seat)
-            action = operator.index(actions[agent])
-            decision = decision_of(action) if 0 <= action < ACTION_COUNT else None
-            if decision is None or decision not in view.legal:
-                decision = default_decision(view)
-                infos[agent]["illegal_action"] = True
-            chosen.append((seat, decision))
-        for seat, decision in chosen:
-            self._table.game.apply(seat, decision)
+            chosen[seat] = operator.index(actions[agent])
+        for seat in self._table.answer(chosen):
+            infos[agent_name(seat)]["illegal_action"] = True
         rewards = dict(zip(self.agents, self._table.rewards(), strict=True))
-        over = self._table.game.is_over()
+        over = not self._table.asked()
         terminations = dict.fromkeys(self.agents, over)
         truncations = dict.fromkeys(self.agents, False)
         observations = self._observations()

@@ -1,8 +1,12 @@
 """One game as the environments drive it: the deal seeds, a seat's view and mask, the rewards.
 
 The AEC, parallel and single-seat environments share this; none of them touches the engine
-otherwise. Rewards are changes of score, signed so that more is better for the seat: the board
-game's points as they are, the card game's penalty points negated. The game's final scores
+otherwise. :func:`arena.env.core.make_table` gives the card game's table on the compiled core
+(:class:`arena.env.core.CoreTable`: the same methods, the core's placements, vectors and masks)
+where the core is built, else a :class:`Table` over the engine's ``Game``.
+
+Rewards are changes of score, signed so that more is better for the seat: the board game's
+points as they are, the card game's penalty points negated. The game's final scores
 (after the professional game's hand penalty) count, so a seat's rewards over a game add up to
 its final score (the card game: minus its penalty).
 
@@ -18,16 +22,26 @@ its final score (the card game: minus its penalty).
 True
 """
 
+import operator
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import numpy.typing as npt
 
 from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
 from arena.engine.variants import variant as get_variant
+from arena.table.defaults import default_decision
 
+from .actions import ACTION_COUNT, decision_of
 from .encoding import action_mask, encode
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for the agent now."""
+
 
 #: A seat's observation as the environments give it: the vector and the action mask.
 SeatObservation = dict[str, npt.NDArray[Any]]
@@ -95,6 +109,40 @@ class Table:
         """``seat``'s vector and action mask (of ``view`` if given, else of the game now)."""
         view = view if view is not None else self.view(seat)
         return {"observation": encode(view), "action_mask": action_mask(view.legal)}
+
+    def observations(self) -> list[SeatObservation]:
+        """Every seat's vector and action mask, in seat order."""
+        return [self.observation(seat) for seat in range(self.players)]
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """``seat``'s action mask now."""
+        return action_mask(self.game.legal(seat))
+
+    def apply(self, seat: int, action: int) -> None:
+        """Play ``action`` for ``seat``; :class:`IllegalActionError` (and nothing played) if it
+        is not in the seat's mask."""
+        decision = decision_of(action) if 0 <= action < ACTION_COUNT else None
+        if decision is None or decision not in self.game.legal(seat):
+            raise IllegalActionError(f"action {action} is not legal for seat {seat} now")
+        self.game.apply(seat, decision)
+
+    def answer(self, actions: Mapping[int, int]) -> set[int]:
+        """Play every asked seat's action at once (each read on the position before any of
+        them); an action outside a seat's mask plays the arena's fault default. The seats whose
+        action was illegal."""
+        chosen = []
+        illegal = set()
+        for seat in self.asked():
+            view = self.view(seat)
+            action = operator.index(actions[seat])
+            decision = decision_of(action) if 0 <= action < ACTION_COUNT else None
+            if decision is None or decision not in view.legal:
+                decision = default_decision(view)
+                illegal.add(seat)
+            chosen.append((seat, decision))
+        for seat, decision in chosen:
+            self.game.apply(seat, decision)
+        return illegal
 
     def points(self) -> list[int]:
         """Each seat's score, signed so that more is better; final scores once over."""

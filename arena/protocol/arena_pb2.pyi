@@ -85,16 +85,18 @@ class BotMessage(_message.Message):
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("protocol_version", "bot_name", "token", "kit")
+    __slots__ = ("protocol_version", "bot_name", "token", "kit", "stays")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     KIT_FIELD_NUMBER: _ClassVar[int]
+    STAYS_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     bot_name: str
     token: str
     kit: str
-    def __init__(self, protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., token: _Optional[str] = ..., kit: _Optional[str] = ...) -> None: ...
+    stays: bool
+    def __init__(self, protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., token: _Optional[str] = ..., kit: _Optional[str] = ..., stays: _Optional[bool] = ...) -> None: ...
 
 class Answer(_message.Message):
     __slots__ = ("request_id", "decision", "note", "option_values")
@@ -227,12 +229,14 @@ class Notice(_message.Message):
     def __init__(self, kind: _Optional[_Union[NoticeKind, str]] = ..., request_id: _Optional[int] = ..., game_id: _Optional[str] = ..., message: _Optional[str] = ..., played: _Optional[_Union[Decision, _Mapping]] = ..., fault: _Optional[bool] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("games", "faults")
+    __slots__ = ("games", "faults", "stay")
     GAMES_FIELD_NUMBER: _ClassVar[int]
     FAULTS_FIELD_NUMBER: _ClassVar[int]
+    STAY_FIELD_NUMBER: _ClassVar[int]
     games: int
     faults: int
-    def __init__(self, games: _Optional[int] = ..., faults: _Optional[int] = ...) -> None: ...
+    stay: bool
+    def __init__(self, games: _Optional[int] = ..., faults: _Optional[int] = ..., stay: _Optional[bool] = ...) -> None: ...
 
 class Observation(_message.Message):
     __slots__ = ("variant", "seat", "players", "turn", "set_number", "layout", "spaces", "markers", "stops", "hand", "action_cards", "chosen", "scores", "hand_sizes", "action_counts", "history", "choices", "to_place", "supply_size", "luck_deck_size", "action_deck_size", "pending", "legal")

@@ -33,6 +33,7 @@ from arena.engine.decisions import (
     TakeRow,
 )
 from arena.engine.observation import Observation
+from arena.engine.readings import CURRENT
 from arena.engine.record import Fault as RecordedFault
 from arena.table.faults import Fault
 from arena.table.messages import GameEnd, GameStart, Notice, Request
@@ -255,11 +256,47 @@ def observation_to_proto(view: Observation) -> pb.Observation:
     return message
 
 
+#: The tiles' options, made once: a :class:`PlayTile` is immutable, so every view can share them.
+_TILES: dict[int, PlayTile] = {}
+
+
+def _play_tile(tile: int) -> PlayTile:
+    option = _TILES.get(tile)
+    if option is None:
+        option = PlayTile(tile)
+        if 0 < tile <= 1000:  # the decks' tiles, not whatever a message holds
+            _TILES[tile] = option
+    return option
+
+
 def _legal_from_proto(legal: Sequence[pb.Decision]) -> tuple[Decision, ...]:
     # Most options are tiles: read those without the general dispatch.
     if legal and legal[0].WhichOneof("decision") == "tile":
-        return tuple([PlayTile(d.tile.tile) for d in legal])
+        return tuple([_play_tile(d.tile.tile) for d in legal])
     return tuple([decision_from_proto(d) for d in legal])
+
+
+#: Pending decisions by their fields, made once (a game asks the same few again and again).
+_PENDING: dict[tuple[int, tuple[int, ...], int | None, int], Pending] = {}
+
+
+def _pending_from_proto(message: pb.Pending) -> Pending:
+    key = (
+        message.kind,
+        tuple(message.seats),
+        message.tile if message.HasField("tile") else None,
+        message.card,
+    )
+    pending = _PENDING.get(key)
+    if pending is None:
+        pending = pending_from_proto(message)
+        if len(_PENDING) < 4096:
+            _PENDING[key] = pending
+    return pending
+
+
+_FIELDS = tuple(Observation.__dataclass_fields__)
+_EMPTY_ROWS: dict[int, tuple[None, ...]] = {}
 
 
 def observation_from_proto(message: pb.Observation) -> Observation:
@@ -271,32 +308,43 @@ def observation_from_proto(message: pb.Observation) -> Observation:
             grid[marker.row][marker.space] = LUCK_FROM_PROTO[marker.card]
         markers = tuple([tuple(row) for row in grid])
     else:
-        markers = tuple([(None,) * len(row) for row in spaces])
-    return Observation(
-        variant=message.variant,
-        seat=message.seat,
-        players=message.players,
-        turn=message.turn,
-        set_number=message.set_number,
-        layout=tuple(message.layout),
-        spaces=spaces,
-        markers=markers,
-        stops=tuple(message.stops),
-        hand=tuple(message.hand),
-        action_cards=tuple(ACTION_FROM_PROTO[c] for c in message.action_cards),
-        chosen=message.chosen if message.HasField("chosen") else None,
-        scores=tuple(message.scores),
-        hand_sizes=tuple(message.hand_sizes),
-        action_counts=tuple(message.action_counts),
-        history=tuple([tuple([t or None for t in plays.tiles]) for plays in message.history]),
-        choices=tuple([choice_from_proto(c) for c in message.choices]),
-        to_place=tuple([(p.tile, p.seat) for p in message.to_place]),
-        supply_size=message.supply_size,
-        luck_deck_size=message.luck_deck_size,
-        action_deck_size=message.action_deck_size,
-        pending=pending_from_proto(message.pending) if message.HasField("pending") else None,
-        legal=_legal_from_proto(message.legal),
+        markers = tuple([_EMPTY_ROWS.get(len(row)) or _no_markers(len(row)) for row in spaces])
+    values = (
+        message.variant,
+        message.seat,
+        message.players,
+        message.turn,
+        message.set_number,
+        tuple(message.layout),
+        spaces,
+        markers,
+        tuple(message.stops),
+        tuple(message.hand),
+        tuple([ACTION_FROM_PROTO[c] for c in message.action_cards]),
+        message.chosen if message.HasField("chosen") else None,
+        tuple(message.scores),
+        tuple(message.hand_sizes),
+        tuple(message.action_counts),
+        tuple([tuple([t or None for t in plays.tiles]) for plays in message.history]),
+        tuple([choice_from_proto(c) for c in message.choices]) if message.choices else (),
+        tuple([(p.tile, p.seat) for p in message.to_place]) if message.to_place else (),
+        message.supply_size,
+        message.luck_deck_size,
+        message.action_deck_size,
+        _pending_from_proto(message.pending) if message.HasField("pending") else None,
+        _legal_from_proto(message.legal),
+        CURRENT.name,
     )
+    # The dataclass's __init__ stores its two dozen fields one frozen setattr at a time; a
+    # view is built per decision, so its fields go into the instance's dict at once.
+    view = object.__new__(Observation)
+    view.__dict__.update(zip(_FIELDS, values, strict=True))
+    return view
+
+
+def _no_markers(length: int) -> tuple[None, ...]:
+    row = _EMPTY_ROWS[length] = (None,) * length
+    return row
 
 
 # ----------------------------------------------------------------------------- faults
@@ -411,8 +459,9 @@ def game_end_message(end: GameEnd) -> pb.EngineMessage:
     return message
 
 
-def match_end_message(games: int, faults: int) -> pb.EngineMessage:
+def match_end_message(games: int, faults: int, stay: bool = False) -> pb.EngineMessage:
     message = pb.EngineMessage()
     message.match_end.games = games
     message.match_end.faults = faults
+    message.match_end.stay = stay
     return message

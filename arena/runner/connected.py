@@ -108,9 +108,10 @@ class ConnectedSeat(Seat):
             grpc.StatusCode.ABORTED, f"dropped from the match: {kind}: {detail}"[:1000]
         )
 
-    async def end_match(self, games: int, faults: int) -> None:
+    async def end_match(self, games: int, faults: int, stay: bool = False) -> None:
+        """The match is over; ``stay``: the process is kept for another match (MatchEnd.stay)."""
         if self.connection.lost is None:
-            await self._send(convert.match_end_message(games, faults))
+            await self._send(convert.match_end_message(games, faults, stay))
         self.connection.close()
 
 

@@ -44,11 +44,14 @@ from arena.table.quote import quote
 from .build import BuildFailed, ready
 from .connected import ExternalSeat, ProgramSeat, SharedViews, exited_log_tail, log_tail
 from .manifest import BotProgram
+from .pool import PoolKey, Warm, WarmPool
 from .referee import Player
 from .results import ProgramInfo, SandboxReport
 from .rules import EXTERNAL_WAIT_MS, MatchConfig
 from .seat import DroppedSeat, HouseSeat, Seat
 
+#: How long a kept process may take to say hello again before a new one takes its place (ms).
+WARM_HELLO_MS = 2000
 #: How long the bots still playing get to exit after the match end (seconds).
 EXIT_GRACE = 2.0
 #: How long the match end may take to write to one bot (seconds).
@@ -95,6 +98,9 @@ class Entrant:
     trusted: bool = False
     env: Mapping[str, str] = field(default_factory=dict)
     joined: Join | None = None
+    #: Whose program it is (e.g. the site's bot version): a warm process is handed only to an
+    #: entrant with the same ``version``, folder, command, environment and limits.
+    version: str = ""
 
     def __post_init__(self) -> None:
         given = (self.program is not None) + (self.in_process is not None) + self.external
@@ -130,6 +136,13 @@ class _Slot:
     #: Where a later sitting's log is appended once its process has ended (``log_path`` is
     #: then the sitting's own file).
     log_into: Path | None = None
+    #: The process as the pool knows it (a reusable process), and whether it came from the pool.
+    warm: Warm | None = None
+    reused: bool = False
+    #: Whether its kit said it stays (``Hello.stays``), and whether it was asked to.
+    stays: bool = False
+    kept: bool = False
+    welcome: pb.Welcome | None = None
 
 
 class Lineup:
@@ -142,6 +155,8 @@ class Lineup:
         match_id: str,
         announce: Callable[[str, str, str], None] | None = None,
         sittings: int = 1,
+        pool: WarmPool | None = None,
+        deals: Sequence[frozenset[int]] = (),
     ) -> None:
         if sittings < 1 or config.games % sittings:
             raise ValueError(f"{config.games} games cannot be split into {sittings} sittings")
@@ -156,6 +171,12 @@ class Lineup:
         self.announce = announce
         self.sittings = sittings
         self.sitting = 0  # 0-based: the one under way
+        #: Kept processes come from and go back to it; ``deals``: each sitting's deal seeds
+        #: (a process is never handed a match with a deal it was dealt).
+        self.pool = pool
+        self.deals = list(deals)
+        if pool is not None and len(self.deals) != sittings:
+            raise ValueError("a line-up with a pool needs each sitting's deals")
         self.sandbox = SandboxReport()
         self.players: list[Player] = []
         self._sandboxed = False
@@ -264,6 +285,9 @@ class Lineup:
             if entrant.joined is not None:
                 joins.append(self._join(entry, entrant.joined, welcome))
                 continue
+            if entrant.program is not None:
+                await self._seat_program(entry, entrant, welcome, logs, limits, first_game)
+                continue
             token = secrets.token_urlsafe(24)
             server = SeatServer(
                 self._private_dir / f"seat-{entry}-{self.sitting}.sock",
@@ -273,32 +297,99 @@ class Lineup:
                 hello_timeout=config.start_ms / 1000,
             )
             await server.start()
-            slot = _Slot(self.players[entry], entrant, server, loop.time())
-            self._slots[entry] = slot
-            if entrant.program is not None:
-                slot.log_path = logs / f"{_file_name(entrant.name)}.log"
-                if self.sitting:  # appended to the first sitting's once it has ended
-                    slot.log_into = slot.log_path
-                    slot.log_path = self._private_dir / f"log-{entry}-{self.sitting}.log"
-                spec = sandbox.LaunchSpec(
-                    command=list(entrant.program.command),
-                    bot_dir=entrant.program.directory,
-                    socket_path=server.socket_path,
-                    log_path=slot.log_path,
-                    env=dict(entrant.env),
-                    token=token,
-                    limits=limits,
-                    sandbox=self._sandboxed,
-                )
-                try:
-                    slot.process = sandbox.launch(spec)  # from this thread: see launch()
-                except (OSError, sandbox.SandboxUnavailable) as exc:
-                    self._refuse(slot, f"could not be started: {exc}", first_game)
-            elif self.announce is not None:
+            self._slots[entry] = _Slot(self.players[entry], entrant, server, loop.time())
+            if self.announce is not None:
                 self.announce(entrant.name, server.address, token)
         waiting = [slot for slot in self._slots.values() if slot.player.dropped is None]
         hellos = (self._await_hello(slot, first_game) for slot in waiting)
         await asyncio.gather(*hellos, *joins)
+
+    async def _seat_program(
+        self,
+        entry: int,
+        entrant: Entrant,
+        welcome: pb.Welcome,
+        logs: Path,
+        limits: sandbox.Limits,
+        first_game: int,
+        *,
+        warm_ok: bool = True,
+    ) -> _Slot:
+        """Bring in a program's process for this sitting: a kept one of the pool that was not
+        dealt this sitting's deals (``warm_ok``), else a new one (reusable where there is a
+        pool); its hello is awaited by :meth:`_await_hello`."""
+        assert entrant.program is not None and self._private_dir is not None
+        loop = asyncio.get_running_loop()
+        token = secrets.token_urlsafe(24)
+        key = self._pool_key(entrant, limits)
+        warm = None
+        if key is not None and warm_ok and self.pool is not None:
+            warm = self.pool.take(key, self.deals[self.sitting])
+        seat_dir = None
+        if warm is not None:
+            seat_dir = warm.process.seat_dir
+        elif key is not None and self.pool is not None:
+            seat_dir = self.pool.seat_dir()
+        if seat_dir is not None:
+            socket_path = seat_dir / "engine.sock"
+            with contextlib.suppress(FileNotFoundError):
+                socket_path.unlink()  # the last match's
+        else:
+            socket_path = self._private_dir / f"seat-{entry}-{self.sitting}.sock"
+        server = SeatServer(
+            socket_path, entrant.name, token, welcome, hello_timeout=self.config.start_ms / 1000
+        )
+        await server.start()
+        slot = _Slot(self.players[entry], entrant, server, loop.time(), welcome=welcome)
+        self._slots[entry] = slot
+        slot.log_path = logs / f"{_file_name(entrant.name)}.log"
+        if self.sitting:  # appended to the first sitting's once it has ended
+            slot.log_into = slot.log_path
+            slot.log_path = self._private_dir / f"log-{entry}-{self.sitting}.log"
+        if warm is not None:
+            slot.warm, slot.reused, slot.process = warm, True, warm.process
+            try:
+                warm.process.give_token(token)
+                warm.process.switch_log(slot.log_path)
+                warm.process.thaw()
+            except OSError as exc:
+                self._refuse(slot, f"could not be woken: {exc}", first_game)
+            return slot
+        spec = sandbox.LaunchSpec(
+            command=list(entrant.program.command),
+            bot_dir=entrant.program.directory,
+            socket_path=server.socket_path,
+            log_path=slot.log_path,
+            env=dict(entrant.env),
+            token=token,
+            limits=limits,
+            sandbox=self._sandboxed,
+            reusable=seat_dir is not None,
+        )
+        try:
+            slot.process = sandbox.launch(spec)  # from this thread: see launch()
+        except (OSError, ValueError, sandbox.SandboxUnavailable) as exc:
+            if seat_dir is not None:
+                shutil.rmtree(seat_dir, ignore_errors=True)
+            self._refuse(slot, f"could not be started: {exc}", first_game)
+            return slot
+        if key is not None and slot.process.can_freeze:
+            slot.warm = Warm(key, slot.process, cpu_limit=limits.cpu_seconds)
+        return slot
+
+    def _pool_key(self, entrant: Entrant, limits: sandbox.Limits) -> PoolKey | None:
+        """What a kept process must match to be handed to ``entrant`` (None: not kept)."""
+        if self.pool is None or not self._sandboxed or entrant.program is None:
+            return None
+        program = entrant.program
+        return (
+            entrant.version,
+            str(program.directory),
+            tuple(program.command),
+            tuple(sorted(entrant.env.items())),
+            limits,
+            entrant.trusted,
+        )
 
     async def _join(self, entry: int, join: Join, welcome: pb.Welcome) -> None:
         """Seat a joined entrant, or drop it before the first game if it does not come."""
@@ -327,9 +418,39 @@ class Lineup:
             self.entrants[entry] = replace(entrant, program=program)
 
     async def _await_hello(self, slot: _Slot, first_game: int) -> None:
+        await self._hello(slot, first_game)
+        dropped = slot.player.dropped
+        if slot.reused and dropped is not None and dropped.game in (0, first_game):
+            # A kept process that did not come back: a new one takes its place (the seat's
+            # drop is undone; it had not played).
+            assert slot.process is not None
+            slot.process.kill()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(slot.server.stop(0), SERVER_STOP_WAIT)
+            slot.player.dropped = None
+            config = self.config
+            assert self._private_dir is not None
+            logs = (config.out / "logs") if config.out else (self._private_dir / "logs")
+            assert slot.welcome is not None
+            welcome = slot.welcome
+            fresh = await self._seat_program(
+                slot.player.entry,
+                slot.entrant,
+                welcome,
+                logs,
+                config.limits or sandbox.Limits(),
+                first_game,
+                warm_ok=False,
+            )
+            if fresh.player.dropped is None:
+                await self._hello(fresh, first_game)
+
+    async def _hello(self, slot: _Slot, first_game: int) -> None:
         loop = asyncio.get_running_loop()
         external = slot.process is None
         wait_ms = EXTERNAL_WAIT_MS if external else self.config.start_ms
+        if slot.reused:
+            wait_ms = min(wait_ms, WARM_HELLO_MS)
         limit = slot.started + wait_ms / 1000
         connected = slot.server.connected
         while not connected.done():
@@ -353,6 +474,7 @@ class Lineup:
             await asyncio.wait([connected], timeout=0.02)
         slot.start_ms = (loop.time() - slot.started) * 1000
         connection = connected.result()
+        slot.stays = connection.hello.stays
         views = self._views
         if slot.process is not None:
             slot.player.seat = ProgramSeat(slot.entrant.name, connection, views, slot.process)
@@ -381,7 +503,7 @@ class Lineup:
     async def _end_sitting(self, games: int) -> None:
         """Tell the bots still playing that their match is over, and give them a moment to exit."""
         ends = [
-            asyncio.wait_for(player.seat.end_match(games, len(player.faults)), MATCH_END_WRITE)
+            asyncio.wait_for(self._end_seat(player, games), MATCH_END_WRITE)
             for player in self.players
             if player.dropped is None
         ]
@@ -392,9 +514,30 @@ class Lineup:
                 raise outcome
         loop = asyncio.get_running_loop()
         limit = loop.time() + EXIT_GRACE
-        processes = [s.process for s in self._slots.values() if s.process is not None]
+        processes = [
+            s.process for s in self._slots.values() if s.process is not None and not s.kept
+        ]
         while any(p.poll() is None for p in processes) and loop.time() < limit:
             await asyncio.sleep(0.01)
+
+    async def _end_seat(self, player: Player, games: int) -> None:
+        """Send the match end; a process in good standing whose kit stays is asked to stay."""
+        slot = self._slots.get(player.entry)
+        seat = player.seat
+        if (
+            slot is not None
+            and slot.warm is not None
+            and slot.stays
+            and isinstance(seat, ProgramSeat)
+            and seat.process is slot.process
+            and not player.faults
+            and slot.process.poll() is None
+            and slot.process.limit_exceeded is None
+        ):
+            slot.kept = True
+            await seat.end_match(games, 0, stay=True)
+            return
+        await seat.end_match(games, len(player.faults))
 
     async def __aexit__(
         self,
@@ -422,7 +565,20 @@ class Lineup:
     async def _clear_sitting(self, grace: float = 0.2) -> None:
         """End the sitting's processes, stop its servers, keep its slots for the report."""
         slots, self._slots = self._slots, {}
-        processes = [slot.process for slot in slots.values() if slot.process is not None]
+        kept = [
+            slot
+            for slot in slots.values()
+            if slot.kept
+            and slot.warm is not None
+            and slot.player.dropped is None
+            and slot.process is not None
+            and slot.process.poll() is None
+        ]
+        processes = [
+            slot.process for slot in slots.values() if slot.process is not None and slot not in kept
+        ]
+        if kept:
+            await self._keep(kept)
         if processes:  # all at once, through their cgroups, off the event loop
             ending = asyncio.get_running_loop().run_in_executor(_ENDING, sandbox.end_all, processes)
             with contextlib.suppress(TimeoutError):
@@ -432,7 +588,34 @@ class Lineup:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(slot.server.stop(grace), grace + SERVER_STOP_WAIT)
             if slot.log_into is not None and slot.log_path is not None:
-                _append_log(slot.log_path, slot.log_into, self.sitting + 1, self.sittings)
+                _append_log(
+                    slot.log_path, slot.log_into, self.sitting + 1, self.sittings, slot.reused
+                )
+
+    async def _keep(self, kept: list[_Slot]) -> None:
+        """Give the processes asked to stay to the pool (frozen there), once their streams are
+        closed: the match is over for them."""
+        assert self.pool is not None
+        pool = self.pool
+        deals = self.deals[self.sitting]
+        stops = (asyncio.wait_for(slot.server.stop(0.1), SERVER_STOP_WAIT) for slot in kept)
+        await asyncio.gather(*stops, return_exceptions=True)  # all at once
+        warms = []
+        for slot in kept:
+            assert slot.warm is not None
+            slot.warm.deals |= deals
+            slot.warm.matches += 1
+            warms.append(slot.warm)
+        loop = asyncio.get_running_loop()
+
+        def give_all() -> None:
+            sandbox.park_logs([warm.process for warm in warms])
+            for warm in warms:
+                pool.give(warm)
+
+        giving = loop.run_in_executor(_ENDING, give_all)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(giving), END_WAIT)
 
     # -- what the match reports of each entrant
 
@@ -471,12 +654,18 @@ class Lineup:
         )
 
 
-def _append_log(part: Path, whole: Path, sitting: int, sittings: int) -> None:
-    """Append a later sitting's log ``part`` to the bot's log ``whole``, under a line."""
+def _append_log(part: Path, whole: Path, sitting: int, sittings: int, kept: bool) -> None:
+    """Append a later sitting's log ``part`` to the bot's log ``whole``, under a line
+    (``kept``: the sitting was played by a kept process, not a new one)."""
+    how = (
+        "a kept process of the bot, never dealt these deals"
+        if kept
+        else "the arena started the bot afresh"
+    )
     with contextlib.suppress(OSError), whole.open("ab") as out:
         out.write(
-            f"\n=== sitting {sitting} of {sittings}: the arena started the bot afresh "
-            "(a new process for each seat rotation) ===\n".encode()
+            f"\n=== sitting {sitting} of {sittings}: {how} "
+            "(a process of its own for each seat rotation) ===\n".encode()
         )
         with part.open("rb") as read:
             shutil.copyfileobj(read, out)

@@ -43,6 +43,7 @@ from arena.stats import SeatedGame, summarize_series
 from arena.table.notes import NOTES_FOLDER, DecisionNote, notes_file, notes_name
 
 from .lineup import Entrant, Lineup, MatchError
+from .pool import WarmPool
 from .referee import Player, Referee, TableRules
 from .results import (
     BotReport,
@@ -79,13 +80,14 @@ async def _play(
     announce: Callable[[str, str, str], None] | None,
     watch: Watch | None,
     alive: Callable[[], None] | None = None,
+    pool: WarmPool | None = None,
 ) -> MatchResult:
     if alive is None:
-        return await _play_match(config, entrants, progress, announce, watch)
+        return await _play_match(config, entrants, progress, announce, watch, pool)
     alive()  # the loop runs: from here on its own beats say so
     beating = asyncio.create_task(_beat(alive))
     try:
-        return await _play_match(config, entrants, progress, announce, watch)
+        return await _play_match(config, entrants, progress, announce, watch, pool)
     finally:
         beating.cancel()
 
@@ -96,6 +98,7 @@ async def _play_match(
     progress: Callable[[int, int], None] | None,
     announce: Callable[[str, str, str], None] | None,
     watch: Watch | None,
+    pool: WarmPool | None = None,
 ) -> MatchResult:
     started = time.time()
     match_id = secrets.token_hex(4)
@@ -112,7 +115,15 @@ async def _play_match(
     notes: list[tuple[DecisionNote, ...]] = []
     seated: list[SeatedGame] = []
     plan = sittings(config, len(entrants))
-    lineup = Lineup(config, entrants, match_id, announce, sittings=len(plan))
+    n = len(entrants)
+    dup = config.duplicate
+    deals = [
+        frozenset(series_game(config.seed, i, n, duplicate=dup).deal_seed for i in part)
+        for part in plan
+    ]
+    lineup = Lineup(
+        config, entrants, match_id, announce, sittings=len(plan), pool=pool, deals=deals
+    )
     # Replays are written by a thread of their own, off the games' critical path.
     writer = ThreadPoolExecutor(1, thread_name_prefix="replay-writer")
     writes: list[asyncio.Future[None]] = []
@@ -280,6 +291,7 @@ def run_match(
     announce: Callable[[str, str, str], None] | None = None,
     watch: Watch | None = None,
     alive: Callable[[], None] | None = None,
+    pool: WarmPool | None = None,
 ) -> MatchResult:
     """Play the match ``config`` describes between ``entrants`` (lineup order; the number of
     entrants is the number of players). ``progress(done, total)`` is called after each game;
@@ -290,6 +302,8 @@ def run_match(
     match's loop, so it must be quick and must not change the game. ``alive()`` is called from
     the match's loop every :data:`ALIVE_S` seconds while it runs (and once as it starts): a
     loop that something blocks stops calling it (the site lets the match's lease run out).
+    ``pool``: sandboxed programs whose kit stays come from it and go back to it
+    (:mod:`arena.runner.pool`); without one every process is ended with the match.
 
     Raises :class:`MatchError` if the bots cannot be run as asked (see :class:`Entrant`).
     """
@@ -313,7 +327,7 @@ def run_match(
                 "deal in every seat rotation and could remember it; play the match without "
                 "duplicate deals"
             )
-    return asyncio.run(_play(config, entrants, progress, announce, watch, alive))
+    return asyncio.run(_play(config, entrants, progress, announce, watch, alive, pool))
 
 
 __all__ = [

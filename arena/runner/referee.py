@@ -235,7 +235,8 @@ class Referee:
     async def _bounded(self, seat: Seat, write: Coroutine[Any, Any, None]) -> _Failed | None:
         try:
             if seat.timed:
-                await asyncio.wait_for(write, self.allowance)
+                async with asyncio.timeout(self.allowance):
+                    await write
             else:
                 await write
         except TimeoutError:
@@ -331,7 +332,9 @@ class Referee:
         handed = loop.time()
         try:
             if seat.timed:
-                reply = await asyncio.wait_for(seat.decide(request), deadline + seat.transit)
+                # A timeout scope, not wait_for: no task of its own per decision.
+                async with asyncio.timeout(deadline + seat.transit):
+                    reply = await seat.decide(request)
             else:
                 reply = await seat.decide(request)
         except TimeoutError:

@@ -22,7 +22,7 @@ which every local user can read in ``/proc``: the bot reads it from the file nam
 """
 
 from .probe import layers, require_isolation
-from .process import BotProcess, end_all, launch
+from .process import BotProcess, end_all, launch, park_logs
 from .runtime import ensure_runtime
 from .spec import (
     SANDBOX_BOT_DIR,
@@ -49,5 +49,6 @@ __all__ = [
     "ensure_runtime",
     "launch",
     "layers",
+    "park_logs",
     "require_isolation",
 ]

@@ -92,9 +92,12 @@ class Mounts:
     proc_data: Mapping[str, int] = field(default_factory=dict)
     token: int | None = None
     seccomp: int | None = None
+    #: A reusable process's folder holding its socket and token file, bound at /run/nimmt
+    #: (instead of ``socket`` and ``token``).
+    seat_dir: int | None = None
 
     def fds(self) -> tuple[int, ...]:
-        found = [self.bot_dir, self.runtime, self.socket, self.token, self.seccomp]
+        found = [self.bot_dir, self.runtime, self.socket, self.token, self.seccomp, self.seat_dir]
         found += [*self.etc_data.values(), *self.proc_data.values()]
         return tuple(fd for fd in found if fd is not None)
 
@@ -168,9 +171,11 @@ def bwrap_argv(
         args += ["--ro-bind-fd", str(mounts.runtime), SANDBOX_RUNTIME]
     bind = "--bind-fd" if mounts.bot_dir_writable else "--ro-bind-fd"
     args += [bind, str(mounts.bot_dir), SANDBOX_BOT_DIR]
-    if mounts.socket is not None or mounts.token is not None:
+    if mounts.socket is not None or mounts.token is not None or mounts.seat_dir is not None:
         run_dir = os.path.dirname(os.path.dirname(SANDBOX_SOCKET))
         args += ["--tmpfs", run_dir]
+        if mounts.seat_dir is not None:
+            args += ["--ro-bind-fd", str(mounts.seat_dir), os.path.dirname(SANDBOX_SOCKET)]
         if mounts.socket is not None:
             args += ["--ro-bind-fd", str(mounts.socket), SANDBOX_SOCKET]
         if mounts.token is not None:

@@ -9,12 +9,26 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 
 #: Bytes kept from the start of a bot's output.
 HEAD_BYTES = 64 * 1024
 #: Bytes kept from the end of a bot's output.
 TAIL_BYTES = 64 * 1024
+
+
+def settle(logs: list[CappedLog], quiet: float = 0.02, limit: float = 0.5) -> None:
+    """Wait until nothing has come through any of the pipes for ``quiet`` seconds (at most
+    ``limit``): the last words of processes that go on running are in their logs."""
+    deadline = time.monotonic() + limit
+    seen: list[int] = []
+    while time.monotonic() < deadline:
+        now = [log.received for log in logs]
+        if now == seen:
+            return
+        seen = now
+        time.sleep(quiet)
 
 
 def cut_line(count: int) -> bytes:
@@ -34,6 +48,7 @@ class CappedLog:
         self._head = bytearray()
         self._tail = bytearray()
         self._cut = 0
+        self._received = 0  # bytes read from the pipe so far
         self._lock = threading.Lock()
         self._file = open(path, "wb")  # noqa: SIM115 - closed by close()
         self._closed = False
@@ -44,6 +59,7 @@ class CappedLog:
         try:
             while chunk := os.read(self._fd, 65536):
                 with self._lock:
+                    self._received += len(chunk)
                     if not self._closed:
                         self._take(chunk)
         except OSError:
@@ -79,6 +95,26 @@ class CappedLog:
         """The capped log so far."""
         with self._lock:
             return self._contents().decode("utf-8", errors="replace")
+
+    @property
+    def received(self) -> int:
+        """How many bytes came through the pipe so far."""
+        with self._lock:
+            return self._received
+
+    def switch(self, path: Path) -> None:
+        """Finish the current file (its tail written, as :meth:`close` does) and go on in a
+        new one at ``path``, with its own cap: a process kept for another match logs that
+        match apart."""
+        with self._lock:
+            if self._closed:
+                return
+            if self._cut:
+                self._file.write(cut_line(self._cut))
+            self._file.write(self._tail)
+            self._file.close()
+            self._head, self._tail, self._cut = bytearray(), bytearray(), 0
+            self._file = open(path, "wb")  # noqa: SIM115 - closed by close()
 
     def close(self, timeout: float = 2.0) -> None:
         """Wait for EOF (or ``timeout``), then write the tail and close the file (idempotent).

@@ -18,7 +18,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-CONTROLLERS: tuple[str, ...] = ("memory", "pids", "cpu", "cpuacct")
+CONTROLLERS: tuple[str, ...] = ("memory", "pids", "cpu", "cpuacct", "freezer")
+#: How long :meth:`BotCgroup.freeze` waits for every process to be frozen (seconds).
+FREEZE_WAIT = 2.0
 #: The CFS period of a bot's CPU quota, in microseconds (the kernel's default).
 CFS_PERIOD_US = 100_000
 
@@ -180,7 +182,8 @@ class BotCgroup:
         return found
 
     def kill_all(self) -> None:
-        """SIGKILL every process in the cgroups (``cgroup.kill`` where v2 has it)."""
+        """SIGKILL every process in the cgroups (``cgroup.kill`` where v2 has it), frozen ones
+        too: they are thawed after the signal, so that they die at once."""
         for hierarchy, path in self._paths():
             if hierarchy.version == 2 and (path / "cgroup.kill").exists():
                 with contextlib.suppress(OSError):
@@ -188,6 +191,61 @@ class BotCgroup:
         for pid in self.pids():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self._set_frozen(False)
+
+    @property
+    def can_freeze(self) -> bool:
+        """Whether the bot's processes can be frozen (a v1 freezer cgroup, or v2's
+        ``cgroup.freeze``)."""
+        if "freezer" in self.dirs:
+            return True
+        return any(
+            hierarchy.version == 2 and (path / "cgroup.freeze").exists()
+            for hierarchy, path in self._paths()
+        )
+
+    def freeze(self) -> bool:
+        """Stop every process of the bot until :meth:`thaw` (they get no CPU time, whatever
+        they were doing, and cannot fork meanwhile); False if it could not be done within
+        :data:`FREEZE_WAIT` (the bot is thawed again)."""
+        if not self.can_freeze:
+            return False
+        try:
+            self._set_frozen(True)
+            deadline = time.monotonic() + FREEZE_WAIT
+            while not self._frozen():
+                if time.monotonic() > deadline:
+                    self._set_frozen(False)
+                    return False
+                time.sleep(0.002)
+        except OSError:
+            with contextlib.suppress(OSError):
+                self._set_frozen(False)
+            return False
+        return True
+
+    def thaw(self) -> None:
+        """Let the bot's processes run again."""
+        self._set_frozen(False)
+
+    def _set_frozen(self, frozen: bool) -> None:
+        if "freezer" in self.dirs and self.dirs["freezer"][0].version == 1:
+            state = "FROZEN" if frozen else "THAWED"
+            (self.dirs["freezer"][1] / "freezer.state").write_text(state)
+            return
+        for hierarchy, path in self._paths():
+            if hierarchy.version == 2 and (path / "cgroup.freeze").exists():
+                (path / "cgroup.freeze").write_text("1" if frozen else "0")
+                return
+
+    def _frozen(self) -> bool:
+        if "freezer" in self.dirs and self.dirs["freezer"][0].version == 1:
+            return (self.dirs["freezer"][1] / "freezer.state").read_text().strip() == "FROZEN"
+        for hierarchy, path in self._paths():
+            if hierarchy.version == 2 and (path / "cgroup.events").exists():
+                return _read_counter(path / "cgroup.events", "frozen") == 1
+        return False
 
     def peak_memory_bytes(self) -> int | None:
         """The highest memory use the memory cgroup saw, if there is one."""

@@ -31,7 +31,7 @@ from arena import GRPC_EXPERIMENTS
 
 from . import seccomp, trees, uids
 from .bubblewrap import Mounts, bwrap_argv, etc_files, find_bwrap, proc_files
-from .capped_log import CappedLog
+from .capped_log import CappedLog, settle
 from .cgroups import CONTROLLERS, BotCgroup, find_hierarchy
 from .probe import require_isolation
 from .runtime import RuntimeInUse, use_runtime
@@ -137,8 +137,11 @@ class BotProcess:
         log: CappedLog,
         token_dir: Path | None = None,
         lent_dir: Path | None = None,
+        seat_dir: Path | None = None,
     ) -> None:
         self.pid = popen.pid
+        #: A reusable process's folder of its socket and token (:attr:`LaunchSpec.reusable`).
+        self.seat_dir = seat_dir
         self._popen = popen
         self._lease = lease
         self._cgroup = cgroup
@@ -171,6 +174,33 @@ class BotProcess:
             return _exit_status(self._popen.wait(timeout))
         except subprocess.TimeoutExpired:
             return None
+
+    @property
+    def can_freeze(self) -> bool:
+        """Whether :meth:`freeze` can stop all of the bot's processes (its freezer cgroup)."""
+        return self._cgroup is not None and self._cgroup.can_freeze
+
+    def freeze(self) -> bool:
+        """Stop every process of the bot (no CPU time, no forks) until :meth:`thaw`; False if
+        it cannot be done (see :meth:`.BotCgroup.freeze`)."""
+        return self._cgroup is not None and not self._ended and self._cgroup.freeze()
+
+    def thaw(self) -> None:
+        """Let a frozen bot run again."""
+        if self._cgroup is not None and not self._ended:
+            self._cgroup.thaw()
+
+    def give_token(self, token: str) -> None:
+        """Write ``token`` as the reusable process's token file (replacing the last one at
+        once: the bot never reads half a token), readable by the bot's uid alone."""
+        if self.seat_dir is None:
+            raise ValueError("only a reusable process is given a new token")
+        _write_token(self.seat_dir, token, self.uid)
+
+    def switch_log(self, path: Path) -> None:
+        """From now on the bot's output goes to a new log file at ``path``."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._log.switch(path)
 
     def kill(self) -> None:
         """Kill every process the bot started, wait for them, release uid, cgroups, runtime, log.
@@ -210,8 +240,9 @@ class BotProcess:
             try:
                 self._log.close()
             finally:
-                if self._token_dir is not None:
-                    shutil.rmtree(self._token_dir, ignore_errors=True)
+                for folder in (self._token_dir, self.seat_dir):
+                    if folder is not None:
+                        shutil.rmtree(folder, ignore_errors=True)
 
     def _let_go(self, free: bool) -> None:
         """Take the lent folder back and release the uid and runtime. ``free``: no process of
@@ -314,6 +345,30 @@ class BotProcess:
         return f"<BotProcess pid={self.pid} uid={self.uid} status={self.poll()}>"
 
 
+def park_logs(processes: list[BotProcess]) -> None:
+    """Finish the logs of the match the (kept) ``processes`` just played, with what they
+    still write of it (:func:`.capped_log.settle`); until :meth:`BotProcess.switch_log`, their
+    output is dropped."""
+    settle([process._log for process in processes])
+    for process in processes:
+        with contextlib.suppress(OSError):
+            process._log.switch(Path(os.devnull))
+
+
+def _write_token(seat_dir: Path, token: str, uid: int | None) -> None:
+    """``seat_dir/token`` holding ``token``, 0400 and owned by ``uid``: written beside it,
+    then renamed over it."""
+    part = seat_dir / f".token-{secrets.token_hex(4)}"
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o400)
+    try:
+        os.write(fd, token.encode())
+        if uid is not None:
+            os.fchown(fd, uid, uid)
+    finally:
+        os.close(fd)
+    os.replace(part, seat_dir / "token")
+
+
 def lend(folder: Path, uid: int) -> None:
     """Hand ``folder`` (a build's copy of a bot's folder, no deeper than
     :data:`~.trees.MAX_DEPTH`) and everything in it to ``uid``, writable by it."""
@@ -393,6 +448,7 @@ class _Resources:
         self.runtime: RuntimeInUse | None = None
         self.token_dir: Path | None = None
         self.lent_dir: Path | None = None
+        self.seat_dir: Path | None = None
 
     def open(self, path: Path | str, flags: int) -> int:
         fd = os.open(path, flags | os.O_CLOEXEC)
@@ -545,6 +601,7 @@ def launch(spec: LaunchSpec) -> BotProcess:
             log=log,
             token_dir=held.token_dir,
             lent_dir=held.lent_dir,
+            seat_dir=held.seat_dir,
         )
 
 
@@ -590,15 +647,26 @@ def _sandboxed(
             _check_reachable(path, uid, need)
     ids = (uid, uid) if uid is not None else (os.getuid(), os.getgid())
     program = seccomp.bot_filter() if "--seccomp" in bwrap.flags else None
+    seat_dir = None
+    if spec.reusable and socket_path is not None:
+        if socket_path.name != os.path.basename(SANDBOX_SOCKET):
+            raise ValueError(f"a reusable process's socket must be engine.sock: {socket_path}")
+        held.seat_dir = socket_path.parent
+        _write_token(held.seat_dir, spec.token, uid)
+        if uid is not None:
+            _check_reachable(held.seat_dir, uid, 0o1)
+        seat_dir = held.open(held.seat_dir, os.O_PATH | os.O_DIRECTORY)
+    simple = socket_path is not None and seat_dir is None
     mounts = Mounts(
         bot_dir=held.open(bot_dir, os.O_PATH | os.O_DIRECTORY),
         bot_dir_writable=spec.writable,
         runtime=held.open(runtime, os.O_PATH | os.O_DIRECTORY),
-        socket=None if socket_path is None else held.open(socket_path, os.O_PATH),
+        socket=held.open(socket_path, os.O_PATH) if simple and socket_path else None,
         etc_data={name: held.data(name, data) for name, data in etc_files(*ids).items()},
         proc_data={name: held.data(name, data) for name, data in proc_files().items()},
-        token=None if socket_path is None else held.data("token", spec.token.encode()),
+        token=held.data("token", spec.token.encode()) if simple else None,
         seccomp=held.data("seccomp", program.program) if program is not None else None,
+        seat_dir=seat_dir,
     )
     env = _bot_env(
         spec,

@@ -133,6 +133,11 @@ class LaunchSpec:
     sandbox: bool = True
     token: str = field(default="", repr=False)
     writable: bool = False
+    #: A process that may be kept for another match (:mod:`arena.runner.pool`): the folder of
+    #: ``socket_path`` (``engine.sock`` in a folder of its own, 0711) is bound at
+    #: ``/run/nimmt`` and the token is a file in it (``token``), so that the arena can give the
+    #: process a new socket and token later. Sandboxed only.
+    reusable: bool = False
 
     def __post_init__(self) -> None:
         if not self.command or not all(isinstance(part, str) and part for part in self.command):
@@ -148,3 +153,5 @@ class LaunchSpec:
         for name, value in self.env.items():
             if not _ENV_NAME.match(name) or "\0" in value:
                 raise ValueError(f"LaunchSpec.env has an invalid entry {name!r}={value!r}")
+        if self.reusable and (not self.sandbox or self.socket_path is None):
+            raise ValueError("LaunchSpec.reusable needs the sandbox and a socket_path")

@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +65,8 @@ class Note:
         """The note as the arena keeps it (see the module's docstring); ``None`` if nothing
         of it is usable. ``options``: how many legal options there were (values beyond are
         dropped)."""
+        if not text and isinstance(values, Sized) and not len(values):
+            return None  # most answers carry no note: spare them the work below
         cap = MAX_VALUES if options is None else min(MAX_VALUES, options)
         kept: list[float | None] = []
         for value in values:

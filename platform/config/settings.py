@@ -331,7 +331,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long tasks: do not hold messages anothe
 # channel: gRPC supports fork only before its first one (grpc's doc/fork_support.md), and a
 # child that played a match has them (and their threads). A child forked after them wedged in
 # grpc.aio.server(). The fork costs a few ms against a match's second of CPU (docs/OPERATIONS.md).
-CELERY_WORKER_MAX_TASKS_PER_CHILD = env_int("NIMMT_WORKER_MAX_TASKS_PER_CHILD", 1, minimum=1)
+# A pool child keeps up to NIMMT_WARM_BOTS bot processes warm between its matches (frozen,
+# arena.runner.pool), idle at most NIMMT_WARM_IDLE_SECONDS: a bot's start costs more CPU than a
+# short match's decisions. A kept child must then play many tasks (the pool is the child's).
+WARM_BOTS = env_int("NIMMT_WARM_BOTS", 0, minimum=0, maximum=64)
+WARM_IDLE_SECONDS = env_int("NIMMT_WARM_IDLE_SECONDS", 300, minimum=1)
+CELERY_WORKER_MAX_TASKS_PER_CHILD = env_int(
+    "NIMMT_WORKER_MAX_TASKS_PER_CHILD", 200 if WARM_BOTS else 1, minimum=1
+)
 CELERY_WORKER_POOL = "core.pool:TaskPool"  # prefork, an exited child replaced at once
 # A running match survives a broker outage; its result is guarded by its claim on the row.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
@@ -461,6 +468,8 @@ GATEWAY_KEEPALIVE_TIMEOUT_SECONDS = env_float(
 )
 # streams one address may open a minute (a kit opens one per match, more after failures)
 GATEWAY_CONNECTS_PER_MINUTE = env_int("NIMMT_GATEWAY_CONNECTS_PER_MINUTE", 60, minimum=1)
+# connections open at once from one address (a bot needs one; a NAT of many bots needs more)
+GATEWAY_CONNECTIONS_PER_ADDRESS = env_int("NIMMT_GATEWAY_CONNECTIONS_PER_ADDRESS", 16, minimum=1)
 REMOTE_GRACE_SECONDS = env_float("NIMMT_REMOTE_GRACE_SECONDS", 30.0, minimum=1.0)
 REMOTE_NETWORK_MS = env_int("NIMMT_REMOTE_NETWORK_MS", 250, minimum=0, maximum=5000)
 REMOTE_REDIS_URL = redis_from_url(

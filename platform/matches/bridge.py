@@ -37,6 +37,7 @@ from arena.runner import manifest as manifests
 from arena.runner.lineup import Entrant as RunnerEntrant
 from arena.runner.lineup import Join, MatchError
 from arena.runner.match import Watch, run_match
+from arena.runner.pool import WarmPool
 from arena.runner.results import MatchResult
 from arena.runner.rules import MatchConfig
 from arena.sandbox import SandboxUnavailable
@@ -56,6 +57,8 @@ class Entrant:
     name: str
     code_dir: Path
     trusted: bool = False
+    #: The bot version's identity (its primary key): a warm process plays only for it.
+    version: str = ""
 
 
 @dataclass(frozen=True)
@@ -114,8 +117,25 @@ def _programs(entrants: list[Entrant | SeatedEntrant]) -> list[RunnerEntrant]:
             raise ArenaError(f"bot {entrant.name}: {error.problem}") from None
         except (builds.BuildFailed, SandboxUnavailable) as error:
             raise ArenaError(f"bot {entrant.name}: {error}") from None
-        programs.append(RunnerEntrant(entrant.name, program=program, trusted=entrant.trusted))
+        programs.append(
+            RunnerEntrant(
+                entrant.name, program=program, trusted=entrant.trusted, version=entrant.version
+            )
+        )
     return programs
+
+
+_warm: list[WarmPool] = []  # this worker process's pool, made at its first match
+
+
+def warm_pool() -> WarmPool | None:
+    """The pool of warm bot processes this worker process keeps between its matches
+    (``NIMMT_WARM_BOTS`` processes at most; none when it is 0)."""
+    if settings.WARM_BOTS == 0:
+        return None
+    if not _warm:
+        _warm.append(WarmPool(size=settings.WARM_BOTS, idle_s=settings.WARM_IDLE_SECONDS))
+    return _warm[0]
 
 
 def play_match(
@@ -155,7 +175,9 @@ def play_match(
         duplicate=duplicate,
     )
     try:
-        result = run_match(config, _programs(list(entrants)), watch=watch, alive=alive)
+        result = run_match(
+            config, _programs(list(entrants)), watch=watch, alive=alive, pool=warm_pool()
+        )
     except (MatchError, SandboxUnavailable) as error:
         raise ArenaError(str(error)) from None
     deals = games // players if duplicate else games

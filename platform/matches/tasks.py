@@ -98,7 +98,9 @@ def run_match(*, match_pk: int) -> None:
                     entrants=[
                         bridge.SeatedEntrant(name, remote_seat.joiner(name, s.bot_id))
                         if s.version.is_remote
-                        else bridge.Entrant(name, builds.run_dir(s.version))
+                        else bridge.Entrant(
+                            name, builds.run_dir(s.version), version=str(s.version.pk)
+                        )
                         for name, s in zip(names, seats, strict=True)
                     ],
                     out_dir=out_dir,

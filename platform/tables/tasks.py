@@ -89,7 +89,12 @@ def play_table(*, table_pk: int) -> None:
         else:
             seat = seats[number]
             entrants.append(
-                bridge.Entrant(names[number], builds.run_dir(seat.version), seat.bot.is_house)
+                bridge.Entrant(
+                    names[number],
+                    builds.run_dir(seat.version),
+                    seat.bot.is_house,
+                    version=str(seat.version.pk),
+                )
             )
     out_dir = results.staging_dir(match, claim)
     pulse = match_pulse(match.players)

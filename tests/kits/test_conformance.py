@@ -48,6 +48,7 @@ from arena.protocol.convert import (
 from arena.runner.check import CheckGame, check_bot
 from arena.runner.manifest import BotProgram
 from arena.runner.match import Entrant, MatchConfig, run_match
+from arena.runner.pool import WarmPool
 from arena.table.notes import NOTE_BYTES, cut_utf8
 
 from .conftest import LANGUAGES, REFERENCE, ROOT, needs_bwrap, starter
@@ -126,6 +127,34 @@ def test_each_starter_passes_the_bot_check(name, tmp_path):
     report = check_bot(ROOT / "bots" / f"starter-{name}", out=tmp_path)
     assert report.passed, "\n".join(report.lines())
     assert report.sandbox.enabled
+
+
+@needs_bwrap
+@pytest.mark.parametrize("name", LANGUAGES)
+def test_each_starter_stays_for_another_match_when_the_arena_keeps_it(name, tmp_path):
+    """Hello.stays, MatchEnd.stay: the kit waits for the rewritten token, connects again and
+    plays the next match in the same process, as well as the first."""
+    pool = WarmPool(size=2)
+    try:
+        results = []
+        for number, seed in enumerate((21, 1021)):
+            entrants = [
+                Entrant(f"starter-{name}", program=starter(name)),
+                Entrant("random", in_process=RandomBot),
+            ]
+            config = MatchConfig("basic", 2, seed, **CLOCKS, out=tmp_path / str(number))
+            results.append(run_match(config, entrants, pool=pool))
+            assert len(pool) == 1, f"{name}: the process was not kept"
+        for result in results:
+            for bot in result.bots:
+                assert bot.faults == () and bot.dropped is None, (name, bot)
+        first, second = (r.bots[0].program for r in results)
+        assert first is not None and second is not None
+        assert first.pid == second.pid, f"{name}: a new process played the second match"
+        log = (tmp_path / "1" / "logs" / f"starter-{name}.log").read_text()
+        assert "match over" in log, log  # the second match's output in its own log
+    finally:
+        pool.close()
 
 
 @needs_bwrap

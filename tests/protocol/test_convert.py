@@ -189,6 +189,34 @@ def test_it_round_trips_turns_where_a_seat_revealed_no_tile():
     assert observation_from_proto(message) == view
 
 
+def test_views_read_from_messages_behave_like_views_the_engine_builds():
+    # The reader fills the view's fields at once instead of through the dataclass's __init__;
+    # what a bot can do with a view must not tell the two apart.
+    for view in views_of_random_games("pro+luck", 4, seed=5, games=1):
+        back = observation_from_proto(
+            pb.Observation.FromString(observation_to_proto(view).SerializeToString())
+        )
+        assert back == view and hash(back) == hash(view) and repr(back) == repr(view)
+        assert dataclasses.asdict(back) == dataclasses.asdict(view)
+        assert back.to_dict() == view.to_dict()
+        assert dataclasses.replace(back, turn=99) == dataclasses.replace(view, turn=99)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            back.turn = 3  # type: ignore[misc]
+
+
+def test_tile_options_are_shared_but_only_for_tiles_a_deck_can_hold():
+    message = observation_to_proto(observe(Game.new("basic", players=2, seed=1), seat=0))
+    first, second = observation_from_proto(message), observation_from_proto(message)
+    assert first.legal == second.legal
+    assert all(a is b for a, b in zip(first.legal, second.legal, strict=True))
+    odd = pb.Observation()
+    odd.legal.add().tile.tile = 10**6
+    odd.legal.add().tile.tile = 0
+    one, two = observation_from_proto(odd), observation_from_proto(odd)
+    assert one.legal == (PlayTile(10**6), PlayTile(0)) == two.legal
+    assert one.legal[0] is not two.legal[0]  # not kept: a message cannot grow the kit's memory
+
+
 def test_a_fault_of_a_kind_it_does_not_know_is_a_protocol_error_not_a_key_error():
     with pytest.raises(ProtocolError, match="unknown fault kind 99"):
         fault_from_proto(pb.Fault(seat=0, kind=99, turn=0, detail=""))  # proto3 enums are open

@@ -66,3 +66,27 @@ def test_a_fault_quotes_the_last_lines_that_reach_the_log_after_the_exit(tmp_pat
     tail = asyncio.run(exited_log_tail(cast(BotProcess, _Exited(log))))
     assert tail == "; last log lines: crash-at-start: model.bin is missing"
     log.close()
+
+
+def test_a_kept_process_s_log_of_a_match_is_finished_with_its_last_words_and_tail(
+    tmp_path: Path,
+) -> None:
+    from arena.sandbox.capped_log import settle
+
+    read, write = os.pipe()
+    log = CappedLog(read, tmp_path / "match-1.log", head=16, tail=16)
+    writer = threading.Thread(
+        target=lambda: [os.write(write, b"x" * 40), time.sleep(0.01), os.write(write, b"bye\n")]
+    )
+    writer.start()
+    writer.join()
+    settle([log])  # the process goes on running: its pipe never ends
+    log.switch(tmp_path / "match-2.log")
+    os.write(write, b"next match\n")
+    _wait(lambda: "next match" in log.text())
+    first = (tmp_path / "match-1.log").read_bytes()
+    assert first.startswith(b"x" * 16) and first.endswith(b"bye\n")  # the tail is written
+    assert b"[... 12 bytes cut ...]" in first
+    assert (tmp_path / "match-2.log").read_bytes() == b"next match\n"
+    os.close(write)
+    log.close()

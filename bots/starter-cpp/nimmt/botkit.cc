@@ -261,6 +261,7 @@ class Session {
         break;
       }
       case pb::EngineMessage::kMatchEnd: {
+        stay_ = message.match_end().stay();
         std::ostringstream text;
         text << "match over: " << message.match_end().games() << " games, " << answers_
              << " answers, " << message.match_end().faults() << " faults";
@@ -321,6 +322,9 @@ class Session {
   KitBot& bot_;
   int games_ = 0;
   int answers_ = 0;
+
+ public:
+  bool stay_ = false;  // the arena keeps the process for another match (MatchEnd.stay)
 };
 
 // What a kit says when the gateway answers but its certificate is not trusted.
@@ -347,9 +351,11 @@ std::string untrusted_certificate(const std::shared_ptr<grpc::Channel>& channel)
   return message;
 }
 
-void play(KitBot& bot, const std::string& address, const std::string& token, double connect_timeout,
+// Plays one match; `stays`: say that this bot stays for another match if the arena asks
+// (Hello.stays). True if the arena asked it to (MatchEnd.stay).
+bool play(KitBot& bot, const std::string& address, const std::string& token, double connect_timeout,
           std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials(),
-          bool tls = false) {
+          bool tls = false, bool stays = false) {
   grpc::ChannelArguments arguments;
   arguments.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
   arguments.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 20000);
@@ -377,6 +383,7 @@ void play(KitBot& bot, const std::string& address, const std::string& token, dou
   hello.mutable_hello()->set_bot_name(bot.name());
   hello.mutable_hello()->set_token(token);
   hello.mutable_hello()->set_kit(kKit);
+  hello.mutable_hello()->set_stays(stays);
   Session session(bot);
   if (stream->Write(hello)) {
     pb::EngineMessage message;
@@ -398,7 +405,13 @@ void play(KitBot& bot, const std::string& address, const std::string& token, dou
                          ": " + details,
                      status.error_code());
   }
+  return session.stay_;
 }
+
+// How often a bot that stays looks for its next match's token (the arena freezes it meanwhile,
+// so the looking costs nothing between matches), and how long it waits before it exits.
+constexpr auto kStayPoll = std::chrono::milliseconds(5);
+constexpr auto kStayWait = std::chrono::hours(1);
 
 // The address and credentials of the arena's gateway at `url` (docs/REMOTE.md): grpcs://HOST:PORT
 // (or HOST:PORT) with TLS, trusting the system's CAs or the certificate in `ca_file`;
@@ -485,6 +498,22 @@ std::string token_from_env() {
   }
   const char* token = std::getenv("NIMMT_TOKEN");
   return token ? token : "";
+}
+
+// The next match's token, once the arena has written it to `path` ("" after kStayWait).
+std::string next_token(const std::string& path, const std::string& last) {
+  auto limit = std::chrono::steady_clock::now() + kStayWait;
+  for (;;) {
+    std::ifstream file(path);
+    if (file) {
+      std::stringstream content;
+      content << file.rdbuf();
+      std::string token = trimmed(content.str());
+      if (!token.empty() && token != last) return token;
+    }
+    if (std::chrono::steady_clock::now() > limit) return "";
+    std::this_thread::sleep_for(kStayPoll);
+  }
 }
 
 int usage_error(const std::string& program, const std::string& text) {
@@ -763,7 +792,17 @@ int run(KitBot& bot, int argc, char** argv) {
                        "--connect unix:///path/to/engine.sock");
   }
   try {
-    play(bot, address, token ? *token : token_from_env(), connect_timeout);
+    const char* file = std::getenv("NIMMT_TOKEN_FILE");
+    std::string token_file = (!token && file) ? file : "";
+    std::string secret = token ? *token : token_from_env();
+    // While the arena keeps the process (MatchEnd.stay), the next match with the next token.
+    while (play(bot, address, secret, connect_timeout, grpc::InsecureChannelCredentials(), false,
+                !token_file.empty()) &&
+           !token_file.empty()) {
+      log("INFO", "the arena keeps this process for another match: waiting for it");
+      secret = next_token(token_file, secret);
+      if (secret.empty()) break;
+    }
   } catch (const ArenaError& exc) {
     log("ERROR", exc.what());
     return 1;

@@ -68,7 +68,32 @@ type Summary struct {
 	Games   int
 	Answers int
 	Notices []string
-	Faults  int // reported by the arena at the end of the match
+	Faults  int  // reported by the arena at the end of the match
+	Stay    bool // the arena keeps the process for another match (MatchEnd.stay)
+}
+
+// How often a bot that stays looks for its next match's token (the arena freezes it meanwhile,
+// so the looking costs nothing between matches), and how long it waits before it exits.
+const (
+	stayPoll = 5 * time.Millisecond
+	stayWait = time.Hour
+)
+
+// nextToken is the next match's token, once the arena has written it to path ("" after
+// stayWait).
+func nextToken(path, last string) string {
+	limit := time.Now().Add(stayWait)
+	for {
+		data, err := os.ReadFile(path)
+		token := strings.TrimSpace(string(data))
+		if err == nil && token != "" && token != last {
+			return token
+		}
+		if time.Now().After(limit) {
+			return ""
+		}
+		time.Sleep(stayPoll)
+	}
 }
 
 // TokenFromEnv is the bot's token: the content of the file $NIMMT_TOKEN_FILE names (how the
@@ -99,11 +124,27 @@ func call(hook string, run func()) (err error) {
 // until the match ends. It returns an *ArenaError if the arena refuses the bot or ends the match
 // early, and a *BotCodeError if the bot's own code panics.
 func Play(bot Bot, address, token string, connectTimeout time.Duration) (*Summary, error) {
-	return play(bot, address, token, connectTimeout, grpc.WithInsecure())
+	return play(bot, address, token, connectTimeout, grpc.WithInsecure(), false)
+}
+
+// playMatches plays the match at address and, while the arena keeps the process
+// (MatchEnd.stay), the next ones with the token it writes to tokenFile ("": one match).
+func playMatches(bot Bot, address, token string, connectTimeout time.Duration, tokenFile string) (*Summary, error) {
+	for {
+		summary, err := play(bot, address, token, connectTimeout, grpc.WithInsecure(), tokenFile != "")
+		if err != nil || !summary.Stay || tokenFile == "" {
+			return summary, err
+		}
+		log.Printf("the arena keeps this process for another match: waiting for it")
+		if token = nextToken(tokenFile, token); token == "" {
+			return summary, nil
+		}
+	}
 }
 
 // play is Play over a connection dialled with transport (plaintext, or TLS to a gateway).
-func play(bot Bot, address, token string, connectTimeout time.Duration, transport grpc.DialOption) (*Summary, error) {
+// stays: say that this bot stays for another match if the arena asks (Hello.stays).
+func play(bot Bot, address, token string, connectTimeout time.Duration, transport grpc.DialOption, stays bool) (*Summary, error) {
 	dial, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	conn, err := grpc.DialContext(dial, address, transport, grpc.WithBlock())
@@ -115,7 +156,7 @@ func play(bot Bot, address, token string, connectTimeout time.Duration, transpor
 	if err != nil {
 		return nil, arenaError(err)
 	}
-	hello := &nimmtv1.Hello{ProtocolVersion: ProtocolVersion, BotName: bot.Name(), Token: token, Kit: Kit}
+	hello := &nimmtv1.Hello{ProtocolVersion: ProtocolVersion, BotName: bot.Name(), Token: token, Kit: Kit, Stays: stays}
 	if err := stream.Send(&nimmtv1.BotMessage{Body: &nimmtv1.BotMessage_Hello{Hello: hello}}); err != nil {
 		return nil, arenaError(err)
 	}
@@ -247,6 +288,7 @@ func handle(bot Bot, summary *Summary, message *nimmtv1.EngineMessage, received 
 			w.GetMatchId(), w.GetBotName(), w.GetGames(), w.GetDecisionMs(), w.GetBankMs(), w.GetMaxFaults())
 	case *nimmtv1.EngineMessage_MatchEnd:
 		summary.Faults = int(body.MatchEnd.GetFaults())
+		summary.Stay = body.MatchEnd.GetStay()
 		log.Printf("match over: %d games, %d answers, %d faults", body.MatchEnd.GetGames(), summary.Answers, summary.Faults)
 	}
 	return nil, nil
@@ -284,7 +326,9 @@ func Main(bot Bot, args []string) int {
 	given := false
 	flags.Visit(func(f *flag.Flag) { given = given || f.Name == "token" })
 	secret := *token
+	tokenFile := ""
 	if !given {
+		tokenFile = os.Getenv("NIMMT_TOKEN_FILE")
 		var err error
 		if secret, err = TokenFromEnv(); err != nil {
 			log.Printf("ERROR %v", err)
@@ -295,7 +339,7 @@ func Main(bot Bot, args []string) int {
 		fmt.Fprintln(os.Stderr, "--connect-timeout must be a positive number of seconds")
 		return 2
 	}
-	_, err := Play(bot, *connect, secret, time.Duration(*timeout*float64(time.Second)))
+	_, err := playMatches(bot, *connect, secret, time.Duration(*timeout*float64(time.Second)), tokenFile)
 	var code *BotCodeError
 	switch {
 	case errors.As(err, &code):

@@ -117,7 +117,7 @@ func PlayRemote(bot Bot, url, token, caFile string, matches int, connectTimeout 
 	}
 	played, pause := 0, time.Second
 	for matches == 0 || played < matches {
-		summary, err := play(bot, target, token, connectTimeout, transport)
+		summary, err := play(bot, target, token, connectTimeout, transport, false)
 		var refused *ArenaError
 		switch {
 		case err == nil:

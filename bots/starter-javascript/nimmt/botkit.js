@@ -26,7 +26,9 @@
  * --token TOKEN (or set NIMMT_TOKEN). run() plays until the match ends and exits the process:
  * 0 after a normal match, 1 if the arena ended the connection with an error (the reason is
  * logged to stderr, which the arena keeps as the bot's log), 2 for a usage error, 3 if the
- * bot's own code threw.
+ * bot's own code threw. A bot given its token as a file stays for another match when the arena
+ * asks it to (MatchEnd.stay): it waits for a new token in the file, connects again and plays on
+ * with the same bot object (what it keeps carries over; never a deal: the arena sees to that).
  *
  * Notes: in a method, this.annotate("text", values) says what the bot was thinking about the
  * decision, for its owner's eyes only (the site's viewer shows it to the owner at that step;
@@ -457,6 +459,7 @@ class Session {
   constructor(bot) {
     this.bot = bot;
     this.answers = 0;
+    this.stay = false;
   }
 
   /** The reply to `message`, if it asks for one. */
@@ -524,6 +527,7 @@ class Session {
       );
     } else if (message.body === "match_end") {
       const e = message.match_end;
+      this.stay = Boolean(e.stay);
       log("INFO", `match over: ${e.games} games, ${this.answers} answers, ${e.faults} faults`);
     }
     return null;
@@ -542,8 +546,9 @@ function loadArena() {
 }
 
 /** Connect `bot` to the arena at `address` and play until the match ends (a Promise);
- * `credentials` for a remote gateway (see remoteTarget). */
-function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT, credentials = null) {
+ * `credentials` for a remote gateway (see remoteTarget); `stays`: say that this bot stays for
+ * another match if the arena asks (Hello.stays; the session's `stay` says whether it did). */
+function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT, credentials = null, stays = false) {
   const arena = loadArena();
   const client = new arena.Arena(address, credentials ?? grpc.credentials.createInsecure(), {
     "grpc.enable_http_proxy": 0,
@@ -590,7 +595,7 @@ function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT, credentials
         }
       });
       stream.write({
-        hello: { protocol_version: PROTOCOL_VERSION, bot_name: String(bot.name), token, kit: KIT },
+        hello: { protocol_version: PROTOCOL_VERSION, bot_name: String(bot.name), token, kit: KIT, stays },
       });
     });
   });
@@ -700,6 +705,41 @@ async function playRemote(bot, url, token, { caFile = null, matches = 0, connect
   return played;
 }
 
+/** How often a bot that stays looks for its next match's token (ms); the arena freezes it
+ * meanwhile, so the looking costs nothing between matches. */
+const STAY_POLL_MS = 5;
+/** How long a bot that stays waits for its next match before it exits (ms without a new token). */
+const STAY_WAIT_MS = 3600 * 1000;
+
+/** The next match's token, once the arena has written it to `file` (null after STAY_WAIT_MS). */
+async function nextToken(file, last) {
+  const limit = performance.now() + STAY_WAIT_MS;
+  for (;;) {
+    let token = "";
+    try {
+      token = fs.readFileSync(file, "utf8").trim();
+    } catch (error) {
+      token = "";
+    }
+    if (token && token !== last) return token;
+    if (performance.now() > limit) return null;
+    await new Promise((resolve) => setTimeout(resolve, STAY_POLL_MS));
+  }
+}
+
+/** Play the match at `address`, and while the arena keeps the process (MatchEnd.stay) the next
+ * ones, with the token it writes to `tokenFile` (none: one match). */
+async function playMatches(bot, address, token, connectTimeout, tokenFile) {
+  for (;;) {
+    const session = await play(bot, address, token, connectTimeout, null, tokenFile !== null);
+    if (!session.stay || tokenFile === null) return session;
+    log("INFO", "the arena keeps this process for another match: waiting for it");
+    const next = await nextToken(tokenFile, token);
+    if (next === null) return session;
+    token = next;
+  }
+}
+
 /** The token: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN, else "". */
 function tokenFromEnv() {
   const file = process.env.NIMMT_TOKEN_FILE;
@@ -787,7 +827,8 @@ async function main(bot, argv = process.argv.slice(2)) {
     );
   }
   try {
-    await play(bot, address, token ?? tokenFromEnv(), connectTimeout);
+    const tokenFile = token === null ? process.env.NIMMT_TOKEN_FILE || null : null;
+    await playMatches(bot, address, token ?? tokenFromEnv(), connectTimeout, tokenFile);
   } catch (error) {
     if (error instanceof ArenaError) {
       log("ERROR", error.message);

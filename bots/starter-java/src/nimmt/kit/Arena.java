@@ -165,7 +165,15 @@ final class Arena {
               + " unix:///path/to/engine.sock");
     }
     try {
-      play(bot, address, token != null ? token : tokenFromEnv(), connectTimeout);
+      String file = token == null ? System.getenv("NIMMT_TOKEN_FILE") : null;
+      boolean stays = file != null && !file.isEmpty();
+      String secret = token != null ? token : tokenFromEnv();
+      // While the arena keeps the process (MatchEnd.stay), the next match with the next token.
+      while (play(bot, address, secret, connectTimeout, stays) && stays) {
+        log("INFO", "the arena keeps this process for another match: waiting for it");
+        secret = nextToken(file, secret);
+        if (secret == null) break;
+      }
     } catch (ArenaError e) {
       log("ERROR", e.getMessage());
       return 1;
@@ -209,17 +217,55 @@ final class Arena {
 
   static void play(KitBot bot, String address, String token, double connectTimeout)
       throws ArenaError, BotCodeError {
+    play(bot, address, token, connectTimeout, false);
+  }
+
+  /**
+   * Plays one match; {@code stays}: say that this bot stays for another match if the arena asks
+   * (Hello.stays). True if the arena asked it to (MatchEnd.stay).
+   */
+  static boolean play(KitBot bot, String address, String token, double connectTimeout, boolean stays)
+      throws ArenaError, BotCodeError {
     if (address.startsWith("unix:")) {
       String path = address.startsWith("unix://") ? address.substring(7) : address.substring(5);
       Bridge bridge = Bridge.open(path, address, connectTimeout);
-      play(bot, NettyChannelBuilder.forAddress(bridge.address()), bridge, token);
-    } else {
-      play(bot, NettyChannelBuilder.forTarget(address), null, token);
+      return play(bot, NettyChannelBuilder.forAddress(bridge.address()), bridge, token, stays);
+    }
+    return play(bot, NettyChannelBuilder.forTarget(address), null, token, stays);
+  }
+
+  /** How often a bot that stays looks for its next match's token (ms; it is frozen meanwhile). */
+  static final long STAY_POLL_MS = 5;
+  /** How long a bot that stays waits for its next match before it exits (ms). */
+  static final long STAY_WAIT_MS = 3600_000;
+
+  /** The next match's token, once the arena has written it to {@code file} (null after STAY_WAIT_MS). */
+  static String nextToken(String file, String last) {
+    long limit = System.nanoTime() + STAY_WAIT_MS * 1_000_000L;
+    while (true) {
+      try {
+        String token = Files.readString(Path.of(file)).strip();
+        if (!token.isEmpty() && !token.equals(last)) return token;
+      } catch (IOException e) {
+        // not there yet: look again
+      }
+      if (System.nanoTime() > limit) return null;
+      try {
+        Thread.sleep(STAY_POLL_MS);
+      } catch (InterruptedException e) {
+        return null;
+      }
     }
   }
 
   /** Plays one match over the channel {@code builder} makes (through {@code bridge} if any). */
   static void play(KitBot bot, NettyChannelBuilder builder, Bridge bridge, String token)
+      throws ArenaError, BotCodeError {
+    play(bot, builder, bridge, token, false);
+  }
+
+  static boolean play(
+      KitBot bot, NettyChannelBuilder builder, Bridge bridge, String token, boolean stays)
       throws ArenaError, BotCodeError {
     // netty looks for a hardware address to name itself; the sandbox has none (only loopback)
     System.setProperty("io.netty.machineId", "02:00:00:00:00:01");
@@ -233,7 +279,7 @@ final class Arena {
             .proxyDetector(target -> null)
             .build();
     try {
-      converse(bot, channel, token);
+      return converse(bot, channel, token, stays);
     } finally {
       channel.shutdownNow();
       loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
@@ -241,7 +287,7 @@ final class Arena {
     }
   }
 
-  private static void converse(KitBot bot, ManagedChannel channel, String token)
+  private static boolean converse(KitBot bot, ManagedChannel channel, String token, boolean stays)
       throws ArenaError, BotCodeError {
     LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
     StreamObserver<BotMessage> out =
@@ -270,7 +316,8 @@ final class Arena {
                     .setProtocolVersion(PROTOCOL_VERSION)
                     .setBotName(bot.name())
                     .setToken(token)
-                    .setKit(KIT))
+                    .setKit(KIT)
+                    .setStays(stays))
             .build());
     Session session = new Session(bot);
     while (true) {
@@ -282,7 +329,7 @@ final class Arena {
       }
       if (event.status() != null) {
         Status status = event.status();
-        if (status.isOk()) return;
+        if (status.isOk()) return session.stay;
         String details = status.getDescription();
         throw new ArenaError(
             "the arena ended the connection: "
@@ -483,6 +530,8 @@ final class Arena {
   static final class Session {
     private final KitBot bot;
     private int answers = 0;
+    /** Whether the arena keeps the process for another match (MatchEnd.stay). */
+    boolean stay = false;
 
     Session(KitBot bot) {
       this.bot = bot;
@@ -581,6 +630,7 @@ final class Arena {
         case MATCH_END:
           {
             ArenaOuterClass.MatchEnd e = message.getMatchEnd();
+            stay = e.getStay();
             log(
                 "INFO",
                 "match over: " + e.getGames() + " games, " + answers + " answers, " + e.getFaults()

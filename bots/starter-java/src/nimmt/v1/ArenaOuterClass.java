@@ -1991,6 +1991,18 @@ public final class ArenaOuterClass {
      */
     com.google.protobuf.ByteString
         getKitBytes();
+
+    /**
+     * <pre>
+     * Optional: true if the bot stays for another match when MatchEnd.stay asks it to (it then
+     * reconnects with the new token, see MatchEnd.stay). A bot that leaves it false is ended
+     * after every match, as before.
+     * </pre>
+     *
+     * <code>bool stays = 5;</code>
+     * @return The stays.
+     */
+    boolean getStays();
   }
   /**
    * <pre>
@@ -2199,6 +2211,23 @@ public final class ArenaOuterClass {
       }
     }
 
+    public static final int STAYS_FIELD_NUMBER = 5;
+    private boolean stays_ = false;
+    /**
+     * <pre>
+     * Optional: true if the bot stays for another match when MatchEnd.stay asks it to (it then
+     * reconnects with the new token, see MatchEnd.stay). A bot that leaves it false is ended
+     * after every match, as before.
+     * </pre>
+     *
+     * <code>bool stays = 5;</code>
+     * @return The stays.
+     */
+    @java.lang.Override
+    public boolean getStays() {
+      return stays_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -2225,6 +2254,9 @@ public final class ArenaOuterClass {
       if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(kit_)) {
         com.google.protobuf.GeneratedMessageV3.writeString(output, 4, kit_);
       }
+      if (stays_ != false) {
+        output.writeBool(5, stays_);
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -2246,6 +2278,10 @@ public final class ArenaOuterClass {
       }
       if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(kit_)) {
         size += com.google.protobuf.GeneratedMessageV3.computeStringSize(4, kit_);
+      }
+      if (stays_ != false) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeBoolSize(5, stays_);
       }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
@@ -2270,6 +2306,8 @@ public final class ArenaOuterClass {
           .equals(other.getToken())) return false;
       if (!getKit()
           .equals(other.getKit())) return false;
+      if (getStays()
+          != other.getStays()) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -2289,6 +2327,9 @@ public final class ArenaOuterClass {
       hash = (53 * hash) + getToken().hashCode();
       hash = (37 * hash) + KIT_FIELD_NUMBER;
       hash = (53 * hash) + getKit().hashCode();
+      hash = (37 * hash) + STAYS_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getStays());
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -2426,6 +2467,7 @@ public final class ArenaOuterClass {
         botName_ = "";
         token_ = "";
         kit_ = "";
+        stays_ = false;
         return this;
       }
 
@@ -2470,6 +2512,9 @@ public final class ArenaOuterClass {
         }
         if (((from_bitField0_ & 0x00000008) != 0)) {
           result.kit_ = kit_;
+        }
+        if (((from_bitField0_ & 0x00000010) != 0)) {
+          result.stays_ = stays_;
         }
       }
 
@@ -2535,6 +2580,9 @@ public final class ArenaOuterClass {
           bitField0_ |= 0x00000008;
           onChanged();
         }
+        if (other.getStays() != false) {
+          setStays(other.getStays());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -2581,6 +2629,11 @@ public final class ArenaOuterClass {
                 bitField0_ |= 0x00000008;
                 break;
               } // case 34
+              case 40: {
+                stays_ = input.readBool();
+                bitField0_ |= 0x00000010;
+                break;
+              } // case 40
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -2924,6 +2977,56 @@ public final class ArenaOuterClass {
         checkByteStringIsUtf8(value);
         kit_ = value;
         bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+
+      private boolean stays_ ;
+      /**
+       * <pre>
+       * Optional: true if the bot stays for another match when MatchEnd.stay asks it to (it then
+       * reconnects with the new token, see MatchEnd.stay). A bot that leaves it false is ended
+       * after every match, as before.
+       * </pre>
+       *
+       * <code>bool stays = 5;</code>
+       * @return The stays.
+       */
+      @java.lang.Override
+      public boolean getStays() {
+        return stays_;
+      }
+      /**
+       * <pre>
+       * Optional: true if the bot stays for another match when MatchEnd.stay asks it to (it then
+       * reconnects with the new token, see MatchEnd.stay). A bot that leaves it false is ended
+       * after every match, as before.
+       * </pre>
+       *
+       * <code>bool stays = 5;</code>
+       * @param value The stays to set.
+       * @return This builder for chaining.
+       */
+      public Builder setStays(boolean value) {
+        
+        stays_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Optional: true if the bot stays for another match when MatchEnd.stay asks it to (it then
+       * reconnects with the new token, see MatchEnd.stay). A bot that leaves it false is ended
+       * after every match, as before.
+       * </pre>
+       *
+       * <code>bool stays = 5;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearStays() {
+        bitField0_ = (bitField0_ & ~0x00000010);
+        stays_ = false;
         onChanged();
         return this;
       }
@@ -14817,6 +14920,22 @@ public final class ArenaOuterClass {
      * @return The faults.
      */
     int getFaults();
+
+    /**
+     * <pre>
+     * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
+     * match of the same bot version instead of ending it. The bot closes this stream, then waits
+     * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
+     * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
+     * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
+     * new Hello with that token. False: exit. What a bot may keep between matches is in the
+     * overview ("Staying for another match").
+     * </pre>
+     *
+     * <code>bool stay = 3;</code>
+     * @return The stay.
+     */
+    boolean getStay();
   }
   /**
    * <pre>
@@ -14892,6 +15011,27 @@ public final class ArenaOuterClass {
       return faults_;
     }
 
+    public static final int STAY_FIELD_NUMBER = 3;
+    private boolean stay_ = false;
+    /**
+     * <pre>
+     * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
+     * match of the same bot version instead of ending it. The bot closes this stream, then waits
+     * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
+     * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
+     * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
+     * new Hello with that token. False: exit. What a bot may keep between matches is in the
+     * overview ("Staying for another match").
+     * </pre>
+     *
+     * <code>bool stay = 3;</code>
+     * @return The stay.
+     */
+    @java.lang.Override
+    public boolean getStay() {
+      return stay_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -14912,6 +15052,9 @@ public final class ArenaOuterClass {
       if (faults_ != 0) {
         output.writeUInt32(2, faults_);
       }
+      if (stay_ != false) {
+        output.writeBool(3, stay_);
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -14928,6 +15071,10 @@ public final class ArenaOuterClass {
       if (faults_ != 0) {
         size += com.google.protobuf.CodedOutputStream
           .computeUInt32Size(2, faults_);
+      }
+      if (stay_ != false) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeBoolSize(3, stay_);
       }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
@@ -14948,6 +15095,8 @@ public final class ArenaOuterClass {
           != other.getGames()) return false;
       if (getFaults()
           != other.getFaults()) return false;
+      if (getStay()
+          != other.getStay()) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -14963,6 +15112,9 @@ public final class ArenaOuterClass {
       hash = (53 * hash) + getGames();
       hash = (37 * hash) + FAULTS_FIELD_NUMBER;
       hash = (53 * hash) + getFaults();
+      hash = (37 * hash) + STAY_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getStay());
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -15098,6 +15250,7 @@ public final class ArenaOuterClass {
         bitField0_ = 0;
         games_ = 0;
         faults_ = 0;
+        stay_ = false;
         return this;
       }
 
@@ -15136,6 +15289,9 @@ public final class ArenaOuterClass {
         }
         if (((from_bitField0_ & 0x00000002) != 0)) {
           result.faults_ = faults_;
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.stay_ = stay_;
         }
       }
 
@@ -15189,6 +15345,9 @@ public final class ArenaOuterClass {
         if (other.getFaults() != 0) {
           setFaults(other.getFaults());
         }
+        if (other.getStay() != false) {
+          setStay(other.getStay());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -15225,6 +15384,11 @@ public final class ArenaOuterClass {
                 bitField0_ |= 0x00000002;
                 break;
               } // case 16
+              case 24: {
+                stay_ = input.readBool();
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 24
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -15326,6 +15490,68 @@ public final class ArenaOuterClass {
       public Builder clearFaults() {
         bitField0_ = (bitField0_ & ~0x00000002);
         faults_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private boolean stay_ ;
+      /**
+       * <pre>
+       * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
+       * match of the same bot version instead of ending it. The bot closes this stream, then waits
+       * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
+       * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
+       * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
+       * new Hello with that token. False: exit. What a bot may keep between matches is in the
+       * overview ("Staying for another match").
+       * </pre>
+       *
+       * <code>bool stay = 3;</code>
+       * @return The stay.
+       */
+      @java.lang.Override
+      public boolean getStay() {
+        return stay_;
+      }
+      /**
+       * <pre>
+       * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
+       * match of the same bot version instead of ending it. The bot closes this stream, then waits
+       * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
+       * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
+       * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
+       * new Hello with that token. False: exit. What a bot may keep between matches is in the
+       * overview ("Staying for another match").
+       * </pre>
+       *
+       * <code>bool stay = 3;</code>
+       * @param value The stay to set.
+       * @return This builder for chaining.
+       */
+      public Builder setStay(boolean value) {
+        
+        stay_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
+       * match of the same bot version instead of ending it. The bot closes this stream, then waits
+       * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
+       * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
+       * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
+       * new Hello with that token. False: exit. What a bot may keep between matches is in the
+       * overview ("Staying for another match").
+       * </pre>
+       *
+       * <code>bool stay = 3;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearStay() {
+        bitField0_ = (bitField0_ & ~0x00000004);
+        stay_ = false;
         onChanged();
         return this;
       }
@@ -30987,100 +31213,101 @@ public final class ArenaOuterClass {
       "\n\024nimmt/v1/arena.proto\022\010nimmt.v1\"Z\n\nBotM" +
       "essage\022 \n\005hello\030\001 \001(\0132\017.nimmt.v1.HelloH\000" +
       "\022\"\n\006answer\030\002 \001(\0132\020.nimmt.v1.AnswerH\000B\006\n\004" +
-      "body\"O\n\005Hello\022\030\n\020protocol_version\030\001 \001(\r\022" +
+      "body\"^\n\005Hello\022\030\n\020protocol_version\030\001 \001(\r\022" +
       "\020\n\010bot_name\030\002 \001(\t\022\r\n\005token\030\003 \001(\t\022\013\n\003kit\030" +
-      "\004 \001(\t\"g\n\006Answer\022\022\n\nrequest_id\030\001 \001(\004\022$\n\010d" +
-      "ecision\030\002 \001(\0132\022.nimmt.v1.Decision\022\014\n\004not" +
-      "e\030\003 \001(\t\022\025\n\roption_values\030\004 \003(\001\"\212\002\n\rEngin" +
-      "eMessage\022$\n\007welcome\030\001 \001(\0132\021.nimmt.v1.Wel" +
-      "comeH\000\022)\n\ngame_start\030\002 \001(\0132\023.nimmt.v1.Ga" +
-      "meStartH\000\022,\n\007request\030\003 \001(\0132\031.nimmt.v1.De" +
-      "cisionRequestH\000\022%\n\010game_end\030\004 \001(\0132\021.nimm" +
-      "t.v1.GameEndH\000\022\"\n\006notice\030\005 \001(\0132\020.nimmt.v" +
-      "1.NoticeH\000\022\'\n\tmatch_end\030\006 \001(\0132\022.nimmt.v1" +
-      ".MatchEndH\000B\006\n\004body\"\220\001\n\007Welcome\022\030\n\020proto" +
-      "col_version\030\001 \001(\r\022\020\n\010match_id\030\002 \001(\t\022\020\n\010b" +
-      "ot_name\030\003 \001(\t\022\r\n\005games\030\004 \001(\r\022\023\n\013decision" +
-      "_ms\030\005 \001(\r\022\017\n\007bank_ms\030\006 \001(\r\022\022\n\nmax_faults" +
-      "\030\007 \001(\r\"\245\001\n\tGameStart\022\017\n\007game_id\030\001 \001(\t\022\022\n" +
-      "\ngame_index\030\002 \001(\r\022\017\n\007variant\030\003 \001(\t\022\017\n\007pl" +
-      "ayers\030\004 \001(\r\022\014\n\004seat\030\005 \001(\r\022\014\n\004seed\030\006 \001(\004\022" +
-      "\024\n\014player_names\030\007 \003(\t\022\016\n\006layout\030\010 \003(\t\022\017\n" +
-      "\007bank_ms\030\t \001(\r\"\313\001\n\017DecisionRequest\022\022\n\nre" +
-      "quest_id\030\001 \001(\004\022\017\n\007game_id\030\002 \001(\t\022\014\n\004seat\030" +
-      "\003 \001(\r\022$\n\004kind\030\004 \001(\0162\026.nimmt.v1.DecisionK" +
-      "ind\022#\n\004view\030\005 \001(\0132\025.nimmt.v1.Observation" +
-      "\022\023\n\013deadline_ms\030\006 \001(\r\022\017\n\007bank_ms\030\007 \001(\r\022\024" +
-      "\n\014allowance_ms\030\010 \001(\r\"\177\n\007GameEnd\022\017\n\007game_" +
-      "id\030\001 \001(\t\022#\n\004view\030\002 \001(\0132\025.nimmt.v1.Observ" +
-      "ation\022\016\n\006scores\030\003 \003(\021\022\r\n\005ranks\030\004 \003(\r\022\037\n\006" +
-      "faults\030\005 \003(\0132\017.nimmt.v1.Fault\"V\n\005Fault\022\014" +
-      "\n\004seat\030\001 \001(\r\022!\n\004kind\030\002 \001(\0162\023.nimmt.v1.Fa" +
-      "ultKind\022\014\n\004turn\030\003 \001(\r\022\016\n\006detail\030\004 \001(\t\"\225\001" +
-      "\n\006Notice\022\"\n\004kind\030\001 \001(\0162\024.nimmt.v1.Notice" +
-      "Kind\022\022\n\nrequest_id\030\002 \001(\004\022\017\n\007game_id\030\003 \001(" +
-      "\t\022\017\n\007message\030\004 \001(\t\022\"\n\006played\030\005 \001(\0132\022.nim" +
-      "mt.v1.Decision\022\r\n\005fault\030\006 \001(\010\")\n\010MatchEn" +
-      "d\022\r\n\005games\030\001 \001(\r\022\016\n\006faults\030\002 \001(\r\"\323\004\n\013Obs" +
-      "ervation\022\017\n\007variant\030\001 \001(\t\022\014\n\004seat\030\002 \001(\r\022" +
-      "\017\n\007players\030\003 \001(\r\022\014\n\004turn\030\004 \001(\r\022\022\n\nset_nu" +
-      "mber\030\005 \001(\r\022\016\n\006layout\030\006 \003(\t\022\035\n\006spaces\030\007 \003" +
-      "(\0132\r.nimmt.v1.Row\022!\n\007markers\030\010 \003(\0132\020.nim" +
-      "mt.v1.Marker\022\r\n\005stops\030\t \003(\r\022\014\n\004hand\030\n \003(" +
-      "\r\022*\n\014action_cards\030\013 \003(\0162\024.nimmt.v1.Actio" +
-      "nCard\022\023\n\006chosen\030\014 \001(\rH\000\210\001\001\022\016\n\006scores\030\r \003" +
-      "(\021\022\022\n\nhand_sizes\030\016 \003(\r\022\025\n\raction_counts\030" +
-      "\017 \003(\r\022$\n\007history\030\020 \003(\0132\023.nimmt.v1.TurnPl" +
-      "ays\022!\n\007choices\030\021 \003(\0132\020.nimmt.v1.Choice\022%" +
-      "\n\010to_place\030\022 \003(\0132\023.nimmt.v1.Placement\022\023\n" +
-      "\013supply_size\030\023 \001(\r\022\026\n\016luck_deck_size\030\024 \001" +
-      "(\r\022\030\n\020action_deck_size\030\025 \001(\r\022\"\n\007pending\030" +
-      "\026 \001(\0132\021.nimmt.v1.Pending\022!\n\005legal\030\027 \003(\0132" +
-      "\022.nimmt.v1.DecisionB\t\n\007_chosen\"\024\n\003Row\022\r\n" +
-      "\005tiles\030\001 \003(\021\"F\n\006Marker\022\013\n\003row\030\001 \001(\r\022\r\n\005s" +
-      "pace\030\002 \001(\r\022 \n\004card\030\003 \001(\0162\022.nimmt.v1.Luck" +
-      "Card\"\032\n\tTurnPlays\022\r\n\005tiles\030\001 \003(\r\"\'\n\tPlac" +
-      "ement\022\014\n\004tile\030\001 \001(\r\022\014\n\004seat\030\002 \001(\r\"\206\002\n\006Ch" +
-      "oice\022\014\n\004seat\030\001 \001(\r\022$\n\004kind\030\002 \001(\0162\026.nimmt" +
-      ".v1.DecisionKind\022%\n\tluck_card\030\003 \001(\0162\022.ni" +
-      "mmt.v1.LuckCard\022)\n\013action_card\030\004 \001(\0162\024.n" +
-      "immt.v1.ActionCard\022\021\n\004tile\030\005 \001(\rH\000\210\001\001\022\020\n" +
-      "\003row\030\006 \001(\rH\001\210\001\001\022\022\n\005space\030\007 \001(\rH\002\210\001\001\022\025\n\010n" +
-      "ew_tile\030\010 \001(\rH\003\210\001\001B\007\n\005_tileB\006\n\004_rowB\010\n\006_" +
-      "spaceB\013\n\t_new_tile\"|\n\007Pending\022$\n\004kind\030\001 " +
-      "\001(\0162\026.nimmt.v1.DecisionKind\022\r\n\005seats\030\002 \003" +
-      "(\r\022\021\n\004tile\030\003 \001(\rH\000\210\001\001\022 \n\004card\030\004 \001(\0162\022.ni" +
-      "mmt.v1.LuckCardB\007\n\005_tile\"\256\001\n\010Decision\022\"\n" +
-      "\004tile\030\001 \001(\0132\022.nimmt.v1.PlayTileH\000\022#\n\004luc" +
-      "k\030\002 \001(\0132\023.nimmt.v1.PlaceLuckH\000\022&\n\006action" +
-      "\030\003 \001(\0132\024.nimmt.v1.PlayActionH\000\022%\n\010take_r" +
-      "ow\030\004 \001(\0132\021.nimmt.v1.TakeRowH\000B\n\n\010decisio" +
-      "n\"\030\n\010PlayTile\022\014\n\004tile\030\001 \001(\r\"\'\n\tPlaceLuck" +
-      "\022\013\n\003row\030\001 \001(\r\022\r\n\005space\030\002 \001(\r\"n\n\nPlayActi" +
-      "on\022\"\n\004card\030\001 \001(\0162\024.nimmt.v1.ActionCard\022\020" +
-      "\n\003row\030\002 \001(\rH\000\210\001\001\022\025\n\010new_tile\030\003 \001(\rH\001\210\001\001B" +
-      "\006\n\004_rowB\013\n\t_new_tile\"\026\n\007TakeRow\022\013\n\003row\030\001" +
-      " \001(\r*\223\001\n\014DecisionKind\022\035\n\031DECISION_KIND_U" +
-      "NSPECIFIED\020\000\022\026\n\022DECISION_KIND_TILE\020\001\022\026\n\022" +
-      "DECISION_KIND_LUCK\020\002\022\030\n\024DECISION_KIND_AC" +
-      "TION\020\003\022\032\n\026DECISION_KIND_TAKE_ROW\020\004*J\n\010Lu" +
-      "ckCard\022\022\n\016LUCK_CARD_NONE\020\000\022\023\n\017LUCK_CARD_" +
-      "PLUS5\020\001\022\025\n\021LUCK_CARD_FINAL10\020\002*\340\001\n\nActio" +
-      "nCard\022\024\n\020ACTION_CARD_NONE\020\000\022\024\n\020ACTION_CA" +
-      "RD_STOP\020\001\022\024\n\020ACTION_CARD_SWAP\020\002\022\024\n\020ACTIO" +
-      "N_CARD_SKIP\020\003\022\025\n\021ACTION_CARD_FRONT\020\004\022\031\n\025" +
-      "ACTION_CARD_ASCENDING\020\005\022\030\n\024ACTION_CARD_A" +
-      "NYWHERE\020\006\022\027\n\023ACTION_CARD_ANOTHER\020\007\022\025\n\021AC" +
-      "TION_CARD_PLUS5\020\010*\206\001\n\tFaultKind\022\032\n\026FAULT" +
-      "_KIND_UNSPECIFIED\020\000\022\026\n\022FAULT_KIND_TIMEOU" +
-      "T\020\001\022\024\n\020FAULT_KIND_CRASH\020\002\022\026\n\022FAULT_KIND_" +
-      "ILLEGAL\020\003\022\027\n\023FAULT_KIND_PROTOCOL\020\004*\213\001\n\nN" +
-      "oticeKind\022\033\n\027NOTICE_KIND_UNSPECIFIED\020\000\022\027" +
-      "\n\023NOTICE_KIND_TIMEOUT\020\001\022\027\n\023NOTICE_KIND_I" +
-      "LLEGAL\020\002\022\030\n\024NOTICE_KIND_PROTOCOL\020\003\022\024\n\020NO" +
-      "TICE_KIND_LATE\020\0042B\n\005Arena\0229\n\004Play\022\024.nimm" +
-      "t.v1.BotMessage\032\027.nimmt.v1.EngineMessage" +
-      "(\0010\001b\006proto3"
+      "\004 \001(\t\022\r\n\005stays\030\005 \001(\010\"g\n\006Answer\022\022\n\nreques" +
+      "t_id\030\001 \001(\004\022$\n\010decision\030\002 \001(\0132\022.nimmt.v1." +
+      "Decision\022\014\n\004note\030\003 \001(\t\022\025\n\roption_values\030" +
+      "\004 \003(\001\"\212\002\n\rEngineMessage\022$\n\007welcome\030\001 \001(\013" +
+      "2\021.nimmt.v1.WelcomeH\000\022)\n\ngame_start\030\002 \001(" +
+      "\0132\023.nimmt.v1.GameStartH\000\022,\n\007request\030\003 \001(" +
+      "\0132\031.nimmt.v1.DecisionRequestH\000\022%\n\010game_e" +
+      "nd\030\004 \001(\0132\021.nimmt.v1.GameEndH\000\022\"\n\006notice\030" +
+      "\005 \001(\0132\020.nimmt.v1.NoticeH\000\022\'\n\tmatch_end\030\006" +
+      " \001(\0132\022.nimmt.v1.MatchEndH\000B\006\n\004body\"\220\001\n\007W" +
+      "elcome\022\030\n\020protocol_version\030\001 \001(\r\022\020\n\010matc" +
+      "h_id\030\002 \001(\t\022\020\n\010bot_name\030\003 \001(\t\022\r\n\005games\030\004 " +
+      "\001(\r\022\023\n\013decision_ms\030\005 \001(\r\022\017\n\007bank_ms\030\006 \001(" +
+      "\r\022\022\n\nmax_faults\030\007 \001(\r\"\245\001\n\tGameStart\022\017\n\007g" +
+      "ame_id\030\001 \001(\t\022\022\n\ngame_index\030\002 \001(\r\022\017\n\007vari" +
+      "ant\030\003 \001(\t\022\017\n\007players\030\004 \001(\r\022\014\n\004seat\030\005 \001(\r" +
+      "\022\014\n\004seed\030\006 \001(\004\022\024\n\014player_names\030\007 \003(\t\022\016\n\006" +
+      "layout\030\010 \003(\t\022\017\n\007bank_ms\030\t \001(\r\"\313\001\n\017Decisi" +
+      "onRequest\022\022\n\nrequest_id\030\001 \001(\004\022\017\n\007game_id" +
+      "\030\002 \001(\t\022\014\n\004seat\030\003 \001(\r\022$\n\004kind\030\004 \001(\0162\026.nim" +
+      "mt.v1.DecisionKind\022#\n\004view\030\005 \001(\0132\025.nimmt" +
+      ".v1.Observation\022\023\n\013deadline_ms\030\006 \001(\r\022\017\n\007" +
+      "bank_ms\030\007 \001(\r\022\024\n\014allowance_ms\030\010 \001(\r\"\177\n\007G" +
+      "ameEnd\022\017\n\007game_id\030\001 \001(\t\022#\n\004view\030\002 \001(\0132\025." +
+      "nimmt.v1.Observation\022\016\n\006scores\030\003 \003(\021\022\r\n\005" +
+      "ranks\030\004 \003(\r\022\037\n\006faults\030\005 \003(\0132\017.nimmt.v1.F" +
+      "ault\"V\n\005Fault\022\014\n\004seat\030\001 \001(\r\022!\n\004kind\030\002 \001(" +
+      "\0162\023.nimmt.v1.FaultKind\022\014\n\004turn\030\003 \001(\r\022\016\n\006" +
+      "detail\030\004 \001(\t\"\225\001\n\006Notice\022\"\n\004kind\030\001 \001(\0162\024." +
+      "nimmt.v1.NoticeKind\022\022\n\nrequest_id\030\002 \001(\004\022" +
+      "\017\n\007game_id\030\003 \001(\t\022\017\n\007message\030\004 \001(\t\022\"\n\006pla" +
+      "yed\030\005 \001(\0132\022.nimmt.v1.Decision\022\r\n\005fault\030\006" +
+      " \001(\010\"7\n\010MatchEnd\022\r\n\005games\030\001 \001(\r\022\016\n\006fault" +
+      "s\030\002 \001(\r\022\014\n\004stay\030\003 \001(\010\"\323\004\n\013Observation\022\017\n" +
+      "\007variant\030\001 \001(\t\022\014\n\004seat\030\002 \001(\r\022\017\n\007players\030" +
+      "\003 \001(\r\022\014\n\004turn\030\004 \001(\r\022\022\n\nset_number\030\005 \001(\r\022" +
+      "\016\n\006layout\030\006 \003(\t\022\035\n\006spaces\030\007 \003(\0132\r.nimmt." +
+      "v1.Row\022!\n\007markers\030\010 \003(\0132\020.nimmt.v1.Marke" +
+      "r\022\r\n\005stops\030\t \003(\r\022\014\n\004hand\030\n \003(\r\022*\n\014action" +
+      "_cards\030\013 \003(\0162\024.nimmt.v1.ActionCard\022\023\n\006ch" +
+      "osen\030\014 \001(\rH\000\210\001\001\022\016\n\006scores\030\r \003(\021\022\022\n\nhand_" +
+      "sizes\030\016 \003(\r\022\025\n\raction_counts\030\017 \003(\r\022$\n\007hi" +
+      "story\030\020 \003(\0132\023.nimmt.v1.TurnPlays\022!\n\007choi" +
+      "ces\030\021 \003(\0132\020.nimmt.v1.Choice\022%\n\010to_place\030" +
+      "\022 \003(\0132\023.nimmt.v1.Placement\022\023\n\013supply_siz" +
+      "e\030\023 \001(\r\022\026\n\016luck_deck_size\030\024 \001(\r\022\030\n\020actio" +
+      "n_deck_size\030\025 \001(\r\022\"\n\007pending\030\026 \001(\0132\021.nim" +
+      "mt.v1.Pending\022!\n\005legal\030\027 \003(\0132\022.nimmt.v1." +
+      "DecisionB\t\n\007_chosen\"\024\n\003Row\022\r\n\005tiles\030\001 \003(" +
+      "\021\"F\n\006Marker\022\013\n\003row\030\001 \001(\r\022\r\n\005space\030\002 \001(\r\022" +
+      " \n\004card\030\003 \001(\0162\022.nimmt.v1.LuckCard\"\032\n\tTur" +
+      "nPlays\022\r\n\005tiles\030\001 \003(\r\"\'\n\tPlacement\022\014\n\004ti" +
+      "le\030\001 \001(\r\022\014\n\004seat\030\002 \001(\r\"\206\002\n\006Choice\022\014\n\004sea" +
+      "t\030\001 \001(\r\022$\n\004kind\030\002 \001(\0162\026.nimmt.v1.Decisio" +
+      "nKind\022%\n\tluck_card\030\003 \001(\0162\022.nimmt.v1.Luck" +
+      "Card\022)\n\013action_card\030\004 \001(\0162\024.nimmt.v1.Act" +
+      "ionCard\022\021\n\004tile\030\005 \001(\rH\000\210\001\001\022\020\n\003row\030\006 \001(\rH" +
+      "\001\210\001\001\022\022\n\005space\030\007 \001(\rH\002\210\001\001\022\025\n\010new_tile\030\010 \001" +
+      "(\rH\003\210\001\001B\007\n\005_tileB\006\n\004_rowB\010\n\006_spaceB\013\n\t_n" +
+      "ew_tile\"|\n\007Pending\022$\n\004kind\030\001 \001(\0162\026.nimmt" +
+      ".v1.DecisionKind\022\r\n\005seats\030\002 \003(\r\022\021\n\004tile\030" +
+      "\003 \001(\rH\000\210\001\001\022 \n\004card\030\004 \001(\0162\022.nimmt.v1.Luck" +
+      "CardB\007\n\005_tile\"\256\001\n\010Decision\022\"\n\004tile\030\001 \001(\013" +
+      "2\022.nimmt.v1.PlayTileH\000\022#\n\004luck\030\002 \001(\0132\023.n" +
+      "immt.v1.PlaceLuckH\000\022&\n\006action\030\003 \001(\0132\024.ni" +
+      "mmt.v1.PlayActionH\000\022%\n\010take_row\030\004 \001(\0132\021." +
+      "nimmt.v1.TakeRowH\000B\n\n\010decision\"\030\n\010PlayTi" +
+      "le\022\014\n\004tile\030\001 \001(\r\"\'\n\tPlaceLuck\022\013\n\003row\030\001 \001" +
+      "(\r\022\r\n\005space\030\002 \001(\r\"n\n\nPlayAction\022\"\n\004card\030" +
+      "\001 \001(\0162\024.nimmt.v1.ActionCard\022\020\n\003row\030\002 \001(\r" +
+      "H\000\210\001\001\022\025\n\010new_tile\030\003 \001(\rH\001\210\001\001B\006\n\004_rowB\013\n\t" +
+      "_new_tile\"\026\n\007TakeRow\022\013\n\003row\030\001 \001(\r*\223\001\n\014De" +
+      "cisionKind\022\035\n\031DECISION_KIND_UNSPECIFIED\020" +
+      "\000\022\026\n\022DECISION_KIND_TILE\020\001\022\026\n\022DECISION_KI" +
+      "ND_LUCK\020\002\022\030\n\024DECISION_KIND_ACTION\020\003\022\032\n\026D" +
+      "ECISION_KIND_TAKE_ROW\020\004*J\n\010LuckCard\022\022\n\016L" +
+      "UCK_CARD_NONE\020\000\022\023\n\017LUCK_CARD_PLUS5\020\001\022\025\n\021" +
+      "LUCK_CARD_FINAL10\020\002*\340\001\n\nActionCard\022\024\n\020AC" +
+      "TION_CARD_NONE\020\000\022\024\n\020ACTION_CARD_STOP\020\001\022\024" +
+      "\n\020ACTION_CARD_SWAP\020\002\022\024\n\020ACTION_CARD_SKIP" +
+      "\020\003\022\025\n\021ACTION_CARD_FRONT\020\004\022\031\n\025ACTION_CARD" +
+      "_ASCENDING\020\005\022\030\n\024ACTION_CARD_ANYWHERE\020\006\022\027" +
+      "\n\023ACTION_CARD_ANOTHER\020\007\022\025\n\021ACTION_CARD_P" +
+      "LUS5\020\010*\206\001\n\tFaultKind\022\032\n\026FAULT_KIND_UNSPE" +
+      "CIFIED\020\000\022\026\n\022FAULT_KIND_TIMEOUT\020\001\022\024\n\020FAUL" +
+      "T_KIND_CRASH\020\002\022\026\n\022FAULT_KIND_ILLEGAL\020\003\022\027" +
+      "\n\023FAULT_KIND_PROTOCOL\020\004*\213\001\n\nNoticeKind\022\033" +
+      "\n\027NOTICE_KIND_UNSPECIFIED\020\000\022\027\n\023NOTICE_KI" +
+      "ND_TIMEOUT\020\001\022\027\n\023NOTICE_KIND_ILLEGAL\020\002\022\030\n" +
+      "\024NOTICE_KIND_PROTOCOL\020\003\022\024\n\020NOTICE_KIND_L" +
+      "ATE\020\0042B\n\005Arena\0229\n\004Play\022\024.nimmt.v1.BotMes" +
+      "sage\032\027.nimmt.v1.EngineMessage(\0010\001b\006proto" +
+      "3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -31097,7 +31324,7 @@ public final class ArenaOuterClass {
     internal_static_nimmt_v1_Hello_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_nimmt_v1_Hello_descriptor,
-        new java.lang.String[] { "ProtocolVersion", "BotName", "Token", "Kit", });
+        new java.lang.String[] { "ProtocolVersion", "BotName", "Token", "Kit", "Stays", });
     internal_static_nimmt_v1_Answer_descriptor =
       getDescriptor().getMessageTypes().get(2);
     internal_static_nimmt_v1_Answer_fieldAccessorTable = new
@@ -31151,7 +31378,7 @@ public final class ArenaOuterClass {
     internal_static_nimmt_v1_MatchEnd_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_nimmt_v1_MatchEnd_descriptor,
-        new java.lang.String[] { "Games", "Faults", });
+        new java.lang.String[] { "Games", "Faults", "Stay", });
     internal_static_nimmt_v1_Observation_descriptor =
       getDescriptor().getMessageTypes().get(11);
     internal_static_nimmt_v1_Observation_fieldAccessorTable = new

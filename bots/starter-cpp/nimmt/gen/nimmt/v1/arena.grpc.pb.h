@@ -38,6 +38,19 @@
 // skips the other rotations' games). A bot that plays from its owner's machine or is started by
 // hand could remember deals across processes: it never plays a duplicate match.
 //
+// Staying for another match: starting a process costs the arena more than a short match's
+// decisions, so a bot whose Hello sets `stays` may be kept for a later match of the same bot
+// version (never another version or owner) when MatchEnd.stay says so: it reconnects with the
+// new token (see MatchEnd.stay) and plays that match as if it had just started. Its memory
+// carries over with the process, and that is allowed: what it learnt of its opponents' habits,
+// its tables, its caches. What the arena guarantees: a kept process is never dealt a deal it
+// was dealt before (in a duplicate match each seat rotation is still a process of its own, and
+// a process is kept only for matches whose deals it has not seen); a process that had a fault,
+// crashed, ran out of memory or was dropped is never kept; between matches it is frozen (it
+// gets no CPU time at all, whatever it started) and it may be ended at any time instead of
+// being given another match (an idle limit, a bounded number of kept processes, a worker that
+// stops). A bot cannot tell whether its next match will come: it must not rely on one.
+//
 // At most one DecisionRequest is open per connection at a time, except that a request the bot
 // answered too late is already closed (its late answer is ignored with a LATE notice).
 //

@@ -42,6 +42,7 @@ PROTOBUF_CONSTEXPR Hello::Hello(
   , /*decltype(_impl_.token_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.kit_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.protocol_version_)*/0u
+  , /*decltype(_impl_.stays_)*/false
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct HelloDefaultTypeInternal {
   PROTOBUF_CONSTEXPR HelloDefaultTypeInternal()
@@ -199,6 +200,7 @@ PROTOBUF_CONSTEXPR MatchEnd::MatchEnd(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.games_)*/0u
   , /*decltype(_impl_.faults_)*/0u
+  , /*decltype(_impl_.stay_)*/false
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct MatchEndDefaultTypeInternal {
   PROTOBUF_CONSTEXPR MatchEndDefaultTypeInternal()
@@ -443,6 +445,7 @@ const uint32_t TableStruct_nimmt_2fv1_2farena_2eproto::offsets[] PROTOBUF_SECTIO
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::Hello, _impl_.bot_name_),
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::Hello, _impl_.token_),
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::Hello, _impl_.kit_),
+  PROTOBUF_FIELD_OFFSET(::nimmt::v1::Hello, _impl_.stays_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::Answer, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -549,6 +552,7 @@ const uint32_t TableStruct_nimmt_2fv1_2farena_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,  // no _inlined_string_donated_
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::MatchEnd, _impl_.games_),
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::MatchEnd, _impl_.faults_),
+  PROTOBUF_FIELD_OFFSET(::nimmt::v1::MatchEnd, _impl_.stay_),
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::Observation, _impl_._has_bits_),
   PROTOBUF_FIELD_OFFSET(::nimmt::v1::Observation, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -717,27 +721,27 @@ const uint32_t TableStruct_nimmt_2fv1_2farena_2eproto::offsets[] PROTOBUF_SECTIO
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::nimmt::v1::BotMessage)},
   { 9, -1, -1, sizeof(::nimmt::v1::Hello)},
-  { 19, -1, -1, sizeof(::nimmt::v1::Answer)},
-  { 29, -1, -1, sizeof(::nimmt::v1::EngineMessage)},
-  { 42, -1, -1, sizeof(::nimmt::v1::Welcome)},
-  { 55, -1, -1, sizeof(::nimmt::v1::GameStart)},
-  { 70, -1, -1, sizeof(::nimmt::v1::DecisionRequest)},
-  { 84, -1, -1, sizeof(::nimmt::v1::GameEnd)},
-  { 95, -1, -1, sizeof(::nimmt::v1::Fault)},
-  { 105, -1, -1, sizeof(::nimmt::v1::Notice)},
-  { 117, -1, -1, sizeof(::nimmt::v1::MatchEnd)},
-  { 125, 154, -1, sizeof(::nimmt::v1::Observation)},
-  { 177, -1, -1, sizeof(::nimmt::v1::Row)},
-  { 184, -1, -1, sizeof(::nimmt::v1::Marker)},
-  { 193, -1, -1, sizeof(::nimmt::v1::TurnPlays)},
-  { 200, -1, -1, sizeof(::nimmt::v1::Placement)},
-  { 208, 222, -1, sizeof(::nimmt::v1::Choice)},
-  { 230, 240, -1, sizeof(::nimmt::v1::Pending)},
-  { 244, -1, -1, sizeof(::nimmt::v1::Decision)},
-  { 255, -1, -1, sizeof(::nimmt::v1::PlayTile)},
-  { 262, -1, -1, sizeof(::nimmt::v1::PlaceLuck)},
-  { 270, 279, -1, sizeof(::nimmt::v1::PlayAction)},
-  { 282, -1, -1, sizeof(::nimmt::v1::TakeRow)},
+  { 20, -1, -1, sizeof(::nimmt::v1::Answer)},
+  { 30, -1, -1, sizeof(::nimmt::v1::EngineMessage)},
+  { 43, -1, -1, sizeof(::nimmt::v1::Welcome)},
+  { 56, -1, -1, sizeof(::nimmt::v1::GameStart)},
+  { 71, -1, -1, sizeof(::nimmt::v1::DecisionRequest)},
+  { 85, -1, -1, sizeof(::nimmt::v1::GameEnd)},
+  { 96, -1, -1, sizeof(::nimmt::v1::Fault)},
+  { 106, -1, -1, sizeof(::nimmt::v1::Notice)},
+  { 118, -1, -1, sizeof(::nimmt::v1::MatchEnd)},
+  { 127, 156, -1, sizeof(::nimmt::v1::Observation)},
+  { 179, -1, -1, sizeof(::nimmt::v1::Row)},
+  { 186, -1, -1, sizeof(::nimmt::v1::Marker)},
+  { 195, -1, -1, sizeof(::nimmt::v1::TurnPlays)},
+  { 202, -1, -1, sizeof(::nimmt::v1::Placement)},
+  { 210, 224, -1, sizeof(::nimmt::v1::Choice)},
+  { 232, 242, -1, sizeof(::nimmt::v1::Pending)},
+  { 246, -1, -1, sizeof(::nimmt::v1::Decision)},
+  { 257, -1, -1, sizeof(::nimmt::v1::PlayTile)},
+  { 264, -1, -1, sizeof(::nimmt::v1::PlaceLuck)},
+  { 272, 281, -1, sizeof(::nimmt::v1::PlayAction)},
+  { 284, -1, -1, sizeof(::nimmt::v1::TakeRow)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -770,104 +774,105 @@ const char descriptor_table_protodef_nimmt_2fv1_2farena_2eproto[] PROTOBUF_SECTI
   "\n\024nimmt/v1/arena.proto\022\010nimmt.v1\"Z\n\nBotM"
   "essage\022 \n\005hello\030\001 \001(\0132\017.nimmt.v1.HelloH\000"
   "\022\"\n\006answer\030\002 \001(\0132\020.nimmt.v1.AnswerH\000B\006\n\004"
-  "body\"O\n\005Hello\022\030\n\020protocol_version\030\001 \001(\r\022"
+  "body\"^\n\005Hello\022\030\n\020protocol_version\030\001 \001(\r\022"
   "\020\n\010bot_name\030\002 \001(\t\022\r\n\005token\030\003 \001(\t\022\013\n\003kit\030"
-  "\004 \001(\t\"g\n\006Answer\022\022\n\nrequest_id\030\001 \001(\004\022$\n\010d"
-  "ecision\030\002 \001(\0132\022.nimmt.v1.Decision\022\014\n\004not"
-  "e\030\003 \001(\t\022\025\n\roption_values\030\004 \003(\001\"\212\002\n\rEngin"
-  "eMessage\022$\n\007welcome\030\001 \001(\0132\021.nimmt.v1.Wel"
-  "comeH\000\022)\n\ngame_start\030\002 \001(\0132\023.nimmt.v1.Ga"
-  "meStartH\000\022,\n\007request\030\003 \001(\0132\031.nimmt.v1.De"
-  "cisionRequestH\000\022%\n\010game_end\030\004 \001(\0132\021.nimm"
-  "t.v1.GameEndH\000\022\"\n\006notice\030\005 \001(\0132\020.nimmt.v"
-  "1.NoticeH\000\022\'\n\tmatch_end\030\006 \001(\0132\022.nimmt.v1"
-  ".MatchEndH\000B\006\n\004body\"\220\001\n\007Welcome\022\030\n\020proto"
-  "col_version\030\001 \001(\r\022\020\n\010match_id\030\002 \001(\t\022\020\n\010b"
-  "ot_name\030\003 \001(\t\022\r\n\005games\030\004 \001(\r\022\023\n\013decision"
-  "_ms\030\005 \001(\r\022\017\n\007bank_ms\030\006 \001(\r\022\022\n\nmax_faults"
-  "\030\007 \001(\r\"\245\001\n\tGameStart\022\017\n\007game_id\030\001 \001(\t\022\022\n"
-  "\ngame_index\030\002 \001(\r\022\017\n\007variant\030\003 \001(\t\022\017\n\007pl"
-  "ayers\030\004 \001(\r\022\014\n\004seat\030\005 \001(\r\022\014\n\004seed\030\006 \001(\004\022"
-  "\024\n\014player_names\030\007 \003(\t\022\016\n\006layout\030\010 \003(\t\022\017\n"
-  "\007bank_ms\030\t \001(\r\"\313\001\n\017DecisionRequest\022\022\n\nre"
-  "quest_id\030\001 \001(\004\022\017\n\007game_id\030\002 \001(\t\022\014\n\004seat\030"
-  "\003 \001(\r\022$\n\004kind\030\004 \001(\0162\026.nimmt.v1.DecisionK"
-  "ind\022#\n\004view\030\005 \001(\0132\025.nimmt.v1.Observation"
-  "\022\023\n\013deadline_ms\030\006 \001(\r\022\017\n\007bank_ms\030\007 \001(\r\022\024"
-  "\n\014allowance_ms\030\010 \001(\r\"\177\n\007GameEnd\022\017\n\007game_"
-  "id\030\001 \001(\t\022#\n\004view\030\002 \001(\0132\025.nimmt.v1.Observ"
-  "ation\022\016\n\006scores\030\003 \003(\021\022\r\n\005ranks\030\004 \003(\r\022\037\n\006"
-  "faults\030\005 \003(\0132\017.nimmt.v1.Fault\"V\n\005Fault\022\014"
-  "\n\004seat\030\001 \001(\r\022!\n\004kind\030\002 \001(\0162\023.nimmt.v1.Fa"
-  "ultKind\022\014\n\004turn\030\003 \001(\r\022\016\n\006detail\030\004 \001(\t\"\225\001"
-  "\n\006Notice\022\"\n\004kind\030\001 \001(\0162\024.nimmt.v1.Notice"
-  "Kind\022\022\n\nrequest_id\030\002 \001(\004\022\017\n\007game_id\030\003 \001("
-  "\t\022\017\n\007message\030\004 \001(\t\022\"\n\006played\030\005 \001(\0132\022.nim"
-  "mt.v1.Decision\022\r\n\005fault\030\006 \001(\010\")\n\010MatchEn"
-  "d\022\r\n\005games\030\001 \001(\r\022\016\n\006faults\030\002 \001(\r\"\323\004\n\013Obs"
-  "ervation\022\017\n\007variant\030\001 \001(\t\022\014\n\004seat\030\002 \001(\r\022"
-  "\017\n\007players\030\003 \001(\r\022\014\n\004turn\030\004 \001(\r\022\022\n\nset_nu"
-  "mber\030\005 \001(\r\022\016\n\006layout\030\006 \003(\t\022\035\n\006spaces\030\007 \003"
-  "(\0132\r.nimmt.v1.Row\022!\n\007markers\030\010 \003(\0132\020.nim"
-  "mt.v1.Marker\022\r\n\005stops\030\t \003(\r\022\014\n\004hand\030\n \003("
-  "\r\022*\n\014action_cards\030\013 \003(\0162\024.nimmt.v1.Actio"
-  "nCard\022\023\n\006chosen\030\014 \001(\rH\000\210\001\001\022\016\n\006scores\030\r \003"
-  "(\021\022\022\n\nhand_sizes\030\016 \003(\r\022\025\n\raction_counts\030"
-  "\017 \003(\r\022$\n\007history\030\020 \003(\0132\023.nimmt.v1.TurnPl"
-  "ays\022!\n\007choices\030\021 \003(\0132\020.nimmt.v1.Choice\022%"
-  "\n\010to_place\030\022 \003(\0132\023.nimmt.v1.Placement\022\023\n"
-  "\013supply_size\030\023 \001(\r\022\026\n\016luck_deck_size\030\024 \001"
-  "(\r\022\030\n\020action_deck_size\030\025 \001(\r\022\"\n\007pending\030"
-  "\026 \001(\0132\021.nimmt.v1.Pending\022!\n\005legal\030\027 \003(\0132"
-  "\022.nimmt.v1.DecisionB\t\n\007_chosen\"\024\n\003Row\022\r\n"
-  "\005tiles\030\001 \003(\021\"F\n\006Marker\022\013\n\003row\030\001 \001(\r\022\r\n\005s"
-  "pace\030\002 \001(\r\022 \n\004card\030\003 \001(\0162\022.nimmt.v1.Luck"
-  "Card\"\032\n\tTurnPlays\022\r\n\005tiles\030\001 \003(\r\"\'\n\tPlac"
-  "ement\022\014\n\004tile\030\001 \001(\r\022\014\n\004seat\030\002 \001(\r\"\206\002\n\006Ch"
-  "oice\022\014\n\004seat\030\001 \001(\r\022$\n\004kind\030\002 \001(\0162\026.nimmt"
-  ".v1.DecisionKind\022%\n\tluck_card\030\003 \001(\0162\022.ni"
-  "mmt.v1.LuckCard\022)\n\013action_card\030\004 \001(\0162\024.n"
-  "immt.v1.ActionCard\022\021\n\004tile\030\005 \001(\rH\000\210\001\001\022\020\n"
-  "\003row\030\006 \001(\rH\001\210\001\001\022\022\n\005space\030\007 \001(\rH\002\210\001\001\022\025\n\010n"
-  "ew_tile\030\010 \001(\rH\003\210\001\001B\007\n\005_tileB\006\n\004_rowB\010\n\006_"
-  "spaceB\013\n\t_new_tile\"|\n\007Pending\022$\n\004kind\030\001 "
-  "\001(\0162\026.nimmt.v1.DecisionKind\022\r\n\005seats\030\002 \003"
-  "(\r\022\021\n\004tile\030\003 \001(\rH\000\210\001\001\022 \n\004card\030\004 \001(\0162\022.ni"
-  "mmt.v1.LuckCardB\007\n\005_tile\"\256\001\n\010Decision\022\"\n"
-  "\004tile\030\001 \001(\0132\022.nimmt.v1.PlayTileH\000\022#\n\004luc"
-  "k\030\002 \001(\0132\023.nimmt.v1.PlaceLuckH\000\022&\n\006action"
-  "\030\003 \001(\0132\024.nimmt.v1.PlayActionH\000\022%\n\010take_r"
-  "ow\030\004 \001(\0132\021.nimmt.v1.TakeRowH\000B\n\n\010decisio"
-  "n\"\030\n\010PlayTile\022\014\n\004tile\030\001 \001(\r\"\'\n\tPlaceLuck"
-  "\022\013\n\003row\030\001 \001(\r\022\r\n\005space\030\002 \001(\r\"n\n\nPlayActi"
-  "on\022\"\n\004card\030\001 \001(\0162\024.nimmt.v1.ActionCard\022\020"
-  "\n\003row\030\002 \001(\rH\000\210\001\001\022\025\n\010new_tile\030\003 \001(\rH\001\210\001\001B"
-  "\006\n\004_rowB\013\n\t_new_tile\"\026\n\007TakeRow\022\013\n\003row\030\001"
-  " \001(\r*\223\001\n\014DecisionKind\022\035\n\031DECISION_KIND_U"
-  "NSPECIFIED\020\000\022\026\n\022DECISION_KIND_TILE\020\001\022\026\n\022"
-  "DECISION_KIND_LUCK\020\002\022\030\n\024DECISION_KIND_AC"
-  "TION\020\003\022\032\n\026DECISION_KIND_TAKE_ROW\020\004*J\n\010Lu"
-  "ckCard\022\022\n\016LUCK_CARD_NONE\020\000\022\023\n\017LUCK_CARD_"
-  "PLUS5\020\001\022\025\n\021LUCK_CARD_FINAL10\020\002*\340\001\n\nActio"
-  "nCard\022\024\n\020ACTION_CARD_NONE\020\000\022\024\n\020ACTION_CA"
-  "RD_STOP\020\001\022\024\n\020ACTION_CARD_SWAP\020\002\022\024\n\020ACTIO"
-  "N_CARD_SKIP\020\003\022\025\n\021ACTION_CARD_FRONT\020\004\022\031\n\025"
-  "ACTION_CARD_ASCENDING\020\005\022\030\n\024ACTION_CARD_A"
-  "NYWHERE\020\006\022\027\n\023ACTION_CARD_ANOTHER\020\007\022\025\n\021AC"
-  "TION_CARD_PLUS5\020\010*\206\001\n\tFaultKind\022\032\n\026FAULT"
-  "_KIND_UNSPECIFIED\020\000\022\026\n\022FAULT_KIND_TIMEOU"
-  "T\020\001\022\024\n\020FAULT_KIND_CRASH\020\002\022\026\n\022FAULT_KIND_"
-  "ILLEGAL\020\003\022\027\n\023FAULT_KIND_PROTOCOL\020\004*\213\001\n\nN"
-  "oticeKind\022\033\n\027NOTICE_KIND_UNSPECIFIED\020\000\022\027"
-  "\n\023NOTICE_KIND_TIMEOUT\020\001\022\027\n\023NOTICE_KIND_I"
-  "LLEGAL\020\002\022\030\n\024NOTICE_KIND_PROTOCOL\020\003\022\024\n\020NO"
-  "TICE_KIND_LATE\020\0042B\n\005Arena\0229\n\004Play\022\024.nimm"
-  "t.v1.BotMessage\032\027.nimmt.v1.EngineMessage"
-  "(\0010\001b\006proto3"
+  "\004 \001(\t\022\r\n\005stays\030\005 \001(\010\"g\n\006Answer\022\022\n\nreques"
+  "t_id\030\001 \001(\004\022$\n\010decision\030\002 \001(\0132\022.nimmt.v1."
+  "Decision\022\014\n\004note\030\003 \001(\t\022\025\n\roption_values\030"
+  "\004 \003(\001\"\212\002\n\rEngineMessage\022$\n\007welcome\030\001 \001(\013"
+  "2\021.nimmt.v1.WelcomeH\000\022)\n\ngame_start\030\002 \001("
+  "\0132\023.nimmt.v1.GameStartH\000\022,\n\007request\030\003 \001("
+  "\0132\031.nimmt.v1.DecisionRequestH\000\022%\n\010game_e"
+  "nd\030\004 \001(\0132\021.nimmt.v1.GameEndH\000\022\"\n\006notice\030"
+  "\005 \001(\0132\020.nimmt.v1.NoticeH\000\022\'\n\tmatch_end\030\006"
+  " \001(\0132\022.nimmt.v1.MatchEndH\000B\006\n\004body\"\220\001\n\007W"
+  "elcome\022\030\n\020protocol_version\030\001 \001(\r\022\020\n\010matc"
+  "h_id\030\002 \001(\t\022\020\n\010bot_name\030\003 \001(\t\022\r\n\005games\030\004 "
+  "\001(\r\022\023\n\013decision_ms\030\005 \001(\r\022\017\n\007bank_ms\030\006 \001("
+  "\r\022\022\n\nmax_faults\030\007 \001(\r\"\245\001\n\tGameStart\022\017\n\007g"
+  "ame_id\030\001 \001(\t\022\022\n\ngame_index\030\002 \001(\r\022\017\n\007vari"
+  "ant\030\003 \001(\t\022\017\n\007players\030\004 \001(\r\022\014\n\004seat\030\005 \001(\r"
+  "\022\014\n\004seed\030\006 \001(\004\022\024\n\014player_names\030\007 \003(\t\022\016\n\006"
+  "layout\030\010 \003(\t\022\017\n\007bank_ms\030\t \001(\r\"\313\001\n\017Decisi"
+  "onRequest\022\022\n\nrequest_id\030\001 \001(\004\022\017\n\007game_id"
+  "\030\002 \001(\t\022\014\n\004seat\030\003 \001(\r\022$\n\004kind\030\004 \001(\0162\026.nim"
+  "mt.v1.DecisionKind\022#\n\004view\030\005 \001(\0132\025.nimmt"
+  ".v1.Observation\022\023\n\013deadline_ms\030\006 \001(\r\022\017\n\007"
+  "bank_ms\030\007 \001(\r\022\024\n\014allowance_ms\030\010 \001(\r\"\177\n\007G"
+  "ameEnd\022\017\n\007game_id\030\001 \001(\t\022#\n\004view\030\002 \001(\0132\025."
+  "nimmt.v1.Observation\022\016\n\006scores\030\003 \003(\021\022\r\n\005"
+  "ranks\030\004 \003(\r\022\037\n\006faults\030\005 \003(\0132\017.nimmt.v1.F"
+  "ault\"V\n\005Fault\022\014\n\004seat\030\001 \001(\r\022!\n\004kind\030\002 \001("
+  "\0162\023.nimmt.v1.FaultKind\022\014\n\004turn\030\003 \001(\r\022\016\n\006"
+  "detail\030\004 \001(\t\"\225\001\n\006Notice\022\"\n\004kind\030\001 \001(\0162\024."
+  "nimmt.v1.NoticeKind\022\022\n\nrequest_id\030\002 \001(\004\022"
+  "\017\n\007game_id\030\003 \001(\t\022\017\n\007message\030\004 \001(\t\022\"\n\006pla"
+  "yed\030\005 \001(\0132\022.nimmt.v1.Decision\022\r\n\005fault\030\006"
+  " \001(\010\"7\n\010MatchEnd\022\r\n\005games\030\001 \001(\r\022\016\n\006fault"
+  "s\030\002 \001(\r\022\014\n\004stay\030\003 \001(\010\"\323\004\n\013Observation\022\017\n"
+  "\007variant\030\001 \001(\t\022\014\n\004seat\030\002 \001(\r\022\017\n\007players\030"
+  "\003 \001(\r\022\014\n\004turn\030\004 \001(\r\022\022\n\nset_number\030\005 \001(\r\022"
+  "\016\n\006layout\030\006 \003(\t\022\035\n\006spaces\030\007 \003(\0132\r.nimmt."
+  "v1.Row\022!\n\007markers\030\010 \003(\0132\020.nimmt.v1.Marke"
+  "r\022\r\n\005stops\030\t \003(\r\022\014\n\004hand\030\n \003(\r\022*\n\014action"
+  "_cards\030\013 \003(\0162\024.nimmt.v1.ActionCard\022\023\n\006ch"
+  "osen\030\014 \001(\rH\000\210\001\001\022\016\n\006scores\030\r \003(\021\022\022\n\nhand_"
+  "sizes\030\016 \003(\r\022\025\n\raction_counts\030\017 \003(\r\022$\n\007hi"
+  "story\030\020 \003(\0132\023.nimmt.v1.TurnPlays\022!\n\007choi"
+  "ces\030\021 \003(\0132\020.nimmt.v1.Choice\022%\n\010to_place\030"
+  "\022 \003(\0132\023.nimmt.v1.Placement\022\023\n\013supply_siz"
+  "e\030\023 \001(\r\022\026\n\016luck_deck_size\030\024 \001(\r\022\030\n\020actio"
+  "n_deck_size\030\025 \001(\r\022\"\n\007pending\030\026 \001(\0132\021.nim"
+  "mt.v1.Pending\022!\n\005legal\030\027 \003(\0132\022.nimmt.v1."
+  "DecisionB\t\n\007_chosen\"\024\n\003Row\022\r\n\005tiles\030\001 \003("
+  "\021\"F\n\006Marker\022\013\n\003row\030\001 \001(\r\022\r\n\005space\030\002 \001(\r\022"
+  " \n\004card\030\003 \001(\0162\022.nimmt.v1.LuckCard\"\032\n\tTur"
+  "nPlays\022\r\n\005tiles\030\001 \003(\r\"\'\n\tPlacement\022\014\n\004ti"
+  "le\030\001 \001(\r\022\014\n\004seat\030\002 \001(\r\"\206\002\n\006Choice\022\014\n\004sea"
+  "t\030\001 \001(\r\022$\n\004kind\030\002 \001(\0162\026.nimmt.v1.Decisio"
+  "nKind\022%\n\tluck_card\030\003 \001(\0162\022.nimmt.v1.Luck"
+  "Card\022)\n\013action_card\030\004 \001(\0162\024.nimmt.v1.Act"
+  "ionCard\022\021\n\004tile\030\005 \001(\rH\000\210\001\001\022\020\n\003row\030\006 \001(\rH"
+  "\001\210\001\001\022\022\n\005space\030\007 \001(\rH\002\210\001\001\022\025\n\010new_tile\030\010 \001"
+  "(\rH\003\210\001\001B\007\n\005_tileB\006\n\004_rowB\010\n\006_spaceB\013\n\t_n"
+  "ew_tile\"|\n\007Pending\022$\n\004kind\030\001 \001(\0162\026.nimmt"
+  ".v1.DecisionKind\022\r\n\005seats\030\002 \003(\r\022\021\n\004tile\030"
+  "\003 \001(\rH\000\210\001\001\022 \n\004card\030\004 \001(\0162\022.nimmt.v1.Luck"
+  "CardB\007\n\005_tile\"\256\001\n\010Decision\022\"\n\004tile\030\001 \001(\013"
+  "2\022.nimmt.v1.PlayTileH\000\022#\n\004luck\030\002 \001(\0132\023.n"
+  "immt.v1.PlaceLuckH\000\022&\n\006action\030\003 \001(\0132\024.ni"
+  "mmt.v1.PlayActionH\000\022%\n\010take_row\030\004 \001(\0132\021."
+  "nimmt.v1.TakeRowH\000B\n\n\010decision\"\030\n\010PlayTi"
+  "le\022\014\n\004tile\030\001 \001(\r\"\'\n\tPlaceLuck\022\013\n\003row\030\001 \001"
+  "(\r\022\r\n\005space\030\002 \001(\r\"n\n\nPlayAction\022\"\n\004card\030"
+  "\001 \001(\0162\024.nimmt.v1.ActionCard\022\020\n\003row\030\002 \001(\r"
+  "H\000\210\001\001\022\025\n\010new_tile\030\003 \001(\rH\001\210\001\001B\006\n\004_rowB\013\n\t"
+  "_new_tile\"\026\n\007TakeRow\022\013\n\003row\030\001 \001(\r*\223\001\n\014De"
+  "cisionKind\022\035\n\031DECISION_KIND_UNSPECIFIED\020"
+  "\000\022\026\n\022DECISION_KIND_TILE\020\001\022\026\n\022DECISION_KI"
+  "ND_LUCK\020\002\022\030\n\024DECISION_KIND_ACTION\020\003\022\032\n\026D"
+  "ECISION_KIND_TAKE_ROW\020\004*J\n\010LuckCard\022\022\n\016L"
+  "UCK_CARD_NONE\020\000\022\023\n\017LUCK_CARD_PLUS5\020\001\022\025\n\021"
+  "LUCK_CARD_FINAL10\020\002*\340\001\n\nActionCard\022\024\n\020AC"
+  "TION_CARD_NONE\020\000\022\024\n\020ACTION_CARD_STOP\020\001\022\024"
+  "\n\020ACTION_CARD_SWAP\020\002\022\024\n\020ACTION_CARD_SKIP"
+  "\020\003\022\025\n\021ACTION_CARD_FRONT\020\004\022\031\n\025ACTION_CARD"
+  "_ASCENDING\020\005\022\030\n\024ACTION_CARD_ANYWHERE\020\006\022\027"
+  "\n\023ACTION_CARD_ANOTHER\020\007\022\025\n\021ACTION_CARD_P"
+  "LUS5\020\010*\206\001\n\tFaultKind\022\032\n\026FAULT_KIND_UNSPE"
+  "CIFIED\020\000\022\026\n\022FAULT_KIND_TIMEOUT\020\001\022\024\n\020FAUL"
+  "T_KIND_CRASH\020\002\022\026\n\022FAULT_KIND_ILLEGAL\020\003\022\027"
+  "\n\023FAULT_KIND_PROTOCOL\020\004*\213\001\n\nNoticeKind\022\033"
+  "\n\027NOTICE_KIND_UNSPECIFIED\020\000\022\027\n\023NOTICE_KI"
+  "ND_TIMEOUT\020\001\022\027\n\023NOTICE_KIND_ILLEGAL\020\002\022\030\n"
+  "\024NOTICE_KIND_PROTOCOL\020\003\022\024\n\020NOTICE_KIND_L"
+  "ATE\020\0042B\n\005Arena\0229\n\004Play\022\024.nimmt.v1.BotMes"
+  "sage\032\027.nimmt.v1.EngineMessage(\0010\001b\006proto"
+  "3"
   ;
 static ::_pbi::once_flag descriptor_table_nimmt_2fv1_2farena_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_nimmt_2fv1_2farena_2eproto = {
-    false, false, 3852, descriptor_table_protodef_nimmt_2fv1_2farena_2eproto,
+    false, false, 3881, descriptor_table_protodef_nimmt_2fv1_2farena_2eproto,
     "nimmt/v1/arena.proto",
     &descriptor_table_nimmt_2fv1_2farena_2eproto_once, nullptr, 0, 23,
     schemas, file_default_instances, TableStruct_nimmt_2fv1_2farena_2eproto::offsets,
@@ -1295,6 +1300,7 @@ Hello::Hello(const Hello& from)
     , decltype(_impl_.token_){}
     , decltype(_impl_.kit_){}
     , decltype(_impl_.protocol_version_){}
+    , decltype(_impl_.stays_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
@@ -1322,7 +1328,9 @@ Hello::Hello(const Hello& from)
     _this->_impl_.kit_.Set(from._internal_kit(), 
       _this->GetArenaForAllocation());
   }
-  _this->_impl_.protocol_version_ = from._impl_.protocol_version_;
+  ::memcpy(&_impl_.protocol_version_, &from._impl_.protocol_version_,
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.stays_) -
+    reinterpret_cast<char*>(&_impl_.protocol_version_)) + sizeof(_impl_.stays_));
   // @@protoc_insertion_point(copy_constructor:nimmt.v1.Hello)
 }
 
@@ -1335,6 +1343,7 @@ inline void Hello::SharedCtor(
     , decltype(_impl_.token_){}
     , decltype(_impl_.kit_){}
     , decltype(_impl_.protocol_version_){0u}
+    , decltype(_impl_.stays_){false}
     , /*decltype(_impl_._cached_size_)*/{}
   };
   _impl_.bot_name_.InitDefault();
@@ -1380,7 +1389,9 @@ void Hello::Clear() {
   _impl_.bot_name_.ClearToEmpty();
   _impl_.token_.ClearToEmpty();
   _impl_.kit_.ClearToEmpty();
-  _impl_.protocol_version_ = 0u;
+  ::memset(&_impl_.protocol_version_, 0, static_cast<size_t>(
+      reinterpret_cast<char*>(&_impl_.stays_) -
+      reinterpret_cast<char*>(&_impl_.protocol_version_)) + sizeof(_impl_.stays_));
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
 
@@ -1425,6 +1436,14 @@ const char* Hello::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
           ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
           CHK_(ptr);
           CHK_(::_pbi::VerifyUTF8(str, "nimmt.v1.Hello.kit"));
+        } else
+          goto handle_unusual;
+        continue;
+      // bool stays = 5;
+      case 5:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 40)) {
+          _impl_.stays_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
         } else
           goto handle_unusual;
         continue;
@@ -1493,6 +1512,12 @@ uint8_t* Hello::_InternalSerialize(
         4, this->_internal_kit(), target);
   }
 
+  // bool stays = 5;
+  if (this->_internal_stays() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(5, this->_internal_stays(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -1535,6 +1560,11 @@ size_t Hello::ByteSizeLong() const {
     total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_protocol_version());
   }
 
+  // bool stays = 5;
+  if (this->_internal_stays() != 0) {
+    total_size += 1 + 1;
+  }
+
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
 }
 
@@ -1564,6 +1594,9 @@ void Hello::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   }
   if (from._internal_protocol_version() != 0) {
     _this->_internal_set_protocol_version(from._internal_protocol_version());
+  }
+  if (from._internal_stays() != 0) {
+    _this->_internal_set_stays(from._internal_stays());
   }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
@@ -1596,7 +1629,12 @@ void Hello::InternalSwap(Hello* other) {
       &_impl_.kit_, lhs_arena,
       &other->_impl_.kit_, rhs_arena
   );
-  swap(_impl_.protocol_version_, other->_impl_.protocol_version_);
+  ::PROTOBUF_NAMESPACE_ID::internal::memswap<
+      PROTOBUF_FIELD_OFFSET(Hello, _impl_.stays_)
+      + sizeof(Hello::_impl_.stays_)
+      - PROTOBUF_FIELD_OFFSET(Hello, _impl_.protocol_version_)>(
+          reinterpret_cast<char*>(&_impl_.protocol_version_),
+          reinterpret_cast<char*>(&other->_impl_.protocol_version_));
 }
 
 ::PROTOBUF_NAMESPACE_ID::Metadata Hello::GetMetadata() const {
@@ -4754,12 +4792,13 @@ MatchEnd::MatchEnd(const MatchEnd& from)
   new (&_impl_) Impl_{
       decltype(_impl_.games_){}
     , decltype(_impl_.faults_){}
+    , decltype(_impl_.stay_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
   ::memcpy(&_impl_.games_, &from._impl_.games_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.faults_) -
-    reinterpret_cast<char*>(&_impl_.games_)) + sizeof(_impl_.faults_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.stay_) -
+    reinterpret_cast<char*>(&_impl_.games_)) + sizeof(_impl_.stay_));
   // @@protoc_insertion_point(copy_constructor:nimmt.v1.MatchEnd)
 }
 
@@ -4770,6 +4809,7 @@ inline void MatchEnd::SharedCtor(
   new (&_impl_) Impl_{
       decltype(_impl_.games_){0u}
     , decltype(_impl_.faults_){0u}
+    , decltype(_impl_.stay_){false}
     , /*decltype(_impl_._cached_size_)*/{}
   };
 }
@@ -4798,8 +4838,8 @@ void MatchEnd::Clear() {
   (void) cached_has_bits;
 
   ::memset(&_impl_.games_, 0, static_cast<size_t>(
-      reinterpret_cast<char*>(&_impl_.faults_) -
-      reinterpret_cast<char*>(&_impl_.games_)) + sizeof(_impl_.faults_));
+      reinterpret_cast<char*>(&_impl_.stay_) -
+      reinterpret_cast<char*>(&_impl_.games_)) + sizeof(_impl_.stay_));
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
 
@@ -4821,6 +4861,14 @@ const char* MatchEnd::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx)
       case 2:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 16)) {
           _impl_.faults_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // bool stay = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 24)) {
+          _impl_.stay_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
         } else
           goto handle_unusual;
@@ -4866,6 +4914,12 @@ uint8_t* MatchEnd::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteUInt32ToArray(2, this->_internal_faults(), target);
   }
 
+  // bool stay = 3;
+  if (this->_internal_stay() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(3, this->_internal_stay(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -4892,6 +4946,11 @@ size_t MatchEnd::ByteSizeLong() const {
     total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_faults());
   }
 
+  // bool stay = 3;
+  if (this->_internal_stay() != 0) {
+    total_size += 1 + 1;
+  }
+
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
 }
 
@@ -4916,6 +4975,9 @@ void MatchEnd::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTO
   if (from._internal_faults() != 0) {
     _this->_internal_set_faults(from._internal_faults());
   }
+  if (from._internal_stay() != 0) {
+    _this->_internal_set_stay(from._internal_stay());
+  }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
 
@@ -4934,8 +4996,8 @@ void MatchEnd::InternalSwap(MatchEnd* other) {
   using std::swap;
   _internal_metadata_.InternalSwap(&other->_internal_metadata_);
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(MatchEnd, _impl_.faults_)
-      + sizeof(MatchEnd::_impl_.faults_)
+      PROTOBUF_FIELD_OFFSET(MatchEnd, _impl_.stay_)
+      + sizeof(MatchEnd::_impl_.stay_)
       - PROTOBUF_FIELD_OFFSET(MatchEnd, _impl_.games_)>(
           reinterpret_cast<char*>(&_impl_.games_),
           reinterpret_cast<char*>(&other->_impl_.games_));

@@ -611,6 +611,7 @@ class Hello final :
     kTokenFieldNumber = 3,
     kKitFieldNumber = 4,
     kProtocolVersionFieldNumber = 1,
+    kStaysFieldNumber = 5,
   };
   // string bot_name = 2;
   void clear_bot_name();
@@ -663,6 +664,15 @@ class Hello final :
   void _internal_set_protocol_version(uint32_t value);
   public:
 
+  // bool stays = 5;
+  void clear_stays();
+  bool stays() const;
+  void set_stays(bool value);
+  private:
+  bool _internal_stays() const;
+  void _internal_set_stays(bool value);
+  public:
+
   // @@protoc_insertion_point(class_scope:nimmt.v1.Hello)
  private:
   class _Internal;
@@ -675,6 +685,7 @@ class Hello final :
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr token_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr kit_;
     uint32_t protocol_version_;
+    bool stays_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
   union { Impl_ _impl_; };
@@ -2687,6 +2698,7 @@ class MatchEnd final :
   enum : int {
     kGamesFieldNumber = 1,
     kFaultsFieldNumber = 2,
+    kStayFieldNumber = 3,
   };
   // uint32 games = 1;
   void clear_games();
@@ -2706,6 +2718,15 @@ class MatchEnd final :
   void _internal_set_faults(uint32_t value);
   public:
 
+  // bool stay = 3;
+  void clear_stay();
+  bool stay() const;
+  void set_stay(bool value);
+  private:
+  bool _internal_stay() const;
+  void _internal_set_stay(bool value);
+  public:
+
   // @@protoc_insertion_point(class_scope:nimmt.v1.MatchEnd)
  private:
   class _Internal;
@@ -2716,6 +2737,7 @@ class MatchEnd final :
   struct Impl_ {
     uint32_t games_;
     uint32_t faults_;
+    bool stay_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
   union { Impl_ _impl_; };
@@ -5589,6 +5611,26 @@ inline void Hello::set_allocated_kit(std::string* kit) {
   // @@protoc_insertion_point(field_set_allocated:nimmt.v1.Hello.kit)
 }
 
+// bool stays = 5;
+inline void Hello::clear_stays() {
+  _impl_.stays_ = false;
+}
+inline bool Hello::_internal_stays() const {
+  return _impl_.stays_;
+}
+inline bool Hello::stays() const {
+  // @@protoc_insertion_point(field_get:nimmt.v1.Hello.stays)
+  return _internal_stays();
+}
+inline void Hello::_internal_set_stays(bool value) {
+  
+  _impl_.stays_ = value;
+}
+inline void Hello::set_stays(bool value) {
+  _internal_set_stays(value);
+  // @@protoc_insertion_point(field_set:nimmt.v1.Hello.stays)
+}
+
 // -------------------------------------------------------------------
 
 // Answer
@@ -7767,6 +7809,26 @@ inline void MatchEnd::_internal_set_faults(uint32_t value) {
 inline void MatchEnd::set_faults(uint32_t value) {
   _internal_set_faults(value);
   // @@protoc_insertion_point(field_set:nimmt.v1.MatchEnd.faults)
+}
+
+// bool stay = 3;
+inline void MatchEnd::clear_stay() {
+  _impl_.stay_ = false;
+}
+inline bool MatchEnd::_internal_stay() const {
+  return _impl_.stay_;
+}
+inline bool MatchEnd::stay() const {
+  // @@protoc_insertion_point(field_get:nimmt.v1.MatchEnd.stay)
+  return _internal_stay();
+}
+inline void MatchEnd::_internal_set_stay(bool value) {
+  
+  _impl_.stay_ = value;
+}
+inline void MatchEnd::set_stay(bool value) {
+  _internal_set_stay(value);
+  // @@protoc_insertion_point(field_set:nimmt.v1.MatchEnd.stay)
 }
 
 // -------------------------------------------------------------------

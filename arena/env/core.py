@@ -1,0 +1,341 @@
+"""Card-game tables on the compiled core: many games in numpy arrays, a decision point a step.
+
+The environments of the card game (``classic``) step the compiled core
+(``arena/engine/_playout_core.c``: ``classic_deal``, ``classic_step``, ``classic_observe``),
+whose placements are the core's one card-game loop; this module holds the tables' memory and
+hands the core numpy arrays. The core writes each seat's vector (:mod:`arena.env.features`) and
+action mask directly, without a Python object per card.
+
+A step answers one decision point of every table at once, as the parallel environment does: at
+a card choice every seat without a chosen card answers (``-1``: not yet, for the AEC env, whose
+seats answer one after the other), at a row choice only the asked seat. An asked seat's action
+outside its mask plays the arena's fault default (the lowest card; the row with the fewest
+bullheads, the topmost of equal rows) and is flagged in ``illegal``.
+
+>>> tables = ClassicTables(players=4, count=2)
+>>> tables.deal(np.array([5, 6], np.uint64))
+>>> masks = tables.masks()
+>>> masks.shape, int(masks[0, 0].sum())
+((2, 4, 432), 10)
+>>> from arena.engine import Game
+>>> sorted(Game.new("classic", 4, 5).hands[1]) == tables.view(0)["hands"][1]
+True
+"""
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from arena.engine.game import Game
+from arena.engine.playout import CORE
+from arena.engine.variants import variant
+
+from .actions import ACTION_COUNT, BLOCKS, TILES, decision_of
+from .encoding import _static
+from .features import BLOCKS as FEATURE_BLOCKS
+from .features import OBSERVATION_SIZE, SPACE_KINDS, SPEC
+from .table import IllegalActionError, SeatObservation, Table
+
+__all__ = ["ClassicTables", "CoreTable", "core_available", "make_table"]
+
+#: The phases a table is in (``phase`` of :meth:`ClassicTables.phases`).
+OVER, TILE, TAKE_ROW = 0, 1, 2
+
+_SPACES = FEATURE_BLOCKS["spaces"]
+_SPACE_FEATURES = 4 + len(SPACE_KINDS) + 2
+
+
+def core_available() -> bool:
+    """Whether the compiled core is built (else the environments play through the Game)."""
+    return CORE is not None and hasattr(CORE, "classic_step")
+
+
+@cache
+def _layout() -> tuple[int, ...]:
+    """The vector's and the action space's numbers as the core takes them (its ``B_*``)."""
+    from .actions import ROWS, SPACES
+
+    assert _SPACES.stop - _SPACES.start == ROWS * SPACES * _SPACE_FEATURES
+    # the core clears decision .. to place as one range: they must stay in this order
+    names = [name for name, *_ in SPEC]
+    assert names[names.index("decision") : names.index("to place") + 1] == [
+        "decision",
+        "hand",
+        "chosen",
+        "placing",
+        "luck card",
+        "revealed",
+        "to place",
+    ]
+    assert variant("classic").tiles == TILES
+    return (
+        FEATURE_BLOCKS["decision"].start,
+        FEATURE_BLOCKS["hand"].start,
+        FEATURE_BLOCKS["chosen"].start,
+        FEATURE_BLOCKS["placing"].start,
+        FEATURE_BLOCKS["revealed"].start,
+        FEATURE_BLOCKS["to place"].start,
+        _SPACES.start,
+        FEATURE_BLOCKS["rows"].start,
+        FEATURE_BLOCKS["seats"].start,
+        FEATURE_BLOCKS["counters"].start,
+        SPACES,
+        _SPACE_FEATURES,
+        TILES,
+        OBSERVATION_SIZE,
+        BLOCKS["take_row"].start,
+        ACTION_COUNT,
+    )
+
+
+class ClassicTables:
+    """``count`` card-game tables of ``players`` seats, in one buffer the core steps."""
+
+    def __init__(self, players: int, count: int) -> None:
+        if CORE is None or not core_available():
+            raise RuntimeError("the compiled core is not built: the card-game tables need it")
+        variant("classic").check_players(players)
+        if count < 1:
+            raise ValueError(f"count {count}: at least one table")
+        self.players = players
+        self.count = count
+        self._core: Any = CORE
+        self._tables = np.zeros(count * self._core.classic_table_size(), np.uint8)
+        self._template = _static("classic", players)
+        self._layout = _layout()
+        self._illegal = np.zeros((count, players), np.uint8)
+        self.dealt = False
+
+    def deal(
+        self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.bool_] | None = None
+    ) -> None:
+        """Deal table ``i`` from ``seeds[i]`` (as ``Game.new("classic", players, seed)``),
+        every table or those where ``which`` is set."""
+        seeds = np.ascontiguousarray(seeds, np.uint64)
+        if seeds.shape != (self.count,):
+            raise ValueError(f"seeds: shape ({self.count},), not {seeds.shape}")
+        if which is not None:
+            which = np.ascontiguousarray(which, np.uint8)
+            if not self.dealt and not which.all():
+                raise ValueError("the first deal deals every table")
+        self._core.classic_deal(self._tables, self.players, seeds, which)
+        self.dealt = True
+
+    def step(
+        self,
+        actions: npt.NDArray[np.int64],
+        rewards: npt.NDArray[np.float32] | None = None,
+        strict: bool = False,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+        """One decision point of every table: ``actions`` ``(count, players)`` (``-1``: this
+        seat does not answer yet). The rewards (change of score, penalty points negative), where
+        an asked seat's action was illegal, and the actions played: an illegal one's fault
+        default, or with ``strict`` nothing (that table is left as it was)."""
+        self._check()
+        played = np.array(actions, np.int64, order="C")
+        if played.shape != (self.count, self.players):
+            raise ValueError(f"actions: shape {(self.count, self.players)}, not {played.shape}")
+        if rewards is None:
+            rewards = np.empty((self.count, self.players), np.float32)
+        self._core.classic_step(
+            self._tables, played, rewards, self._illegal, self._layout[14], strict
+        )
+        return rewards, self._illegal == 1, played
+
+    @property
+    def flags(self) -> npt.NDArray[np.uint8]:
+        """The last step's flags per seat: 1 an illegal action, 2 an answer of a seat not
+        asked (ignored)."""
+        return self._illegal
+
+    def observe(
+        self,
+        seat: int = -1,
+        obs: npt.NDArray[np.float32] | None = None,
+        mask: npt.NDArray[np.int8] | None = None,
+        which: npt.NDArray[np.bool_] | None = None,
+        primed: bool = False,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """Every seat's vector and mask, ``(count, players, ...)``; of ``seat`` only,
+        ``(count, ...)``. Written into ``obs`` and ``mask`` when given (of the tables where
+        ``which`` is set, when given); ``primed``: ``obs`` holds what an earlier call wrote
+        for the same seats, untouched since (then only the entries that change are cleared)."""
+        self._check()
+        shape = (self.count,) if seat >= 0 else (self.count, self.players)
+        if obs is None:
+            obs = np.empty((*shape, OBSERVATION_SIZE), np.float32)
+        if mask is None:
+            mask = np.empty((*shape, ACTION_COUNT), np.int8)
+        if obs.shape != (*shape, OBSERVATION_SIZE) or mask.shape != (*shape, ACTION_COUNT):
+            raise ValueError(f"obs and mask: shapes {shape} + (size,), not {obs.shape}")
+        chosen = None if which is None else np.ascontiguousarray(which, np.uint8)
+        self._core.classic_observe(
+            self._tables, self._layout, self._template, seat, obs, mask, chosen, primed
+        )
+        return obs, mask
+
+    def status(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """Each table's phase (:data:`OVER`, :data:`TILE`, :data:`TAKE_ROW`) and the seat a
+        row is asked of (-1: none)."""
+        self._check()
+        phase = np.empty(self.count, np.int8)
+        asked = np.empty(self.count, np.int8)
+        self._core.classic_status(self._tables, phase, asked)
+        return phase, asked
+
+    def scores(self) -> npt.NDArray[np.int64]:
+        """Every table's scores as the engine counts them (penalty points), ``(count,
+        players)``."""
+        self._check()
+        phase = np.empty(self.count, np.int8)
+        scores = np.empty((self.count, self.players), np.int64)
+        self._core.classic_status(self._tables, phase, np.empty_like(phase), scores)
+        return scores
+
+    def masks(self, seat: int = -1) -> npt.NDArray[np.int8]:
+        """The masks alone (see :meth:`observe`)."""
+        self._check()
+        shape = (self.count,) if seat >= 0 else (self.count, self.players)
+        mask = np.empty((*shape, ACTION_COUNT), np.int8)
+        self._core.classic_observe(self._tables, self._layout, self._template, seat, None, mask)
+        return mask
+
+    def view(self, index: int) -> dict[str, Any]:
+        """Table ``index`` as plain values: rows, hands, scores, chosen, phase, asked, turn."""
+        self._check()
+        result: dict[str, Any] = self._core.classic_view(self._tables, index)
+        return result
+
+    def _check(self) -> None:
+        if not self.dealt:
+            raise RuntimeError("no game dealt yet: call reset() first")
+
+    @property
+    def buffer(self) -> npt.NDArray[np.uint8]:
+        """The tables' memory, for the house policies (:mod:`arena.bots._policies`)."""
+        return self._tables
+
+
+class CoreTable(Table):
+    """One card game on the compiled core, with :class:`~arena.env.table.Table`'s methods.
+
+    The core plays and shows the game; :attr:`game` (the engine's ``Game``, for views, replays
+    and analysis) is brought up to date from the decisions played when it is asked for, so an
+    environment that only steps and observes never builds one.
+
+    >>> table = CoreTable(players=3)
+    >>> table.deal(seed=5)
+    >>> while table.asked():
+    ...     for seat in table.asked():
+    ...         table.apply(seat, int(table.mask(seat).nonzero()[0][0]))
+    >>> [-int(r) for r in table.rewards()] == list(table.game.result().scores)
+    True
+    """
+
+    def __init__(self, players: int) -> None:
+        super().__init__("classic", players)
+        self._tables = ClassicTables(players, 1)
+        self._actions = np.full((1, players), -1, np.int64)
+        self._rewards = np.zeros((1, players), np.float32)
+        self._gained = np.zeros(players, np.float64)
+        self._seed = 0
+        self._log: list[tuple[int, int]] = []  # (seat, action) since the deal
+        self._played = 0  # of which the game has played so far
+        # the core's calls, bound once: an AEC step is a few of them
+        self._core: Any = CORE
+        self._buffer = self._tables.buffer
+        self._flags = self._tables.flags
+        self._layout = _layout()
+        self._template = _static("classic", players)
+        self._take_row = BLOCKS["take_row"].start
+
+    @property
+    def game(self) -> Game:
+        """The game under way, hidden information included (never shown to a seat)."""
+        if not self._tables.dealt:
+            raise RuntimeError("no game dealt yet: call reset() first")
+        if self._game is None:
+            self._game = Game.new("classic", self.players, self._seed)
+            self._played = 0
+        for seat, action in self._log[self._played :]:
+            decision = decision_of(action)
+            assert decision is not None
+            self._game.apply(seat, decision)
+        self._played = len(self._log)
+        return self._game
+
+    def deal(self, seed: int) -> None:
+        self._seed = seed
+        self._tables.deal(np.array([seed & (2**64 - 1)], np.uint64))
+        self._game = None
+        self._log = []
+        self._gained[:] = 0
+
+    def asked(self) -> tuple[int, ...]:
+        self._tables._check()
+        asked: tuple[int, ...] = self._core.classic_asked(self._buffer, 0)
+        return asked
+
+    def observation(self, seat: int, view: object = None) -> SeatObservation:
+        """``seat``'s vector and action mask, from the core (``view`` is not needed)."""
+        self._tables._check()
+        obs = np.empty(OBSERVATION_SIZE, np.float32)
+        mask = np.empty(ACTION_COUNT, np.int8)
+        self._core.classic_observe(self._buffer, self._layout, self._template, seat, obs, mask)
+        return {"observation": obs, "action_mask": mask}
+
+    def observations(self) -> list[SeatObservation]:
+        obs, mask = self._tables.observe()
+        return [{"observation": o, "action_mask": m} for o, m in zip(obs[0], mask[0], strict=True)]
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        mask: npt.NDArray[np.int8] = self._tables.masks(seat)[0]
+        return mask
+
+    def apply(self, seat: int, action: int) -> None:
+        """Play ``action`` for ``seat``; :class:`IllegalActionError` (and nothing played) if it
+        is not in the seat's mask."""
+        self._tables._check()
+        if not 0 < action < ACTION_COUNT:
+            raise IllegalActionError(f"action {action} is not legal for seat {seat} now")
+        actions = self._actions
+        actions.fill(-1)
+        actions[0, seat] = action
+        self._core.classic_step(
+            self._buffer, actions, self._rewards, self._flags, self._take_row, True
+        )
+        if self._flags[0, seat]:
+            raise IllegalActionError(f"action {action} is not legal for seat {seat} now")
+        self._gained += self._rewards[0]
+        self._log.append((seat, action))
+
+    def answer(self, actions: Mapping[int, int]) -> set[int]:
+        self._actions[:] = -1
+        asked = self.asked()
+        for seat in asked:
+            action = int(actions[seat])
+            self._actions[0, seat] = action if 0 <= action < ACTION_COUNT else ACTION_COUNT
+        rewards, illegal, played = self._tables.step(self._actions, self._rewards)
+        self._gained += rewards[0]
+        self._log.extend((seat, int(played[0, seat])) for seat in asked)
+        return {seat for seat in asked if illegal[0, seat]}
+
+    def points(self) -> list[int]:
+        scores = self._tables.view(0)["scores"]
+        return [-s for s in scores]
+
+    def rewards(self) -> list[float]:
+        gained: list[float] = self._gained.tolist()
+        self._gained.fill(0)
+        return gained
+
+
+def make_table(variant: str, players: int) -> Table:
+    """The table the environments play ``variant`` on: the compiled core's for the card game
+    (where it is built), else one over the engine's ``Game``."""
+    if variant == "classic" and core_available():
+        return CoreTable(players)
+    return Table(variant, players)
