@@ -76,6 +76,20 @@ orders, and "matchup, heaviest pair" on the pair with the most. Its reads are bo
 construction (``matchups.services``: the kinds' totals, ≤ 49 chart points a kind read by
 their numbers, one page of shared games by key, each by an index).
 
+Measured so on 2026-12-06 (``--matches 50000,2000000 --pages matchup --requests 100 --batch 10
+--rounds 2``: 200 requests per page and size), on this machine loaded by other runs (load
+average 13-20 on 2 cores, so the absolute times say nothing of the 100 ms goal): p95 at
+2,000,000 over 50,000, with its 95% interval::
+
+    matchup                  0.95 [0.79-1.08]   (p95 288 ms at 50,000, 275 ms at 2,000,000)
+    matchup, heaviest pair   1.02 [0.97-1.12]   (308 ms, 315 ms; 144 and 4,627 shared games)
+
+Within 1.15x, the interval too. ``EXPLAIN ANALYZE`` of the heaviest pair's page of shared
+games reads 51 rows of ``pair_game_list`` and no sort (5.3 ms at 50,000 on a cold cache, 0.4 ms
+at 2,000,000), its chart points ``pair_game_seq`` (0.1 and 2.7 ms for 10 and 27 points).
+Filling the 2,000,000 league took 82 minutes there (57 of them making the rows in Python at
+nice 10); its database is 14 GB.
+
 (``python benchmarks/site_pages.py`` works too.) Settings: ``NIMMT_BENCH_PAGES_DATABASE_URL``
 (default ``postgres://postgres@127.0.0.1:5432/nimmt_bench_pages``; each size adds ``_<size>``
 to its name). The sites listen on free ports of 127.0.0.1 unless ``--ports 8301,8302,8303``

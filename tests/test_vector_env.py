@@ -438,3 +438,92 @@ def test_the_aec_env_on_the_core_replays_as_the_games_record():
         assert verify(replay) == []
         assert check_replay(replay) == []
         assert [-totals[a] for a in game.possible_agents] == list(game.game.result().scores)
+
+
+@pytest.mark.parametrize("players", [2, 4, 10])
+def test_a_step_writes_only_what_changed_and_shows_what_a_whole_write_shows(players):
+    """VectorEnv brings its arrays from the last state shown to the new one entry by entry:
+    after every step (take_row choices, illegal actions, ended games dealt again) they equal
+    the vectors and masks written whole from the tables, and the final observations those of
+    the ended games."""
+    count = 24
+    env = VectorEnv("classic", players, count, seed=players, copy=False)
+    obs, _ = env.reset()
+    tables = env.tables
+    assert isinstance(tables, ClassicTables)
+    rng = np.random.default_rng(players)
+    ended = 0
+    for step in range(150):
+        whole_obs, whole_mask = tables.observe()
+        assert np.array_equal(obs["observation"], whole_obs)
+        assert np.array_equal(obs["action_mask"], whole_mask)
+        actions = random_actions(obs["action_mask"], rng)
+        if step % 7 == 0:  # some illegal actions: their defaults are played
+            actions[rng.random(actions.shape) < 0.2] = 0
+        before = tables.buffer.copy()
+        obs, _, terminations, _, infos = env.step(actions)
+        if terminations.any():
+            ended += int(terminations[:, 0].sum())
+            after = tables.buffer.copy()
+            tables.buffer[:] = before  # the ended games' last state, shown whole
+            replay = ClassicTables(players, count)
+            replay.buffer[:] = before
+            replay.dealt = True
+            replay.step(actions)
+            last_obs, last_mask = replay.observe()
+            tables.buffer[:] = after
+            index = infos["final_index"]
+            assert np.array_equal(infos["final_observation"]["observation"], last_obs[index])
+            assert np.array_equal(infos["final_observation"]["action_mask"], last_mask[index])
+    assert ended >= count * 3
+
+
+@pytest.mark.parametrize("opponents", ["heuristic", "random"])
+def test_the_seat_vector_env_writes_only_what_changed_for_its_seat(opponents):
+    env = SeatVectorEnv("classic", opponents, players=5, num_envs=16, seat=3, seed=9, copy=False)
+    obs, _ = env.reset()
+    tables = env._batch.tables
+    assert isinstance(tables, ClassicTables)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        whole_obs, whole_mask = tables.observe(seat=3)
+        assert np.array_equal(obs["observation"], whole_obs)
+        assert np.array_equal(obs["action_mask"], whole_mask)
+        obs, *_ = env.step(random_actions(obs["action_mask"], rng))
+
+
+def test_a_shown_buffer_that_lies_is_written_over_whole_never_out_of_the_arrays():
+    """``shown`` is the caller's memory: one of another size, with indices out of bounds or
+    random bytes makes the core write the vectors whole (the same as without it)."""
+    players, count = 4, 6
+    tables = ClassicTables(players, count)
+    tables.deal(np.arange(count, dtype=np.uint64) + 40)
+    rng = np.random.default_rng(5)
+    actions = random_actions(tables.masks(), rng)
+    tables.step(actions)
+    whole_obs, whole_mask = tables.observe()
+    obs, mask = tables.observe()
+    shown = tables.shown_buffer()
+    tables.observe(-1, obs, mask, shown=shown)
+    size = shown.size // count
+    ints = shown.view(np.int32).reshape(count, -1)  # players, phase, asked, current, turn, nq...
+    ints[0, 5] = 1_000_000  # nq
+    ints[1, 1] = 2
+    ints[1, 3] = -7  # phase take_row, current out of range
+    ints[2, 6 + 10 + 10] = 10_000  # chosen[0]
+    ints[3, 0] = players + 1
+    shown.reshape(count, size)[4] = rng.integers(0, 256, size, dtype=np.uint8)
+    shown.reshape(count, size)[5, 8:] = 255  # every int -1 past players and phase
+    obs[:] = 0.5
+    mask[:] = 3
+    tables.observe(-1, obs, mask, primed=True, shown=shown)
+    for i in range(count):
+        assert np.array_equal(obs[i], whole_obs[i]), i
+        assert np.array_equal(mask[i], whole_mask[i]), i
+    core = tables._core
+    with pytest.raises(ValueError, match="shown: with obs and mask only"):
+        core.classic_observe(
+            tables.buffer, tables._layout, tables._template, -1, None, mask, None, True, shown
+        )
+    with pytest.raises(ValueError, match="shown"):
+        tables.observe(-1, obs, mask, shown=shown[:-1])

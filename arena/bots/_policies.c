@@ -187,6 +187,23 @@ static int heuristic_card(const ClassicTable *g, int seat, double near) {
     return best;
 }
 
+/* the card of rank k (from 0, lowest first) in a hand of 0/1 bytes per card 1..104, eight
+ * cards a word: a word's count of cards is its count of set bits */
+static int64_t kth_card(const unsigned char *hand, int k) {
+    for (int c = 1; c <= CT_TILES; c += 8) {
+        uint64_t w;
+        memcpy(&w, hand + c, 8);
+        int here = __builtin_popcountll(w);
+        if (k >= here) {
+            k -= here;
+            continue;
+        }
+        for (int j = 0; j < 8; j++)
+            if (hand[c + j] && k-- == 0) return c + j;
+    }
+    return 0;
+}
+
 /* classic_policy(tables, kind, near, gen, take_row, out): the action of every asked seat of
  * every table into out (int64 (n, players); 0, WAIT, for the others): kind "heuristic" or
  * "random" (uniform over the legal actions, from the SplitMix64 state gen[0], advanced) */
@@ -238,11 +255,7 @@ static PyObject *py_classic_policy(PyObject *self, PyObject *args) {
             if (t->phase == CT_TILE && t->nhand[s] > 0 && t->chosen[s] == 0) {
                 if (random) {
                     int k = (int)gen_below(&gen, (uint64_t)t->nhand[s]);
-                    for (int c = 1; c <= CT_TILES; c++)
-                        if (t->hand[s][c] && k-- == 0) {
-                            a = c;
-                            break;
-                        }
+                    a = kth_card(t->hand[s], k);
                 } else {
                     a = heuristic_card(t, s, near);
                 }

@@ -14,6 +14,8 @@
 
 #include "_playout_core.h"
 
+#include <stddef.h>
+
 /* ------------------------------------------------------------------ the generator */
 
 /* n uniform sorted row positions 0..3 of the card game (two bits each) */
@@ -2859,24 +2861,182 @@ static void ct_observe(const ClassicTable *g, int seat, const long *b, float *ou
     }
 }
 
+/* What a seat's vector and mask show of a table, as ct_observe writes them: the delta update
+ * (ct_observe_delta) compares these of the state last shown with the state now. */
+static inline int ct_decision(const ClassicTable *g, int seat) {
+    if (g->phase == CT_TILE && g->nhand[seat] > 0 && g->chosen[seat] == 0) return 1;
+    if (g->phase == CT_TAKE_ROW && g->asked == seat) return 4;
+    return 0;
+}
+
+/* the tiles (1..104) set in a but not in b, and in b but not in a, by 8-byte words: set
+ * out[t - 1] to b's value where they differ (bytes 0 or 1) */
+static inline void ct_diff_ones(const unsigned char *a, const unsigned char *b, float *out) {
+    for (int t = 1; t <= CT_TILES; t += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + t, 8);
+        memcpy(&y, b + t, 8);
+        if (x == y) continue;
+        for (int k = 0; k < 8; k++)
+            if (a[t + k] != b[t + k]) out[t + k - 1] = b[t + k] ? 1.0f : 0.0f;
+    }
+}
+
+static inline int ct_placing_seat(const ClassicTable *g, int s) {
+    if (g->phase != CT_TAKE_ROW) return 0;
+    for (int k = 0; k < g->nq; k++)
+        if ((g->queue[k] & 15) == s) return 1;
+    return 0;
+}
+
+/* one seat's vector and mask brought from what they show of ``prev`` (written by ct_observe or
+ * this) to what they show of ``g``: only the entries that differ are written, so a step touches
+ * a few cache lines of each vector instead of the whole of it */
+static void ct_observe_delta(const ClassicTable *prev, const ClassicTable *g, int seat,
+                             const long *b, float *out, signed char *mask) {
+    int players = g->players;
+    float tiles = (float)b[B_TILES];
+    int was = ct_decision(prev, seat), now = ct_decision(g, seat);
+    if (out != NULL) {
+        if (was != now) {
+            out[b[B_DECISION] + was] = 0.0f;
+            out[b[B_DECISION] + now] = 1.0f;
+        }
+        ct_diff_ones(prev->hand[seat], g->hand[seat], out + b[B_HAND]);
+        if (prev->chosen[seat] != g->chosen[seat]) {
+            if (prev->chosen[seat]) out[b[B_CHOSEN] + prev->chosen[seat] - 1] = 0.0f;
+            if (g->chosen[seat]) out[b[B_CHOSEN] + g->chosen[seat] - 1] = 1.0f;
+        }
+        int placed_was = was == 4 ? prev->current : 0, placed_now = now == 4 ? g->current : 0;
+        if (placed_was != placed_now) {
+            if (placed_was) out[b[B_PLACING] + placed_was - 1] = 0.0f;
+            if (placed_now) out[b[B_PLACING] + placed_now - 1] = 1.0f;
+        }
+        ct_diff_ones(prev->revealed, g->revealed, out + b[B_REVEALED]);
+        if (prev->phase == CT_TAKE_ROW)
+            for (int k = 0; k < prev->nq; k++)
+                out[b[B_TO_PLACE] + (prev->queue[k] >> 4) - 1] = 0.0f;
+        if (g->phase == CT_TAKE_ROW)
+            for (int k = 0; k < g->nq; k++)
+                out[b[B_TO_PLACE] + (g->queue[k] >> 4) - 1] = 1.0f;
+        for (int row = 0; row < CT_ROWS; row++) {
+            const int *was_cells = prev->cells + row * CT_CARDS, *cells = g->cells + row * CT_CARDS;
+            if (memcmp(was_cells, cells, CT_CARDS * sizeof(int)) == 0) continue;
+            int filled = 0, last = 0, heads = 0;
+            for (int s = 0; s < CT_CARDS; s++) {
+                int t = cells[s];
+                if (t > 0) {
+                    filled = s + 1;
+                    last = t;
+                    heads += ct_heads_table[t];
+                }
+                if (t == was_cells[s]) continue;
+                long i = b[B_SPACES] + (row * b[B_SPACES_PER_ROW] + s) * b[B_SPACE_FEATURES];
+                out[i + 1] = t > 0 ? (float)t / tiles : 0.0f;
+                out[i + 2] = t > 0 ? 1.0f : 0.0f;
+            }
+            float *r = out + b[B_ROWS] + row * 5;
+            r[0] = filled > 0 ? 1.0f : 0.0f;
+            r[2] = (float)last / tiles;
+            r[3] = (float)filled / (float)b[B_SPACES_PER_ROW];
+            r[4] = (float)heads / 64.0f;
+        }
+        if (prev->turn != g->turn || prev->phase != g->phase)
+            out[b[B_COUNTERS]] = (float)(g->turn + (g->phase == CT_TILE)) / 24.0f;
+        if (prev->supply != g->supply) out[b[B_COUNTERS] + 2] = (float)g->supply / tiles;
+        float *x = out + b[B_SEATS];
+        for (int s = seat, rel = 0; rel < players; rel++, s = s + 1 == players ? 0 : s + 1, x += 6) {
+            if (prev->scores[s] != g->scores[s]) {
+                float score = (float)g->scores[s] / 50.0f;
+                x[1] = score > 20.0f ? 20.0f : score < -20.0f ? -20.0f : score;
+            }
+            int held = g->nhand[s] + (g->chosen[s] != 0);
+            if (prev->nhand[s] + (prev->chosen[s] != 0) != held)
+                x[2] = (float)held / 24.0f;
+            int latest = g->turn > 0 ? g->latest[s] : 0;
+            if ((prev->turn > 0 ? prev->latest[s] : 0) != latest)
+                x[4] = (float)latest / tiles;
+            int placing = ct_placing_seat(g, s);
+            if (ct_placing_seat(prev, s) != placing) x[5] = placing ? 1.0f : 0.0f;
+        }
+    }
+    if (mask != NULL) {
+        if (was != now) {
+            if (was == 1) {
+                memset(mask + 1, 0, CT_TILES);
+            } else if (was == 4) {
+                memset(mask + b[B_TAKE_ROW], 0, CT_ROWS);
+            } else {
+                mask[0] = 0;
+            }
+            if (now == 1) {
+                memcpy(mask + 1, g->hand[seat] + 1, CT_TILES); /* 0 or 1 a card */
+            } else if (now == 4) {
+                memset(mask + b[B_TAKE_ROW], 1, CT_ROWS);
+            } else {
+                mask[0] = 1;
+            }
+        } else if (now == 1) {
+            const unsigned char *a = prev->hand[seat], *h = g->hand[seat];
+            for (int t = 1; t <= CT_TILES; t += 8) {
+                uint64_t x, y;
+                memcpy(&x, a + t, 8);
+                memcpy(&y, h + t, 8);
+                if (x != y) memcpy(mask + t, h + t, 8);
+            }
+        }
+    }
+}
+
+/* whether ``shown`` (a caller's buffer) holds a table of ``players`` that ct_observe_delta may
+ * compare with: every number it indexes by within its bounds (else the vectors are written
+ * whole, never out of their arrays) */
+static int ct_sane(const ClassicTable *t, int players) {
+    if (t->players != players || t->phase < CT_OVER || t->phase > CT_TAKE_ROW) return 0;
+    if (t->turn < 0 || t->nq < 0 || t->nq >= players || t->asked < 0 || t->asked >= players)
+        return 0;
+    if (t->phase == CT_TAKE_ROW && (t->current < 1 || t->current > CT_TILES)) return 0;
+    for (int k = 0; k < t->nq; k++) {
+        int tile = t->queue[k] >> 4;
+        if (tile < 1 || tile > CT_TILES || (t->queue[k] & 15) >= players) return 0;
+    }
+    for (int s = 0; s < players; s++)
+        if (t->chosen[s] < 0 || t->chosen[s] > CT_TILES) return 0;
+    for (int c = 0; c < CT_ROWS * CT_CARDS; c++)
+        if (t->cells[c] < 0 || t->cells[c] > CT_TILES) return 0;
+    return 1;
+}
+
+/* the part of a table ct_observe_delta compares: everything but the hands of seats not dealt */
+static void ct_keep(ClassicTable *prev, const ClassicTable *g) {
+    memcpy(prev, g, offsetof(ClassicTable, hand));
+    memcpy(prev->hand, g->hand, (size_t)g->players * sizeof(g->hand[0]));
+    memcpy(prev->revealed, g->revealed, sizeof(g->revealed));
+    prev->seed = g->seed;
+}
+
 /* classic_observe(tables, blocks, template, seat, obs, mask[, which, primed]): the vectors
  * (float32, over the static entries of ``template``) and masks (int8) of every table, of every
  * seat (obs (n, players, size), mask (n, players, actions)) or of ``seat`` (obs (n, size),
  * ...); obs or mask may be None; ``which`` (uint8 (n,), or None): only the tables where it is
  * set. ``primed``: obs holds vectors this call wrote before (the same tables and seats), so
- * only the entries that change are cleared, not the template copied again. */
+ * only the entries that change are cleared, not the template copied again. ``shown`` (a
+ * writable buffer of n tables, or None): with obs and mask, the tables as obs and mask show
+ * them, kept by this call; primed, only the entries that differ from what they show are
+ * written (a table in ``shown`` that is not one of this size, say never filled: all of it). */
 static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
     PyObject *tables_in, *blocks_in, *template_in, *obs_in, *mask_in, *which_in = Py_None;
+    PyObject *shown_in = Py_None;
     int seat, primed = 0;
-    if (!PyArg_ParseTuple(args, "OOOiOO|Op", &tables_in, &blocks_in, &template_in, &seat,
-                          &obs_in, &mask_in, &which_in, &primed))
+    if (!PyArg_ParseTuple(args, "OOOiOO|OpO", &tables_in, &blocks_in, &template_in, &seat,
+                          &obs_in, &mask_in, &which_in, &primed, &shown_in))
         return NULL;
     long b[B_N];
     if (read_ints(blocks_in, b, B_N, "blocks") != B_N) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blocks: the layout's numbers");
         return NULL;
     }
-    Py_buffer tv, pv = {0}, ov = {0}, mv = {0}, wv = {0};
+    Py_buffer tv, pv = {0}, ov = {0}, mv = {0}, wv = {0}, sv = {0};
     Py_ssize_t n;
     if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
     const ClassicTable *g = tv.buf;
@@ -2904,9 +3064,19 @@ static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
         ok = 0;
         have_mask = 0;
     }
+    int have_shown = ok && shown_in != Py_None;
+    if (have_shown && (!have_obs || !have_mask)) {
+        PyErr_SetString(PyExc_ValueError, "shown: with obs and mask only");
+        ok = have_shown = 0;
+    }
+    if (have_shown && ct_buffer(shown_in, &sv, n * (Py_ssize_t)sizeof(ClassicTable), 1,
+                                "shown") < 0) {
+        ok = have_shown = 0;
+    }
     if (ok) {
         float *obs = have_obs ? ov.buf : NULL;
         signed char *mask = have_mask ? mv.buf : NULL;
+        ClassicTable *shown = have_shown ? sv.buf : NULL;
         size_t bytes = (size_t)b[B_SIZE] * 4;
         Py_ssize_t k = 0;
         for (Py_ssize_t i = 0; i < n; i++) {
@@ -2920,6 +3090,22 @@ static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
                 break;
             }
             int first = seat < 0 ? 0 : seat;
+            if (shown != NULL) {
+                int delta = primed && ct_sane(shown + i, players);
+                int last = seat < 0 ? players : seat + 1;
+                for (int s = first; s < last; s++, k++) {
+                    float *o = obs + k * b[B_SIZE];
+                    signed char *m = mask + k * b[B_ACTIONS];
+                    if (delta) {
+                        ct_observe_delta(shown + i, g + i, s, b, o, m);
+                    } else {
+                        memcpy(o, pv.buf, bytes);
+                        ct_observe(g + i, s, b, o, m, NULL);
+                    }
+                }
+                ct_keep(shown + i, g + i);
+                continue;
+            }
             Py_ssize_t k0 = k;
             for (int s = first; s < (seat < 0 ? players : seat + 1); s++, k++) {
                 float *o = obs == NULL ? NULL : obs + k * b[B_SIZE];
@@ -2945,6 +3131,7 @@ static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
     if (pv.obj != NULL) PyBuffer_Release(&pv);
     if (have_obs) PyBuffer_Release(&ov);
     if (have_mask) PyBuffer_Release(&mv);
+    if (have_shown) PyBuffer_Release(&sv);
     if (!ok) return NULL;
     Py_RETURN_NONE;
 }

@@ -142,6 +142,7 @@ def classic_observe(
     mask: Any,
     which: Any = None,
     primed: bool = False,
+    shown: Any = None,
     /,
 ) -> None: ...
 def classic_status(tables: Any, phase: Any, asked: Any, scores: Any = None, /) -> None: ...

@@ -158,11 +158,16 @@ class ClassicTables:
         mask: npt.NDArray[np.int8] | None = None,
         which: npt.NDArray[np.bool_] | None = None,
         primed: bool = False,
+        shown: npt.NDArray[np.uint8] | None = None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         """Every seat's vector and mask, ``(count, players, ...)``; of ``seat`` only,
         ``(count, ...)``. Written into ``obs`` and ``mask`` when given (of the tables where
         ``which`` is set, when given); ``primed``: ``obs`` holds what an earlier call wrote
-        for the same seats, untouched since (then only the entries that change are cleared)."""
+        for the same seats, untouched since (then only the entries that change are cleared).
+
+        ``shown`` (from :meth:`shown_buffer`, with ``obs`` and ``mask``): the tables as ``obs``
+        and ``mask`` show them, kept up to date by every call given it; primed, only the entries
+        that differ from what they show are written (a step changes a few of them)."""
         self._check()
         shape = (self.count,) if seat >= 0 else (self.count, self.players)
         if obs is None:
@@ -173,9 +178,28 @@ class ClassicTables:
             raise ValueError(f"obs and mask: shapes {shape} + (size,), not {obs.shape}")
         chosen = None if which is None else np.ascontiguousarray(which, np.uint8)
         self._core.classic_observe(
-            self._tables, self._layout, self._template, seat, obs, mask, chosen, primed
+            self._tables, self._layout, self._template, seat, obs, mask, chosen, primed, shown
         )
         return obs, mask
+
+    def observe_tables(
+        self, index: npt.NDArray[np.intp], seat: int = -1
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """The vectors and masks of the tables ``index`` only, in new arrays ``(len(index),
+        players, ...)`` (of ``seat``: ``(len(index), ...)``), written whole."""
+        self._check()
+        tables = self._tables.reshape(self.count, -1)[index].reshape(-1)
+        shape = (len(index),) if seat >= 0 else (len(index), self.players)
+        obs = np.empty((*shape, OBSERVATION_SIZE), np.float32)
+        mask = np.empty((*shape, ACTION_COUNT), np.int8)
+        if len(index):
+            self._core.classic_observe(tables, self._layout, self._template, seat, obs, mask)
+        return obs, mask
+
+    def shown_buffer(self) -> npt.NDArray[np.uint8]:
+        """A buffer for :meth:`observe`'s ``shown``: nothing shown yet (the first call writes
+        every entry)."""
+        return np.zeros_like(self._tables)
 
     def status(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
         """Each table's phase (:data:`OVER`, :data:`TILE`, :data:`TAKE_ROW`) and the seat a

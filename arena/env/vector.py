@@ -134,6 +134,7 @@ class _GameTables:
         mask: npt.NDArray[np.int8] | None = None,
         which: npt.NDArray[np.bool_] | None = None,
         primed: bool = False,
+        shown: npt.NDArray[np.uint8] | None = None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         seats = range(self.players) if seat < 0 else (seat,)
         shape = (self.count,) if seat >= 0 else (self.count, self.players)
@@ -157,6 +158,24 @@ class _GameTables:
 
     def scores(self) -> npt.NDArray[np.int64]:
         return np.array([t.game.scores for t in self._tables], np.int64)
+
+    def observe_tables(
+        self, index: npt.NDArray[np.intp], seat: int = -1
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        shape = (len(index),) if seat >= 0 else (len(index), self.players)
+        obs = np.empty((*shape, OBSERVATION_SIZE), np.float32)
+        mask = np.empty((*shape, ACTION_COUNT), np.int8)
+        seats = range(self.players) if seat < 0 else (seat,)
+        for k, i in enumerate(index):
+            for s in seats:
+                view: Observation = self._tables[i].view(s)
+                at = (k, s) if seat < 0 else (k,)
+                obs[at] = encode(view)
+                mask[at] = action_mask(view.legal)
+        return obs, mask
+
+    def shown_buffer(self) -> None:
+        """Nothing: every observation is written whole."""
 
 
 Tables = ClassicTables | _GameTables
@@ -183,6 +202,8 @@ class _Batch:
         shape = (count,) if seat >= 0 else (count, players)
         self.obs = np.zeros((*shape, OBSERVATION_SIZE), np.float32)
         self.mask = np.zeros((*shape, ACTION_COUNT), np.int8)
+        # the tables as obs and mask show them: a step writes only what changed
+        self._shown = self.tables.shown_buffer()
 
     def reset(self, seed: int | None) -> None:
         if seed is not None:
@@ -194,7 +215,7 @@ class _Batch:
         self._rounds[:] = 1
         self.deal_seeds = self._seeds(np.arange(self.count))
         self.tables.deal(self.deal_seeds)
-        self.tables.observe(self.seat, self.obs, self.mask)  # the template copied in
+        self.tables.observe(self.seat, self.obs, self.mask, shown=self._shown)  # written whole
 
     def _seeds(self, offsets: npt.NDArray[Any]) -> npt.NDArray[np.uint64]:
         """``base + offset`` modulo 2**64 (Game.new takes a seed so)."""
@@ -212,17 +233,14 @@ class _Batch:
         infos: Infos = {}
         if over.any():
             ended = np.flatnonzero(over)
-            self.tables.observe(self.seat, self.obs, self.mask, over, primed=True)
+            last_obs, last_mask = self.tables.observe_tables(ended, self.seat)
             infos["final_index"] = ended
-            infos["final_observation"] = {
-                "observation": self.obs[ended],
-                "action_mask": self.mask[ended],
-            }
+            infos["final_observation"] = {"observation": last_obs, "action_mask": last_mask}
             infos["final_scores"] = self.tables.scores()[ended]
             self.deal_seeds[ended] = self._seeds(ended + self._rounds[ended] * self.count)
             self._rounds[ended] += 1
             self.tables.deal(self.deal_seeds, over)
-        self.tables.observe(self.seat, self.obs, self.mask, primed=True)
+        self.tables.observe(self.seat, self.obs, self.mask, primed=True, shown=self._shown)
         return rewards, illegal, over, infos
 
     def observations(self, copy: bool) -> Observations:

@@ -468,6 +468,8 @@ GATEWAY_KEEPALIVE_TIMEOUT_SECONDS = env_float(
 )
 # streams one address may open a minute (a kit opens one per match, more after failures)
 GATEWAY_CONNECTS_PER_MINUTE = env_int("NIMMT_GATEWAY_CONNECTS_PER_MINUTE", 60, minimum=1)
+# connections open at once from one address (a bot needs one; a NAT of many bots needs more)
+GATEWAY_CONNECTIONS_PER_ADDRESS = env_int("NIMMT_GATEWAY_CONNECTIONS_PER_ADDRESS", 16, minimum=1)
 REMOTE_GRACE_SECONDS = env_float("NIMMT_REMOTE_GRACE_SECONDS", 30.0, minimum=1.0)
 REMOTE_NETWORK_MS = env_int("NIMMT_REMOTE_NETWORK_MS", 250, minimum=0, maximum=5000)
 REMOTE_REDIS_URL = redis_from_url(

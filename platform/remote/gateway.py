@@ -23,6 +23,11 @@ must be done within :data:`HANDSHAKE_MS`; an address opens at most
 ``GATEWAY_CONNECTS_PER_MINUTE`` streams a minute (more are refused with ``RESOURCE_EXHAUSTED``
 before anything is read). TLS is required unless the gateway listens on loopback only.
 
+With TLS, the handshake is the TLS front's (:mod:`remote.front`): it logs every refused
+handshake (rate-limited), bounds the connections per address and in all, and passes the
+plaintext HTTP/2 to this module's gRPC server on a loopback port, which learns each bot's real
+address from it (:meth:`Gateway.address_of`).
+
 A bot learns nothing through the gateway but its own match: it is sent only its seat's
 messages, and its token names its bot only.
 """
@@ -51,6 +56,7 @@ from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION
 from arena.protocol.server import SERVICE
 from remote import handover
+from remote.front import Front
 from remote.handover import Assignment, Down, Up
 from remote.models import RemoteConnection, RemoteToken, token_hash
 
@@ -99,6 +105,7 @@ class GatewayConfig:
     keepalive_seconds: float = 10.0
     keepalive_timeout_seconds: float = 5.0
     connects_per_minute: int = 60  # streams opened per address and minute
+    connections_per_address: int = 16  # open at once from one address (the TLS front's bound)
     name: str = ""  # this gateway's name in the connection records
 
 
@@ -137,6 +144,7 @@ class Gateway:
         self.name = config.name or f"{socket.gethostname()}-{os.getpid()}"
         self.redis = aioredis.Redis.from_url(config.redis_url)
         self._server: Any = None
+        self.front: Front | None = None
         self.stopping = False
         self.port = 0
         self.connections: set[_Connection] = set()
@@ -170,14 +178,22 @@ class Gateway:
             (grpc.method_handlers_generic_handler(SERVICE, {"Play": handler}),)
         )
         if self.config.cert is not None and self.config.key is not None:
-            credentials = grpc.ssl_server_credentials(
-                [(self.config.key.read_bytes(), self.config.cert.read_bytes())]
+            # TLS is the front's (it logs refused handshakes); gRPC listens on loopback behind it
+            self.front = Front(
+                self.config.cert,
+                self.config.key,
+                handshake_seconds=HANDSHAKE_MS / 1000,
+                per_address=self.config.connections_per_address,
+                unacknowledged_seconds=self.config.keepalive_timeout_seconds,
             )
-            self.port = server.add_secure_port(self.config.address, credentials)
+            inner = server.add_insecure_port("127.0.0.1:0")
+            await server.start()
+            self._server = server
+            self.port = await self.front.start(self.config.address, inner)
         else:
             self.port = server.add_insecure_port(self.config.address)
-        await server.start()
-        self._server = server
+            await server.start()
+            self._server = server
         log.info("gateway %s listening on %s (port %d)", self.name, self.config.address, self.port)
         return self.port
 
@@ -186,7 +202,21 @@ class Gateway:
         if self._server is not None:
             await self._server.stop(grace)
             self._server = None
+        if self.front is not None:
+            await self.front.stop()
         await self.redis.aclose()
+
+    def address_of(self, context: Any) -> str | None:
+        """The address of the bot on the stream of ``context``: behind the TLS front, the one
+        its connection came from (None if it did not come through the front)."""
+        peer = context.peer()
+        if self.front is None:
+            return _address(peer)
+        kind, _, rest = peer.partition(":")
+        host, _, port = rest.rpartition(":")
+        if kind != "ipv4" or host != "127.0.0.1" or not port.isdigit():
+            return None
+        return self.front.client_of(int(port))
 
     async def wait(self) -> None:
         if self._server is not None:
@@ -212,7 +242,12 @@ class Gateway:
         return True
 
     async def _play(self, requests: Any, context: Any) -> None:
-        address = _address(context.peer())
+        address = self.address_of(context)
+        if address is None:  # on the loopback port, but not through the front
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED, "connect to the gateway's TLS address"
+            )
+            return
         if not self.admit(address):
             await context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -220,7 +255,7 @@ class Gateway:
                 f"{address}; wait a minute (the kit connects again by itself)",
             )
             return
-        connection = _Connection(self, context)
+        connection = _Connection(self, context, address)
         self.connections.add(connection)
         try:
             await connection.run()
@@ -278,12 +313,12 @@ return 0
 class _Connection:
     """One bot's stream through the gateway: Hello, then match after match, until it ends."""
 
-    def __init__(self, gateway: Gateway, context: Any) -> None:
+    def __init__(self, gateway: Gateway, context: Any, address: str) -> None:
         self.gateway = gateway
         self.redis = gateway.redis
         self.context = context
         self.id = secrets.token_hex(8)
-        self.address = _address(context.peer())
+        self.address = address
         self.bot = 0
         self.kit = ""
         self.record = 0

@@ -1,6 +1,7 @@
 """The gateway on this machine's loopback, as ``./dev demo`` runs it: a connection ends when
 its match ends (whatever the bot does after), its self-signed certificate outlives a restart,
-and every kit tells an untrusted certificate apart from an arena it cannot reach."""
+and every kit tells an untrusted certificate apart from an arena it cannot reach (and the
+gateway's log says whose handshake it refused)."""
 
 import asyncio
 import contextlib
@@ -168,8 +169,9 @@ class DemoGateway:
     """The gateway as ``./dev demo`` runs it: ``manage.py run_gateway --self-signed FOLDER`` on
     loopback, the folder broker, and a private Redis on a socket for the hand-over."""
 
-    def __init__(self, folder: Path, port: int) -> None:
+    def __init__(self, folder: Path, port: int, env: dict[str, str] | None = None) -> None:
         self.folder, self.port = folder, port
+        self.env = env or {}
         self.log = folder / "gateway.log"
         self.redis_url = f"unix://{folder}/redis.sock"
         self.process: subprocess.Popen[bytes] | None = None
@@ -191,12 +193,16 @@ class DemoGateway:
                 stdout=subprocess.DEVNULL, start_new_session=True,
             )  # fmt: skip
             wait_for("the private Redis", lambda: (self.folder / "redis.sock").exists(), 30)
-        env = process_env() | {
-            "NIMMT_DEBUG": "true",  # as ./dev demo runs it
-            "NIMMT_BROKER_URL": "filesystem://localhost//",
-            "NIMMT_VAR_DIR": str(self.folder / "var"),
-            "NIMMT_REMOTE_REDIS_URL": self.redis_url,
-        }
+        env = (
+            process_env()
+            | {
+                "NIMMT_DEBUG": "true",  # as ./dev demo runs it
+                "NIMMT_BROKER_URL": "filesystem://localhost//",
+                "NIMMT_VAR_DIR": str(self.folder / "var"),
+                "NIMMT_REMOTE_REDIS_URL": self.redis_url,
+            }
+            | self.env
+        )
         self.log.write_text("")
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
@@ -347,6 +353,13 @@ def test_each_kit_connects_to_the_demos_gateway_with_the_command_its_bot_page_sh
         assert untrusted.process.returncode == 1, untrusted.output()
         assert "the arena's certificate is not trusted (pass --ca FILE)" in untrusted.output()
         assert "cannot reach" not in untrusted.output()
+        # and the gateway's log says whose handshake it refused, and why
+        refused = [
+            line
+            for line in demo_gateway.log.read_text(errors="replace").splitlines()
+            if "refused a TLS connection from 127.0.0.1: " in line
+        ]
+        assert refused and all("--ca" in line for line in refused), refused
         wait_for(
             "the unreachable kit to say so twice",
             lambda: unreachable.output().count("cannot reach") >= 2,

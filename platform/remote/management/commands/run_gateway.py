@@ -50,6 +50,7 @@ class Command(BaseCommand):
             keepalive_seconds=settings.GATEWAY_KEEPALIVE_SECONDS,
             keepalive_timeout_seconds=settings.GATEWAY_KEEPALIVE_TIMEOUT_SECONDS,
             connects_per_minute=settings.GATEWAY_CONNECTS_PER_MINUTE,
+            connections_per_address=settings.GATEWAY_CONNECTIONS_PER_ADDRESS,
             name=options["name"],
         )
         try:
