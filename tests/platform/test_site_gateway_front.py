@@ -34,29 +34,17 @@ from remote import front, handover
 from remote.gateway import Gateway, GatewayConfig
 from remote.models import RemoteConnection
 from remote.tls import self_signed
-from test_site_gateway import DemoGateway, _remote_bot
+from test_site_gateway import DemoGateway, _free_port, _remote_bot
 
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PORTS = range(27000, 27100)
 PER_ADDRESS = 8  # the gateway's cap of open connections from one address here
 #: Attackers connect from loopback addresses of their own, so that the cap of one is not the
 #: seated bot's (127.0.0.1).
 ATTACKER = "127.0.0.2"
-
-
-def _free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise AssertionError("no free port for the gateway")
 
 
 @pytest.fixture
