@@ -3,6 +3,7 @@ Game's rules and show the Game's views; the vector environments play the single 
 games for the same seeds; the batched house policies choose as the house bots do."""
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -527,3 +528,14 @@ def test_a_shown_buffer_that_lies_is_written_over_whole_never_out_of_the_arrays(
         )
     with pytest.raises(ValueError, match="shown"):
         tables.observe(-1, obs, mask, shown=shown[:-1])
+
+
+def test_asking_the_core_for_a_table_it_does_not_hold_is_an_index_error() -> None:
+    tables = ClassicTables(4, 2)
+    tables.deal(np.arange(2, dtype=np.uint64))
+    core: Any = tables._core
+    assert core.classic_asked(tables.buffer, 1) == (0, 1, 2, 3)
+    for name in ("classic_asked", "classic_view"):
+        for index in (-1, 2):
+            with pytest.raises(IndexError, match="no such table"):
+                getattr(core, name)(tables.buffer, index)

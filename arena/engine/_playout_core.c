@@ -2503,6 +2503,20 @@ static int ct_tables(PyObject *obj, Py_buffer *view, Py_ssize_t *n) {
     return 0;
 }
 
+/* (tables, i) -> table i of the buffer, held in *view (release it); NULL with an error set */
+static const ClassicTable *ct_table_arg(PyObject *args, Py_buffer *view) {
+    PyObject *tables_in;
+    Py_ssize_t i, n;
+    if (!PyArg_ParseTuple(args, "On", &tables_in, &i)) return NULL;
+    if (ct_tables(tables_in, view, &n) < 0) return NULL;
+    if (i < 0 || i >= n) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_IndexError, "no such table");
+        return NULL;
+    }
+    return (const ClassicTable *)view->buf + i;
+}
+
 static void ct_deal(ClassicTable *g, int players, uint64_t seed) {
     Gen gen = {seed};
     int tiles[CT_TILES];
@@ -3138,18 +3152,9 @@ static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
 
 /* classic_view(tables, i) -> dict: table i's state as plain values (tests, rendering) */
 static PyObject *py_classic_view(PyObject *self, PyObject *args) {
-    PyObject *tables_in;
-    Py_ssize_t i;
-    if (!PyArg_ParseTuple(args, "On", &tables_in, &i)) return NULL;
     Py_buffer tv;
-    Py_ssize_t n;
-    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
-    if (i < 0 || i >= n) {
-        PyBuffer_Release(&tv);
-        PyErr_SetString(PyExc_IndexError, "no such table");
-        return NULL;
-    }
-    const ClassicTable *g = (const ClassicTable *)tv.buf + i;
+    const ClassicTable *g = ct_table_arg(args, &tv);
+    if (g == NULL) return NULL;
     int p = g->players < 0 || g->players > CT_SEATS ? 0 : g->players;
     PyObject *rows = PyList_New(CT_ROWS), *hands = PyList_New(p), *scores = PyList_New(p),
              *chosen = PyList_New(p);
@@ -3241,18 +3246,9 @@ static PyObject *py_classic_status(PyObject *self, PyObject *args) {
 
 /* classic_asked(tables, i) -> tuple: the seats table i waits for (none once it is over) */
 static PyObject *py_classic_asked(PyObject *self, PyObject *args) {
-    PyObject *tables_in;
-    Py_ssize_t i;
-    if (!PyArg_ParseTuple(args, "On", &tables_in, &i)) return NULL;
     Py_buffer tv;
-    Py_ssize_t n;
-    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
-    if (i < 0 || i >= n) {
-        PyBuffer_Release(&tv);
-        PyErr_SetString(PyExc_IndexError, "no such table");
-        return NULL;
-    }
-    const ClassicTable *g = (const ClassicTable *)tv.buf + i;
+    const ClassicTable *g = ct_table_arg(args, &tv);
+    if (g == NULL) return NULL;
     int seats[CT_SEATS], k = 0;
     if (g->phase == CT_TAKE_ROW && g->asked >= 0 && g->asked < CT_SEATS) {
         seats[k++] = g->asked;
