@@ -322,6 +322,7 @@ else:
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a broker restart must not stop the workers
 CELERY_TASK_DEFAULT_QUEUE = "maintenance"
+CELERY_IMPORTS = ("config.sweeps",)  # a project module, not an app: autodiscovery misses it
 CELERY_TASK_ROUTES = ("core.celery.route",)  # each task's queue, as house_task fixed it
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
@@ -350,28 +351,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SCHEDULE_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SCHEDULE_INTERVAL_SECONDS},
     },
-    "advance-tournaments": {
-        "task": "tournaments.tasks.advance_running_tournaments",
-        "schedule": SWEEP_INTERVAL_SECONDS,
-        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
-    },
-    "requeue-stale-work": {
-        "task": "matches.tasks.requeue_stale_work",
-        "schedule": SWEEP_INTERVAL_SECONDS,
-        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
-    },
-    "advance-version-tests": {
-        "task": "versiontests.tasks.advance_open_version_tests",
-        "schedule": SWEEP_INTERVAL_SECONDS,
-        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
-    },
-    "requeue-stale-versions": {
-        "task": "submissions.tasks.requeue_stale_versions",
-        "schedule": SWEEP_INTERVAL_SECONDS,
-        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
-    },
-    "advance-seasons": {
-        "task": "seasons.tasks.advance_seasons",
+    # Every safety net in one task (config.sweeps): separate entries due at the same moment
+    # starve all but the first one sent when the maintenance worker is slower than the interval.
+    "sweep": {
+        "task": "config.sweeps.sweep",
         "schedule": SWEEP_INTERVAL_SECONDS,
         "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
     },

@@ -255,9 +255,7 @@ def test_the_api_shows_seasons_and_refuses_an_upload_when_frozen() -> None:
 
 
 @pytest.mark.slow
-def test_a_season_runs_to_its_end_by_itself(
-    worker_env: dict[str, str], tmp_path: Any, celery_beat: CeleryProcess
-) -> None:
+def test_a_season_runs_to_its_end_by_itself(worker_env: dict[str, str], tmp_path: Any) -> None:
     olga = organiser()
     alice = User.objects.create_user("alice", "alice@example.org", "pw-pw-pw-pw")
     ladder, (mine, _, _) = league(alice)
@@ -272,8 +270,16 @@ def test_a_season_runs_to_its_end_by_itself(
         finalists=2,
         final_deals=1,
     )
-    # The sweeps on a worker of their own: on a loaded machine, beat's every-second sweeps of
-    # the test settings would keep one worker that takes its maintenance queue first busy.
+    # The sweep on a worker of its own: on a loaded machine, beat's every-second sweeps of the
+    # test settings would keep one worker that takes its maintenance queue first busy. The
+    # beat's scheduler (also every second in the tests) is slowed down: this ladder needs no
+    # routine match, and a sweeper slower than a second would run only the first task sent
+    # at each tick.
+    beat = CeleryProcess.beat(
+        {**worker_env, "NIMMT_SCHEDULE_INTERVAL_SECONDS": "600"},
+        tmp_path / "beat.log",
+        tmp_path / "beat-schedule",
+    )
     worker = CeleryProcess.worker(
         worker_env, tmp_path / "worker.log", queues="ratings,challenges,matches"
     )
@@ -282,6 +288,7 @@ def test_a_season_runs_to_its_end_by_itself(
     )
     worker.start()
     sweeper.start()
+    beat.start()
     try:
         wait_for(
             "the freeze",
@@ -299,6 +306,7 @@ def test_a_season_runs_to_its_end_by_itself(
             timeout=240,
         )
     finally:
+        beat.kill()
         worker.kill()
         sweeper.kill()
     season.refresh_from_db()
