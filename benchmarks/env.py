@@ -19,25 +19,26 @@ every action drawn uniformly from the mask, and prints steps (decisions) per CPU
 
 Then the ratios the environment issue asks for: AEC / core and vector / AEC.
 
-Measured in one run on the shared 2-core development machine under a load average of 6
-(other engineers' tests; ``nice -n 10``, ``--seconds 3``), steps per CPU second:
+Measured in one run on the shared 2-core development machine under a load average of 4.8
+(other work running; ``nice -n 10``, ``--seconds 3``), steps per CPU second:
 
 =========== ======== ======== ======== ========= ======== =========
 variant     engine   core     AEC      parallel  seat     AEC/core
 =========== ======== ======== ======== ========= ======== =========
-basic       119892   -        13132    12375     7332     -
-basic+luck  63613    -        10755    7221      5513     -
-pro         97141    -        13539    9945      6446     -
-pro+luck    59675    -        10022    5475      5318     -
-classic     127509   150225   98386    90942     6949     0.65
+basic       123543   -        13919    12537     6876     -
+basic+luck  67486    -        12195    8096      6074     -
+pro         97729    -        12570    9824      6630     -
+pro+luck    66222    -        11497    7674      5663     -
+classic     137149   176850   102903   89712     8063     0.58
 =========== ======== ======== ======== ========= ======== =========
 
-The card game's AEC env: **0.65x** the bare core loop and 98,000 steps/s (before it stepped the
-core: 0.08-0.13x, about 5,500). The vector env with 1,024 card games: 1,621,000 decisions/s,
-**16.5x** the AEC env (a step writes only the entries of each vector that changed; before,
-every seat's whole vector: 9.6x). The figure is memory-bound (4,096 vectors of 6.8 kB, a few
-cache lines of each written a step) and moves with the machine's load: 11.5x to 17.0x in three
-runs the same hour (the first before the batched random policy's faster card search).
+The card game's AEC env: **0.58x** the bare core loop and 103,000 steps/s (before it stepped the
+core: 0.08-0.13x, about 5,500). The vector env with 1,024 card games: 2,320,000 decisions/s,
+**22.5x** the AEC env (22.4x in a second run a minute later). A step writes only the entries
+of each vector that changed (before, every seat's whole vector: 9.6x); what changes alike for
+every seat of a table is worked out once a table, and the lines of the next seat's vector are
+fetched while this one's are written (before those two: 16.5x to 17.8x; in six alternated
+runs of the two builds, the one before them made 0.87x the decisions per second of this one).
 """
 
 import argparse

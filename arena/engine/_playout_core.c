@@ -2903,13 +2903,103 @@ static inline int ct_placing_seat(const ClassicTable *g, int s) {
     return 0;
 }
 
-/* one seat's vector and mask brought from what they show of ``prev`` (written by ct_observe or
- * this) to what they show of ``g``: only the entries that differ are written, so a step touches
- * a few cache lines of each vector instead of the whole of it */
-static void ct_observe_delta(const ClassicTable *prev, const ClassicTable *g, int seat,
-                             const long *b, float *out, signed char *mask) {
+/* What changed between two states of a table that every seat sees alike, worked out once a
+ * table for all its seats: the entries of the vector to write (offset, value; in order: an
+ * entry may be cleared and then set), and per seat (not relative to the viewer) the entries of
+ * its part of the seats block that change (bits 1 score, 2 cards held, 4 latest, 8 placing). */
+#define CT_SHARED_MAX (CT_TILES + 2 * CT_SEATS + 2 * CT_ROWS * CT_CARDS + 4 * CT_ROWS + 2)
+typedef struct {
+    int n;
+    int at[CT_SHARED_MAX];
+    float val[CT_SHARED_MAX];
+    int seat_bits[CT_SEATS];
+    float seat_val[CT_SEATS][4];
+} CtShared;
+
+static inline void ct_put(CtShared *d, long at, float value) {
+    d->at[d->n] = (int)at;
+    d->val[d->n] = value;
+    d->n++;
+}
+
+static void ct_shared_delta(const ClassicTable *prev, const ClassicTable *g, const long *b,
+                            CtShared *d) {
     int players = g->players;
     float tiles = (float)b[B_TILES];
+    d->n = 0;
+    for (int t = 1; t <= CT_TILES; t += 8) { /* revealed: by 8-byte words, as ct_diff_ones */
+        uint64_t x, y;
+        memcpy(&x, prev->revealed + t, 8);
+        memcpy(&y, g->revealed + t, 8);
+        if (x == y) continue;
+        for (int k = 0; k < 8; k++)
+            if (prev->revealed[t + k] != g->revealed[t + k])
+                ct_put(d, b[B_REVEALED] + t + k - 1, g->revealed[t + k] ? 1.0f : 0.0f);
+    }
+    if (prev->phase == CT_TAKE_ROW)
+        for (int k = 0; k < prev->nq; k++)
+            ct_put(d, b[B_TO_PLACE] + (prev->queue[k] >> 4) - 1, 0.0f);
+    if (g->phase == CT_TAKE_ROW)
+        for (int k = 0; k < g->nq; k++)
+            ct_put(d, b[B_TO_PLACE] + (g->queue[k] >> 4) - 1, 1.0f);
+    for (int row = 0; row < CT_ROWS; row++) {
+        const int *was_cells = prev->cells + row * CT_CARDS, *cells = g->cells + row * CT_CARDS;
+        if (memcmp(was_cells, cells, CT_CARDS * sizeof(int)) == 0) continue;
+        int filled = 0, last = 0, heads = 0;
+        for (int s = 0; s < CT_CARDS; s++) {
+            int t = cells[s];
+            if (t > 0) {
+                filled = s + 1;
+                last = t;
+                heads += ct_heads_table[t];
+            }
+            if (t == was_cells[s]) continue;
+            long i = b[B_SPACES] + (row * b[B_SPACES_PER_ROW] + s) * b[B_SPACE_FEATURES];
+            ct_put(d, i + 1, t > 0 ? (float)t / tiles : 0.0f);
+            ct_put(d, i + 2, t > 0 ? 1.0f : 0.0f);
+        }
+        long r = b[B_ROWS] + row * 5;
+        ct_put(d, r, filled > 0 ? 1.0f : 0.0f);
+        ct_put(d, r + 2, (float)last / tiles);
+        ct_put(d, r + 3, (float)filled / (float)b[B_SPACES_PER_ROW]);
+        ct_put(d, r + 4, (float)heads / 64.0f);
+    }
+    if (prev->turn != g->turn || prev->phase != g->phase)
+        ct_put(d, b[B_COUNTERS], (float)(g->turn + (g->phase == CT_TILE)) / 24.0f);
+    if (prev->supply != g->supply) ct_put(d, b[B_COUNTERS] + 2, (float)g->supply / tiles);
+    for (int s = 0; s < players; s++) {
+        int bits = 0;
+        float *v = d->seat_val[s];
+        if (prev->scores[s] != g->scores[s]) {
+            float score = (float)g->scores[s] / 50.0f;
+            v[0] = score > 20.0f ? 20.0f : score < -20.0f ? -20.0f : score;
+            bits |= 1;
+        }
+        int held = g->nhand[s] + (g->chosen[s] != 0);
+        if (prev->nhand[s] + (prev->chosen[s] != 0) != held) {
+            v[1] = (float)held / 24.0f;
+            bits |= 2;
+        }
+        int latest = g->turn > 0 ? g->latest[s] : 0;
+        if ((prev->turn > 0 ? prev->latest[s] : 0) != latest) {
+            v[2] = (float)latest / tiles;
+            bits |= 4;
+        }
+        int placing = ct_placing_seat(g, s);
+        if (ct_placing_seat(prev, s) != placing) {
+            v[3] = placing ? 1.0f : 0.0f;
+            bits |= 8;
+        }
+        d->seat_bits[s] = bits;
+    }
+}
+
+/* one seat's vector and mask brought from what ``prev`` showed to what ``g`` shows, writing only
+ * the entries that change; ``d``: ct_shared_delta of the two */
+static void ct_observe_delta(const ClassicTable *prev, const ClassicTable *g, int seat,
+                             const long *b, float *out, signed char *mask, const CtShared *d,
+                             int prefetch_next) {
+    int players = g->players;
     int was = ct_decision(prev, seat), now = ct_decision(g, seat);
     if (out != NULL) {
         if (was != now) {
@@ -2926,52 +3016,19 @@ static void ct_observe_delta(const ClassicTable *prev, const ClassicTable *g, in
             if (placed_was) out[b[B_PLACING] + placed_was - 1] = 0.0f;
             if (placed_now) out[b[B_PLACING] + placed_now - 1] = 1.0f;
         }
-        ct_diff_ones(prev->revealed, g->revealed, out + b[B_REVEALED]);
-        if (prev->phase == CT_TAKE_ROW)
-            for (int k = 0; k < prev->nq; k++)
-                out[b[B_TO_PLACE] + (prev->queue[k] >> 4) - 1] = 0.0f;
-        if (g->phase == CT_TAKE_ROW)
-            for (int k = 0; k < g->nq; k++)
-                out[b[B_TO_PLACE] + (g->queue[k] >> 4) - 1] = 1.0f;
-        for (int row = 0; row < CT_ROWS; row++) {
-            const int *was_cells = prev->cells + row * CT_CARDS, *cells = g->cells + row * CT_CARDS;
-            if (memcmp(was_cells, cells, CT_CARDS * sizeof(int)) == 0) continue;
-            int filled = 0, last = 0, heads = 0;
-            for (int s = 0; s < CT_CARDS; s++) {
-                int t = cells[s];
-                if (t > 0) {
-                    filled = s + 1;
-                    last = t;
-                    heads += ct_heads_table[t];
-                }
-                if (t == was_cells[s]) continue;
-                long i = b[B_SPACES] + (row * b[B_SPACES_PER_ROW] + s) * b[B_SPACE_FEATURES];
-                out[i + 1] = t > 0 ? (float)t / tiles : 0.0f;
-                out[i + 2] = t > 0 ? 1.0f : 0.0f;
-            }
-            float *r = out + b[B_ROWS] + row * 5;
-            r[0] = filled > 0 ? 1.0f : 0.0f;
-            r[2] = (float)last / tiles;
-            r[3] = (float)filled / (float)b[B_SPACES_PER_ROW];
-            r[4] = (float)heads / 64.0f;
-        }
-        if (prev->turn != g->turn || prev->phase != g->phase)
-            out[b[B_COUNTERS]] = (float)(g->turn + (g->phase == CT_TILE)) / 24.0f;
-        if (prev->supply != g->supply) out[b[B_COUNTERS] + 2] = (float)g->supply / tiles;
+        for (int k = 0; k < d->n; k++) out[d->at[k]] = d->val[k];
+        if (prefetch_next) /* the next seat's vector, the same entries: their lines on the way */
+            for (int k = 0; k < d->n; k++) __builtin_prefetch(out + b[B_SIZE] + d->at[k], 1);
         float *x = out + b[B_SEATS];
-        for (int s = seat, rel = 0; rel < players; rel++, s = s + 1 == players ? 0 : s + 1, x += 6) {
-            if (prev->scores[s] != g->scores[s]) {
-                float score = (float)g->scores[s] / 50.0f;
-                x[1] = score > 20.0f ? 20.0f : score < -20.0f ? -20.0f : score;
-            }
-            int held = g->nhand[s] + (g->chosen[s] != 0);
-            if (prev->nhand[s] + (prev->chosen[s] != 0) != held)
-                x[2] = (float)held / 24.0f;
-            int latest = g->turn > 0 ? g->latest[s] : 0;
-            if ((prev->turn > 0 ? prev->latest[s] : 0) != latest)
-                x[4] = (float)latest / tiles;
-            int placing = ct_placing_seat(g, s);
-            if (ct_placing_seat(prev, s) != placing) x[5] = placing ? 1.0f : 0.0f;
+        for (int s = seat, rel = 0; rel < players;
+             rel++, s = s + 1 == players ? 0 : s + 1, x += 6) {
+            int bits = d->seat_bits[s];
+            if (bits == 0) continue;
+            const float *v = d->seat_val[s];
+            if (bits & 1) x[1] = v[0];
+            if (bits & 2) x[2] = v[1];
+            if (bits & 4) x[4] = v[2];
+            if (bits & 8) x[5] = v[3];
         }
     }
     if (mask != NULL) {
@@ -3107,11 +3164,13 @@ static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
             if (shown != NULL) {
                 int delta = primed && ct_sane(shown + i, players);
                 int last = seat < 0 ? players : seat + 1;
+                CtShared shared;
+                if (delta) ct_shared_delta(shown + i, g + i, b, &shared);
                 for (int s = first; s < last; s++, k++) {
                     float *o = obs + k * b[B_SIZE];
                     signed char *m = mask + k * b[B_ACTIONS];
                     if (delta) {
-                        ct_observe_delta(shown + i, g + i, s, b, o, m);
+                        ct_observe_delta(shown + i, g + i, s, b, o, m, &shared, s + 1 < last);
                     } else {
                         memcpy(o, pv.buf, bytes);
                         ct_observe(g + i, s, b, o, m, NULL);
