@@ -13,10 +13,10 @@ rotation, one rotation after the other, so that the luck of the deal cancels out
 deal ``d = i // players``, dealt from ``S + d``, with the seats rotated by ``i mod players``.
 
 >>> from arena.bots.random import RandomBot
->>> replay = play_game("basic", [RandomBot(), RandomBot()], seed=4,
+>>> record = play_game("basic", [RandomBot(), RandomBot()], seed=4,
 ...                    bot_seeds=[1, 2], names=["a", "b"])
->>> replay["format"], [p["name"] for p in replay["players"]], len(replay["turns"])
-('nimmt-replay/1', ['a', 'b'], 24)
+>>> record.names, len(record.turns), record.result.ranks, record.to_json()["format"]
+(('a', 'b'), 24, (2, 1), 'nimmt-replay/1')
 >>> series_game(seed=10, index=2, players=3)
 SeriesGame(index=2, deal_seed=12, seats=(1, 2, 0), deal=2)
 >>> [(g.deal_seed, g.seats) for g in (series_game(10, i, 2, duplicate=True) for i in range(4))]
@@ -31,7 +31,8 @@ from typing import Any
 from arena.bots.base import Bot, GameInfo
 from arena.engine.game import Game
 from arena.engine.observation import observe
-from arena.engine.replay import to_replay
+from arena.engine.record import GameRecord, Series
+from arena.engine.replay import to_record
 
 
 def play_game(
@@ -41,8 +42,11 @@ def play_game(
     bot_seeds: Sequence[int],
     names: Sequence[str | dict[str, Any]],
     game_id: str = "",
-) -> dict[str, Any]:
-    """Play one game, ``bots[seat]`` in each seat; return its replay (``nimmt-replay/1``).
+    series: Series | None = None,
+) -> GameRecord:
+    """Play one game, ``bots[seat]`` in each seat; return its record (the ``nimmt-replay/1``
+    replay as a typed value: :meth:`~arena.engine.record.GameRecord.to_json` gives the JSON),
+    ``series`` its place in a match or series.
 
     Every seat choosing a tile is shown the position before anybody's choice is applied, so
     the choice is simultaneous. A decision that is not legal raises
@@ -65,7 +69,7 @@ def play_game(
     result = game.result()
     for seat, bot in enumerate(bots):
         bot.end_game(observe(game, seat), result.scores, result.ranks)
-    return to_replay(game, list(names))
+    return to_record(game, list(names), series=series)
 
 
 def bot_seed(seed: int, index: int, seat: int) -> int:

@@ -36,14 +36,14 @@ def main() -> None:
     for name in VARIANT_NAMES:
         times, decisions, halves = [], [], []
         for g in range(args.games):
-            replay = play_game(
+            record = play_game(
                 name,
                 [HeuristicBot() for _ in range(args.players)],
                 seed=1000 + g,
                 bot_seeds=[g * 10 + k for k in range(args.players)],
                 names=[f"h{k}" for k in range(args.players)],
             )
-            result = analyse(replay, 0, samples=args.samples, seed=g, policy=args.policy)
+            result = analyse(record, 0, samples=args.samples, seed=g, policy=args.policy)
             times.append(result.seconds)
             decisions.append(len(result.decisions))
             halves += [d.cost_half for d in result.decisions]

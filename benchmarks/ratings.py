@@ -108,7 +108,6 @@ from arena.bots.base import Bot, GameInfo  # noqa: E402
 from arena.bots.heuristic import HeuristicBot  # noqa: E402
 from arena.engine.decisions import Decision  # noqa: E402
 from arena.engine.observation import Observation  # noqa: E402
-from arena.engine.record import GameRecord  # noqa: E402
 from arena.engine.variants import variant as get_variant  # noqa: E402
 from arena.local import play_game, series_game  # noqa: E402
 from arena.runner.results import Ranking, match_ranks  # noqa: E402
@@ -161,10 +160,9 @@ def play(noise: Sequence[float], lineup: Sequence[int], seed: int, duplicate: bo
     for number, (seats, deal) in enumerate((game.seats, game.deal) for game in plan):
         bots = [NoisyHeuristic(noise[lineup[entry]]) for entry in seats]
         bot_seeds = [random.Random(f"{seed}:{number}:{seat}").getrandbits(63) for seat in range(n)]
-        replay = play_game(
+        result = play_game(
             VARIANT, bots, seed=seed + deal, bot_seeds=bot_seeds, names=[str(e) for e in seats]
-        )
-        result = GameRecord.from_json(replay).result
+        ).result
         for seat, entry in enumerate(seats):
             points[entry][deal] += result.scores[seat]
             ranks[entry].append(result.ranks[seat])

@@ -22,6 +22,7 @@ from arena.engine import (
 )
 from arena.engine.observation import observe
 from arena.engine.readings import READING_1, READING_2, Reading
+from arena.engine.record import Turn
 from arena.local import play_game, series_game
 from arena.stats import SeatedGame, summarize_series
 
@@ -66,10 +67,9 @@ def test_each_bot_answers_every_decision_kind_legally(name: str) -> None:
 
 @pytest.mark.parametrize("spec", ["random", "heuristic"])
 def test_it_plays_the_same_game_with_the_same_seeds(spec: str) -> None:
-    def replay(bot_seeds: list[int]) -> list[dict[str, object]]:
+    def replay(bot_seeds: list[int]) -> tuple[Turn, ...]:
         bots = [make_bot(spec) for _ in range(3)]
-        turns: list[dict[str, object]] = play_game("pro+luck", bots, 9, bot_seeds, "abc")["turns"]
-        return turns
+        return play_game("pro+luck", bots, 9, bot_seeds, "abc").turns
 
     assert replay([1, 2, 3]) == replay([1, 2, 3])
     if spec == "random":
@@ -82,9 +82,8 @@ def _series(name: str, specs: list[str], games: int) -> list[float]:
         game = series_game(7, i, len(specs))
         bots = [make_bot(specs[entry]) for entry in game.seats]
         names = [specs[entry] for entry in game.seats]
-        replay = play_game(name, bots, game.deal_seed, game.bot_seeds(7), names)
-        result = replay["result"]
-        seated.append(SeatedGame(game.seats, tuple(result["scores"]), tuple(result["ranks"])))
+        result = play_game(name, bots, game.deal_seed, game.bot_seeds(7), names).result
+        seated.append(SeatedGame(game.seats, result.scores, result.ranks))
     return [row.mean_score for row in summarize_series(specs, seated)]
 
 

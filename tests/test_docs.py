@@ -20,6 +20,7 @@ from arena.engine import replay as replays
 from arena.engine.decisions import parse_decision
 from arena.engine.frames import frames
 from arena.engine.game import Game
+from arena.engine.record import GameRecord
 from arena.engine.variants import ACTION_CARDS, LUCK_CARDS, PRO_TURN_CAP, VARIANT_NAMES, variant
 from arena.local import play_game
 from arena.runner import rules
@@ -60,8 +61,8 @@ def documented(text: str, key: str) -> bool:
     return f"`{key}`" in text
 
 
-def finished_game(name: str, players: int, seed: int) -> dict[str, Any]:
-    """The replay of a game between house bots (heuristic bots play cards and luck)."""
+def finished_game(name: str, players: int, seed: int) -> GameRecord:
+    """The record of a game between house bots (heuristic bots play cards and luck)."""
     bots = [make_bot("heuristic") for _ in range(players)]
     return play_game(name, bots, seed, list(range(players)), [f"p{s}" for s in range(players)])
 
@@ -148,7 +149,7 @@ def test_the_decision_text_forms_in_the_rules_round_trip() -> None:
 def test_the_reading_the_rules_say_the_engine_plays_is_the_one_its_replays_name() -> None:
     status = re.search(r"engine of this release plays reading `(nimmt-rules/\d+)`", RULES)
     assert status is not None
-    written = finished_game("basic", 2, 1).get("rules", "nimmt-rules/1")
+    written = finished_game("basic", 2, 1).reading.name
     assert status.group(1) == written
     assert documented(section(RULES, "10. "), written)
 
@@ -168,7 +169,7 @@ def test_every_key_a_replay_has_is_documented(series: Path) -> None:
     seen: list[dict[str, Any]] = [
         replays.read(p).to_json() for p in sorted(series.glob("game-*.json"))
     ]
-    seen.append(finished_game("classic", 3, 2))
+    seen.append(finished_game("classic", 3, 2).to_json())
     kinds: set[str] = set()
     for data in seen:
         assert [k for k in data if not documented(text, k)] == []

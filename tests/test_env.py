@@ -284,14 +284,14 @@ def test_the_seat_env_plays_exactly_like_a_local_game_of_the_same_bots():
         observation, reward, terminated, _, _ = env.step(action_of(decision))
         total += reward
     bots = [make_bot(s) for s in ("heuristic", "random", "random", "heuristic")]
-    replay = play_game(
+    record = play_game(
         "pro+luck",
         bots,
         seed=deal,
         bot_seeds=[bot_seed(deal, 0, s) for s in range(4)],
         names=["a", "b", "c", "d"],
     )
-    assert list(env.game.result().scores) == replay["result"]["scores"]
+    assert env.game.result().scores == record.result.scores
     assert total == env.game.result().scores[1]
 
 

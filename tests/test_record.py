@@ -5,6 +5,7 @@ Golden replays (``tests/golden/``, ``tests/data/rules-1/``), random games of eve
 """
 
 import json
+import pickle
 import random
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from arena.engine import VARIANT_NAMES, Game, ReplayError
 from arena.engine.readings import READING_1
 from arena.engine.record import (
     ActionChoice,
+    Extra,
     Fault,
     GameRecord,
     LuckChoice,
@@ -128,6 +130,40 @@ def test_keys_the_format_does_not_name_are_kept_in_place_and_order():
     # the record's extra keys are its own: changing the source changes nothing
     data["notes"]["seats"].append(1)
     assert record.extra["notes"]["seats"] == [0]
+
+
+def test_a_record_and_every_part_of_it_pickle_to_an_equal_read_only_value():
+    game = played("pro+luck", 3, 8, 8)
+    fault = {"seat": 1, "kind": "timeout", "turn": 2, "detail": "no answer", "clock": [3]}
+    players = [{"name": n, "entry": i, "bot": {"version": i}} for i, n in enumerate("abc")]
+    data = to_replay(game, players, [fault])
+    data["series"] = {"seed": 8, "game": 1, "table": "t"}
+    data["setup"]["note"] = "x"
+    for turn in data["turns"]:
+        turn["clock_ms"] = [1, 2, 3]
+        for choice in turn["choices"]:
+            choice["ms"] = 5
+    data["notes"] = {"format": "nimmt-notes/1", "seats": [0], "notes": []}
+    data["result"]["by"] = "referee"
+    record = GameRecord.from_json(data)
+    choices = [c for t in record.turns for c in t.choices]
+    assert {type(c) for c in choices} == {LuckChoice, ActionChoice}
+    parts = [record, *record.players, record.setup, *record.turns, *choices, record.result]
+    parts += [*record.result.faults, record.series]
+    assert all(part.extra for part in parts)  # each carries keys the format does not name
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        for part in parts:
+            copy = pickle.loads(pickle.dumps(part, protocol))
+            assert copy == part and type(copy) is type(part)
+            assert copy.to_json() == part.to_json()
+            assert list(copy.extra) == list(part.extra)  # the keys in their order
+            assert isinstance(copy.extra, Extra)
+            with pytest.raises(TypeError):
+                copy.extra["added"] = 1
+    copy = pickle.loads(pickle.dumps(record))
+    assert json.dumps(copy.to_json()) == json.dumps(data)
+    assert hash(copy) == hash(record)
+    assert copy.extra["notes"] is not record.extra["notes"]  # a copy, not a shared value
 
 
 def test_records_differ_when_a_decision_differs():

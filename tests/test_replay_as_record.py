@@ -186,6 +186,21 @@ def test_the_record_of_a_game_is_written_byte_for_byte_as_its_replay(tmp_path: P
             assert verify(record) == []
 
 
+def test_the_record_of_a_game_is_the_record_read_from_its_replay() -> None:
+    for variant in ("basic", "basic+luck", "pro", "pro+luck", "classic"):
+        for seed in range(4):
+            game = played(variant, 2 + seed % 4, seed)
+            names: list[str | dict[str, Any]] = [f"p{s}" for s in range(game.players)]
+            names[0] = {"name": "p0", "entry": 1, "bot": {"version": 2}}
+            faults = [{"seat": 1, "kind": "crash", "turn": 3, "detail": "x"}] if seed % 2 else []
+            series = Series(seed, seed + 1, seed or None)
+            record = to_record(game, names, faults, series)
+            data = to_replay(game, names, faults, series=series.to_json())
+            assert record == GameRecord.from_json(data)
+            assert record.to_text() == json.dumps(data, separators=(",", ":"))
+            assert to_record(game, names) == GameRecord.from_json(to_replay(game, names))
+
+
 def test_the_stored_replays_read_back_to_their_very_bytes() -> None:
     files = sorted((TESTS / "golden").glob("*/game-*.json"))
     files += sorted((TESTS / "data" / "rules-1").glob("*.json"))

@@ -18,7 +18,7 @@ from typing import Any
 from arena.bots.registry import make_bot
 from arena.engine import VARIANT_NAMES, variant
 from arena.engine import replay as replays
-from arena.engine.record import GameRecord
+from arena.engine.record import GameRecord, Series
 from arena.local import bot_seed, play_game, series_game
 from arena.stats import SeatedGame, entry_names, format_table, summarize_series
 
@@ -97,9 +97,9 @@ def run_play(args: argparse.Namespace) -> int:
     listing: list[dict[str, Any]] = []
     progress = Progress(args.games, quiet=args.quiet)
     started = time.monotonic()
-    for i, replay in enumerate(_play_all(tasks, args.jobs)):
+    for i, record in enumerate(_play_all(tasks, args.jobs)):
         game = series_game(args.seed, i, len(specs))
-        result = GameRecord.from_json(replay).result
+        result = record.result
         seated.append(SeatedGame(game.seats, result.scores, result.ranks))
         entry: dict[str, Any] = {
             "game": i + 1,
@@ -110,7 +110,7 @@ def run_play(args: argparse.Namespace) -> int:
         }
         if out is not None:
             entry["file"] = f"game-{i + 1:05d}.json"
-            replays.write(out / entry["file"], replay)
+            replays.write(out / entry["file"], record)
         listing.append(entry)
         progress.update(i + 1)
     progress.close()
@@ -146,28 +146,28 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_one(task: tuple[str, tuple[str, ...], int, int]) -> dict[str, Any]:
-    """Game ``index`` of a series (module level, so worker processes can run it)."""
+def _play_one(task: tuple[str, tuple[str, ...], int, int]) -> GameRecord:
+    """Game ``index`` of a series (module level, so worker processes can run it; its record
+    comes back from them pickled)."""
     variant_name, specs, seed, index = task
     game = series_game(seed, index, len(specs))
     bots = [make_bot(specs[entry]) for entry in game.seats]
     names = [{"name": specs[entry], "entry": entry} for entry in game.seats]
-    replay = play_game(
+    return play_game(
         variant_name,
         bots,
         game.deal_seed,
         [bot_seed(seed, index, seat) for seat in range(len(specs))],
         names,
         game_id=f"game-{index + 1:05d}",
+        series=Series(seed, index + 1),
     )
-    replay["series"] = {"seed": seed, "game": index + 1}
-    return replay
 
 
 def _play_all(
     tasks: list[tuple[str, tuple[str, ...], int, int]], jobs: int
-) -> Iterator[dict[str, Any]]:
-    """The replays in task order, from this process or from ``jobs`` worker processes."""
+) -> Iterator[GameRecord]:
+    """The records in task order, from this process or from ``jobs`` worker processes."""
     if jobs <= 1 or len(tasks) <= 1:
         yield from map(_play_one, tasks)
         return

@@ -6,8 +6,9 @@ result and its faults, the rules reading and the series), in the way python-ches
 JSON object and checks every field's type; :meth:`GameRecord.to_json` gives the object back
 exactly, keys in the order the format lists them, so that ``from_json(d).to_json() == d`` for
 every replay the arena writes. Keys a producer added that the format does not name are kept
-(``extra``, at every level) and written back after the known ones; a missing ``rules`` key
-stays missing (it means ``nimmt-rules/1``, :attr:`GameRecord.reading`).
+(``extra``, at every level, a read-only :class:`Extra`) and written back after the known ones; a
+missing ``rules`` key stays missing (it means ``nimmt-rules/1``, :attr:`GameRecord.reading`).
+A record and each of its parts pickle, so that one crosses to another process as it is.
 
 >>> from arena.engine import Game
 >>> from arena.engine.replay import to_replay
@@ -28,9 +29,8 @@ arena.engine.errors.ReplayError: seed: expected an integer, got '5'
 """
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, KeysView, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
 from .errors import NimmtError, ReplayError
@@ -40,8 +40,55 @@ from .variants import VARIANT_NAMES
 FORMAT = "nimmt-replay/1"
 
 _T = TypeVar("_T")
-_NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 _FAULT_KINDS = ("timeout", "crash", "illegal", "protocol")
+
+
+class Extra(Mapping[str, Any]):
+    """The keys of a part that the format does not name, in their order: a read-only mapping
+    that compares equal to a mapping with the same items and pickles as its items (where a
+    ``MappingProxyType`` view, which does not pickle, would keep a record in its process).
+
+    >>> extra = Extra({"notes": [1]})
+    >>> extra["notes"], dict(extra) == {"notes": [1]}, extra == Extra({"notes": [1]})
+    ([1], True, True)
+    >>> extra["notes"] = [2]
+    Traceback (most recent call last):
+    ...
+    TypeError: 'Extra' object does not support item assignment
+    """
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Any] | None = None) -> None:
+        self._items: dict[str, Any] = dict(items or {})
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def keys(self) -> KeysView[str]:  # the dict's view: keeps every to_json's `{**extra}` quick
+        return self._items.keys()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Extra):
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return self._items == dict(other)
+        return NotImplemented
+
+    def __reduce__(self) -> tuple[type["Extra"], tuple[dict[str, Any]]]:
+        return (Extra, (self._items,))
+
+    def __repr__(self) -> str:
+        return f"Extra({self._items!r})"
+
+
+_NO_EXTRA = Extra()
 
 
 # ----------------------------------------------------------------- reading typed fields
@@ -93,10 +140,10 @@ def _need(data: dict[str, Any], key: str, where: str) -> Any:
     return data[key]
 
 
-def _extra(data: dict[str, Any], known: Sequence[str]) -> Mapping[str, Any]:
+def _extra(data: dict[str, Any], known: Sequence[str]) -> Extra:
     """The keys of ``data`` the format does not name, in their order (a deep copy)."""
     rest = {k: v for k, v in data.items() if k not in known}
-    return MappingProxyType(json.loads(json.dumps(rest))) if rest else _NO_EXTRA
+    return Extra(json.loads(json.dumps(rest))) if rest else _NO_EXTRA
 
 
 def _short(value: Any) -> str:

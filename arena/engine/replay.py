@@ -28,7 +28,20 @@ from typing import Any
 from .decisions import Decision, DecisionKind, PlaceLuck, PlayAction, PlayTile, TakeRow
 from .errors import NimmtError, ReplayError
 from .game import Game, competition_ranks
-from .record import FORMAT, ActionChoice, GameRecord, LuckChoice, Series, TakeRowChoice, Turn
+from .record import (
+    FORMAT,
+    ActionChoice,
+    Fault,
+    GameRecord,
+    LuckChoice,
+    Outcome,
+    Player,
+    Series,
+    Setup,
+    TakeRowChoice,
+    Turn,
+    choice_from_json,
+)
 
 
 def to_replay(
@@ -43,12 +56,7 @@ def to_replay(
     ranks below every seat without a fault. ``rules`` names the game's reading of the rules.
     ``extra`` keys are added at the top level.
     """
-    if not game.is_over():
-        raise ReplayError("only a finished game has a replay")
-    if len(players) != game.players:
-        raise ReplayError(f"{game.players} seats but {len(players)} player entries")
-    result = game.result()
-    faulted = frozenset(f["seat"] for f in faults)
+    _check_finished(game, players)
     return {
         "format": FORMAT,
         "variant": game.variant.name,
@@ -65,8 +73,8 @@ def to_replay(
             for t in game.turns
         ],
         "result": {
-            "scores": list(result.scores),
-            "ranks": list(competition_ranks(result.scores, game.variant.higher_is_better, faulted)),
+            "scores": list(game.result().scores),
+            "ranks": list(_ranks(game, faults)),
             "faults": [dict(f) for f in faults],
         },
         "rules": game.rules.name,
@@ -81,7 +89,8 @@ def to_record(
     series: Series | None = None,
 ) -> GameRecord:
     """The record of a finished ``game`` (see :func:`to_replay`), in its match or series at
-    ``series``.
+    ``series``: the record :meth:`GameRecord.from_json` reads from its replay, built from the
+    game's own values (they need no checking, the player entries and faults aside).
 
     >>> from arena.engine import Game
     >>> game = Game.new("basic", players=2, seed=2)
@@ -89,11 +98,52 @@ def to_record(
     ...     for seat in game.pending.seats:
     ...         game.apply(seat, game.legal(seat)[0])
     >>> record = to_record(game, ["a", "b"], series=Series(seed=2, game=1))
-    >>> record.to_json() == to_replay(game, ["a", "b"], series={"seed": 2, "game": 1})
-    True
+    >>> data = to_replay(game, ["a", "b"], series={"seed": 2, "game": 1})
+    >>> record == GameRecord.from_json(data), record.to_json() == data
+    (True, True)
     """
-    extra = {} if series is None else {"series": series.to_json()}
-    return GameRecord.from_json(to_replay(game, players, faults, **extra))
+    _check_finished(game, players)
+    setup = game.setup
+    return GameRecord(
+        variant=game.variant.name,
+        seed=game.seed if game.seed is not None else 0,
+        players=tuple(
+            Player.from_json(p if isinstance(p, dict) else {"name": p}, f"players[{i}]")
+            for i, p in enumerate(players)
+        ),
+        layout=tuple(game.layout),
+        setup=Setup(
+            rows=tuple(tuple(row) for row in setup["rows"]),
+            hands=tuple(tuple(hand) for hand in setup["hands"]),
+            supply=tuple(setup["supply"]),
+            luck_deck=tuple(setup["luck_deck"]),
+            action_deck=tuple(setup["action_deck"]),
+        ),
+        turns=tuple(
+            Turn(tuple(t.plays), tuple(choice_from_json(c) for c in t.choices), tuple(t.scores))
+            for t in game.turns
+        ),
+        result=Outcome(
+            tuple(game.result().scores),
+            _ranks(game, faults),
+            tuple(Fault.from_json(f, f"faults[{i}]") for i, f in enumerate(faults)),
+        ),
+        rules=game.rules.name,
+        series=series,
+    )
+
+
+def _check_finished(game: Game, players: Sequence[str | dict[str, Any]]) -> None:
+    if not game.is_over():
+        raise ReplayError("only a finished game has a replay")
+    if len(players) != game.players:
+        raise ReplayError(f"{game.players} seats but {len(players)} player entries")
+
+
+def _ranks(game: Game, faults: Sequence[dict[str, Any]]) -> tuple[int, ...]:
+    """The final ranks; a faulted seat ranks below every seat without a fault."""
+    faulted = frozenset(f["seat"] for f in faults)
+    return competition_ranks(game.result().scores, game.variant.higher_is_better, faulted)
 
 
 def write(path: str | Path, replay: GameRecord | Mapping[str, Any]) -> None:

@@ -45,7 +45,6 @@ from arena.bots.registry import make_bot
 from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
-from arena.engine.record import GameRecord
 from arena.engine.variants import variant as variant_of
 from arena.env import SeatEnv, action_of
 from arena.local import bot_seed, play_game
@@ -290,8 +289,8 @@ def strength(args: argparse.Namespace) -> None:
             mine = [s for s in range(4) if (s + swap) % 2 == 0]
             bots: list[Bot] = [Timed() if s in mine else make_bot(args.opponent) for s in range(4)]
             seeds = [bot_seed(deal, swap, s) for s in range(4)]
-            replay = play_game(args.variant, bots, deal, seeds, names=["a", "b", "c", "d"])
-            scores = GameRecord.from_json(replay).result.scores
+            record = play_game(args.variant, bots, deal, seeds, names=["a", "b", "c", "d"])
+            scores = record.result.scores
             ours = statistics.mean(scores[s] for s in mine)
             theirs = statistics.mean(scores[s] for s in range(4) if s not in mine)
             ours_all.append(ours)

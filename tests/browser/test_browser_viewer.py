@@ -155,7 +155,7 @@ def test_the_board_on_screen_is_the_engines_after_every_turn(
         expected = replay["result"]["scores"] if k == turns else game.scores
         assert shown["scores"] == list(expected), where
     assert errors == []
-    seen = features(replay)
+    seen = features(as_record(replay))
     if variant == "pro+luck":  # this game shows every action card and both luck markers
         for card in ("stop", "swap", "skip", "front", "ascending", "anywhere", "another", "plus5"):
             assert seen[f"action:{card}"], card

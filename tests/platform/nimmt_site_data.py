@@ -7,7 +7,6 @@ import datetime as dt
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from accounts.models import User
 from django.utils import timezone
@@ -21,6 +20,7 @@ from tournaments.models import Tournament
 from arena.bots.base import Bot as EngineBot
 from arena.bots.heuristic import HeuristicBot
 from arena.bots.random import RandomBot
+from arena.engine.record import GameRecord, TakeRowChoice
 from arena.local import play_game
 
 PASSWORD = "a-long-test-password"
@@ -35,12 +35,13 @@ VIEWER_GAMES = [
 ]
 
 
-def features(replay: dict[str, Any]) -> Counter[str]:
+def features(record: GameRecord) -> Counter[str]:
     """What happens in a game: action cards played, luck markers placed, rows taken."""
     seen: Counter[str] = Counter()
-    for turn in replay["turns"]:
-        for choice in turn["choices"]:
-            seen[f"{choice['kind']}:{choice.get('card', '')}"] += 1
+    for turn in record.turns:
+        for choice in turn.choices:
+            card = "" if isinstance(choice, TakeRowChoice) else choice.card
+            seen[f"{choice.kind}:{card}"] += 1
     return seen
 
 
@@ -48,14 +49,14 @@ def richest_seed(variant: str, players: int, tries: int = 40) -> int:
     """The deal (of ``tries``) whose game, played by random bots, shows the most features."""
 
     def richness(seed: int) -> tuple[int, int]:
-        replay = play_game(
+        record = play_game(
             variant,
             [RandomBot() for _ in range(players)],
             seed=seed,
             bot_seeds=[seed * 10 + k for k in range(players)],
             names=[f"p{k}" for k in range(players)],
         )
-        seen = features(replay)
+        seen = features(record)
         return (len(seen), sum(seen.values()))
 
     return max(range(1, tries + 1), key=richness)

@@ -35,6 +35,7 @@ from submissions.models import Bot, BotVersion
 
 from arena.bots.base import Bot as EngineBot
 from arena.bots.random import RandomBot
+from arena.engine.record import GameRecord
 from arena.engine.replay import write
 from arena.local import play_game
 from arena.runner.match import Entrant, MatchConfig, run_match
@@ -241,21 +242,21 @@ def staging_leftovers() -> list[Path]:
 
 def store_game(
     match: Match,
-    replay: dict[str, Any],
+    record: GameRecord,
     *,
     logs: dict[int, str] | None = None,
     faults: dict[int, list[dict[str, Any]]] | None = None,
     finished_at: datetime | None = None,
 ) -> Match:
-    """Keep ``replay`` as the match's only game, as the pipeline would: files in the data
+    """Keep ``record`` as the match's only game, as the pipeline would: files in the data
     folder, scores and ranks on the seats, the match finished (and rated, on a ladder)."""
     relative = f"matches/{match.uuid.hex[:2]}/{match.uuid}"
     folder = Path(settings.DATA_DIR) / relative
     (folder / "logs").mkdir(parents=True, exist_ok=True)
-    write(folder / "game-00001.json", replay)
+    write(folder / "game-00001.json", record)
     for seat in match.seats.select_related("bot").order_by("seat"):
-        seat.score = replay["result"]["scores"][seat.seat]
-        seat.rank = replay["result"]["ranks"][seat.seat]
+        seat.score = record.result.scores[seat.seat]
+        seat.rank = record.result.ranks[seat.seat]
         seat.faults = (faults or {}).get(seat.seat, [])
         text = (logs or {}).get(seat.seat, f"{seat.bot.name} played seat {seat.seat}\n")
         seat.log_file = f"logs/{seat.bot.name}.log"
@@ -295,14 +296,14 @@ def engine_match(
     for number, bot in enumerate(bots):
         assert bot.active_version_id is not None
         Seat.objects.create(match=match, seat=number, bot=bot, version_id=bot.active_version_id)
-    replay = play_game(
+    record = play_game(
         variant,
         players or [RandomBot() for _ in bots],
         seed=seed,
         bot_seeds=[seed * 10 + k for k in range(len(bots))],
         names=[b.name for b in bots],
     )
-    return store_game(match, replay, finished_at=created_at, **store)
+    return store_game(match, record, finished_at=created_at, **store)
 
 
 def organiser(username: str = "olga", password: str = "a-long-test-password") -> User:
@@ -325,14 +326,14 @@ def organiser(username: str = "olga", password: str = "a-long-test-password") ->
 def play_in_process(match: Match, players: Sequence[EngineBot] | None = None) -> Match:
     """Play a queued match here with engine bots (random by default) and store it; no worker."""
     seats = list(match.seats.select_related("bot", "version").order_by("seat"))
-    replay = play_game(
+    record = play_game(
         match.variant,
         players or [RandomBot() for _ in seats],
         seed=match.seed,
         bot_seeds=[match.seed + k for k in range(len(seats))],
         names=entrant_names(seats),
     )
-    return store_game(match, replay)
+    return store_game(match, record)
 
 
 # ---------------------------------------------------------------------------- a broker to restart

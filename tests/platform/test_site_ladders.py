@@ -366,7 +366,7 @@ def test_the_sweeper_sends_stale_work_again_once(
 def played(ladder: Ladder, bots: list[Bot], data_dir: Path) -> Match:
     """A finished, rated match with a real replay file."""
     match = create_match(ladder, bots)
-    replay = play_game(
+    record = play_game(
         "basic",
         [RandomBot() for _ in bots],
         seed=match.seed,
@@ -375,10 +375,10 @@ def played(ladder: Ladder, bots: list[Bot], data_dir: Path) -> Match:
     )
     folder = data_dir / "matches" / "x" / str(match.uuid)
     folder.mkdir(parents=True)
-    write(folder / "game-00001.json", replay)
+    write(folder / "game-00001.json", record)
     match.result_dir = str(folder.relative_to(data_dir))
     match.replays = ["game-00001.json"]
-    _finish(match, list(replay["result"]["ranks"]))
+    _finish(match, list(record.result.ranks))
     rate_ladder(ladder.pk)
     match.refresh_from_db()
     return match

@@ -4,6 +4,7 @@ exactly the games of `nimmt play` (arena.local), for the same seed."""
 import pytest
 
 from arena.bots.registry import make_bot
+from arena.engine.record import Series
 from arena.local import bot_seed, play_game, series_game
 
 from .conftest import house, needs_bwrap, play
@@ -11,22 +12,22 @@ from .conftest import house, needs_bwrap, play
 pytestmark = needs_bwrap
 
 
-def local_replays(variant, specs, seed, games):
-    """The replays `nimmt play --bots specs --seed seed` makes (arena.cli._play_one)."""
-    replays = []
+def local_records(variant, specs, seed, games):
+    """The records `nimmt play --bots specs --seed seed` makes (arena.cli.play._play_one)."""
+    records = []
     for index in range(games):
         game = series_game(seed, index, len(specs))
-        replay = play_game(
+        record = play_game(
             variant,
             [make_bot(specs[entry]) for entry in game.seats],
             game.deal_seed,
             [bot_seed(seed, index, seat) for seat in range(len(specs))],
             [{"name": specs[entry], "entry": entry} for entry in game.seats],
             game_id=f"game-{index + 1:05d}",
+            series=Series(seed, index + 1),
         )
-        replay["series"] = {"seed": seed, "game": index + 1}
-        replays.append(replay)
-    return replays
+        records.append(record)
+    return records
 
 
 @pytest.mark.parametrize("variant", ["basic", "pro+luck", "classic"])
@@ -44,7 +45,5 @@ def test_it_plays_the_same_games_sandboxed_in_process_and_in_nimmt_play(variant,
     )
     assert sandboxed.sandbox.enabled
     assert sandboxed.replays == in_process.replays
-    assert [r.to_json() for r in sandboxed.replays] == local_replays(
-        variant, specs, seed=4, games=3
-    )
+    assert list(sandboxed.replays) == local_records(variant, specs, seed=4, games=3)
     assert all(b.faults == () for b in sandboxed.bots)
