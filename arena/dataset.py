@@ -13,12 +13,12 @@ reads such a folder without Django:
   ended for it, the rows a policy or value network is trained on.
 
 >>> from arena.engine import Game
->>> from arena.engine.replay import to_replay
+>>> from arena.engine.replay import to_record
 >>> game = Game.new("classic", players=2, seed=5)
 >>> while not game.is_over():
 ...     for seat in game.pending.seats:
 ...         game.apply(seat, game.legal(seat)[-1])
->>> record = GameRecord.from_json(to_replay(game, ["a", "b"]))
+>>> record = to_record(game, ["a", "b"])
 >>> rows = list(decisions(record))
 >>> len(rows), rows[0].kind, rows[0].action in rows[0].legal, rows[0].final_score
 (26, 'tile', True, 6)

@@ -20,7 +20,7 @@ from arena.engine import replay as replays
 from arena.engine.decisions import parse_decision
 from arena.engine.frames import frames
 from arena.engine.game import Game
-from arena.engine.record import GameRecord
+from arena.engine.record import FORMAT, GameRecord
 from arena.engine.variants import ACTION_CARDS, LUCK_CARDS, PRO_TURN_CAP, VARIANT_NAMES, variant
 from arena.local import play_game
 from arena.runner import rules
@@ -158,7 +158,7 @@ def test_the_reading_the_rules_say_the_engine_plays_is_the_one_its_replays_name(
 
 
 def test_the_example_replay_is_a_real_game_that_verifies() -> None:
-    example = examples()[replays.FORMAT]
+    example = examples()[FORMAT]
     assert replays.verify(example) == []
     dealt = Game.new(example["variant"], players=len(example["players"]), seed=example["seed"])
     assert dealt.setup == example["setup"]
@@ -264,7 +264,7 @@ def test_every_key_and_step_of_the_frames_is_documented_and_the_example_has_them
     example = examples()["nimmt-frames/1"]
     assert list(example) == list(films[0])
     assert all(list(frame) == list(films[0]["frames"][0]) for frame in example["frames"])
-    replay = examples()[replays.FORMAT]
+    replay = examples()[FORMAT]
     assert example["turn_ends"] == frames(replay).to_json()["turn_ends"]
 
 

@@ -111,7 +111,7 @@ from .game import (
 )
 from .readings import CURRENT
 from .record import GameRecord
-from .replay import as_record, replay_turn, simulate, start, to_replay
+from .replay import as_record, replay_turn, simulate, start, to_record
 
 FORMAT = "nimmt-frames/1"
 #: What a seat's view says in place of an action card another seat holds (its number is public).
@@ -357,7 +357,7 @@ def frames(source: GameRecord | Mapping[str, Any] | Game, seat: int | None = Non
     (1, True)
     """
     if isinstance(source, Game):
-        record = as_record(to_replay(source, [f"seat {s}" for s in range(source.players)]))
+        record = to_record(source, [f"seat {s}" for s in range(source.players)])
     else:
         record = as_record(source)  # ReplayError on a bad shape
     final, problems = simulate(record)  # ReplayError on a bad deal

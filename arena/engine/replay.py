@@ -29,7 +29,6 @@ from .decisions import Decision, DecisionKind, PlaceLuck, PlayAction, PlayTile, 
 from .errors import NimmtError, ReplayError
 from .game import Game, competition_ranks
 from .record import (
-    FORMAT,
     ActionChoice,
     Fault,
     GameRecord,
@@ -54,32 +53,12 @@ def to_replay(
 
     ``faults`` are the arena's records (``{"seat", "kind", "turn", "detail"}``); a faulted seat
     ranks below every seat without a fault. ``rules`` names the game's reading of the rules.
-    ``extra`` keys are added at the top level.
+    ``extra`` keys are added at the top level (``series`` read as the record's series). The
+    JSON of :func:`to_record`'s record: one way from a game to its replay.
     """
-    _check_finished(game, players)
-    return {
-        "format": FORMAT,
-        "variant": game.variant.name,
-        "seed": game.seed if game.seed is not None else 0,
-        "players": [p if isinstance(p, dict) else {"name": p} for p in players],
-        "layout": list(game.layout),
-        "setup": json.loads(json.dumps(game.setup)),
-        "turns": [
-            {
-                "plays": list(t.plays),
-                "choices": [dict(c) for c in t.choices],
-                "scores": list(t.scores),
-            }
-            for t in game.turns
-        ],
-        "result": {
-            "scores": list(game.result().scores),
-            "ranks": list(_ranks(game, faults)),
-            "faults": [dict(f) for f in faults],
-        },
-        "rules": game.rules.name,
-        **extra,
-    }
+    series = extra.pop("series", None)
+    record = to_record(game, players, faults, None if series is None else Series.from_json(series))
+    return {**record.to_json(), **extra}
 
 
 def to_record(

@@ -37,7 +37,7 @@ from tournaments.models import Tournament
 from arena.engine.errors import ReplayError
 from arena.engine.frames import frames as engine_frames
 from arena.engine.readings import CURRENT
-from arena.engine.record import GameRecord
+from arena.engine.record import Extra, GameRecord
 from arena.engine.replay import parse as parse_replay
 from matches.listing import Listing
 from matches.models import PRIVATE_DETAIL, Match, Seat
@@ -339,7 +339,7 @@ def replay(request: HttpRequest, match_uuid: str, game: int) -> HttpResponseBase
     data = replace(data, result=replace(data.result, faults=faults))
     notes = owned_notes(match, game, owners) if owner else None
     if notes is not None:  # the owner's own copy: their bots' notes (docs/REPLAY.md)
-        data = replace(data, extra={**data.extra, "notes": notes})
+        data = replace(data, extra=Extra({**data.extra, "notes": notes}))
     response = HttpResponse(data.to_text(), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
