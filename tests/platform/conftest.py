@@ -108,6 +108,19 @@ from nimmt_site_testing import (  # noqa: E402
 )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """A run of files of this folder in parallel processes (``pytest -n 2 tests/platform/x.py``)
+    loads this module early in the controller, so the environment its processes inherit names
+    the settings and the controller's broker: pytest-django would load the settings in each
+    process from those before this module gives the process its own broker (two processes on
+    one Redis database take each other's tasks), and before ``platform/`` is on the path. The
+    processes start without them, as in a run of the whole suite, and this module sets them."""
+    if getattr(config, "workerinput", None) is None and config.getoption("numprocesses", None):
+        os.environ.pop("DJANGO_SETTINGS_MODULE", None)
+        for name in TEST_ENV:
+            os.environ.pop(name, None)
+
+
 @pytest.fixture(autouse=True)
 def data_dir(settings: Any) -> Iterator[Path]:
     """A data folder of this test's own (uploads, bot code, match files), removed after it."""

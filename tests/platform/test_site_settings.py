@@ -1,8 +1,10 @@
 """Settings from NIMMT_* variables: strict parsing, and a production set-up that passes
 ``check --deploy``."""
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from config.env import (
@@ -17,6 +19,7 @@ from config.env import (
     env_source,
     trusted_proxies,
 )
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from gunicorn.config import validate_string_to_addr_list  # type: ignore[import-untyped]
 from nimmt_site_testing import PLATFORM, REPO
@@ -146,3 +149,29 @@ def test_every_model_change_has_its_migration(tmp_path: object) -> None:
     env = {**PRODUCTION, "NIMMT_VAR_DIR": str(tmp_path), "NIMMT_DATA_DIR": str(tmp_path)}
     done = _manage(env, "makemigrations", "--check", "--dry-run")
     assert done.returncode == 0, "models changed without a migration:\n" + done.stdout
+
+
+def test_each_test_process_loads_the_settings_with_its_own_broker() -> None:
+    """The conftest gives each test process its broker (``broker_url``) before the settings
+    load: settings read earlier, from the environment of the process that started this one,
+    would name that one's."""
+    assert os.environ["NIMMT_BROKER_URL"] == settings.CELERY_BROKER_URL
+
+
+@pytest.mark.slow
+def test_a_file_of_site_tests_runs_alone_in_two_processes() -> None:
+    """``pytest -n 2 tests/platform/<file>`` from a fresh shell: every process finds the
+    project and loads the settings with its own broker (none with the controller's)."""
+    fresh = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("NIMMT_", "PYTEST_", "DJANGO_"))
+        or name in ("NIMMT_TEST_DATABASE_URL", "NIMMT_TEST_BROKER_URL")
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider",
+         str(Path(__file__).relative_to(REPO)), "-k", "own_broker"],
+        cwd=REPO, env=fresh, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 passed" in run.stdout
