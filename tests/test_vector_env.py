@@ -465,14 +465,10 @@ def test_a_step_writes_only_what_changed_and_shows_what_a_whole_write_shows(play
         obs, _, terminations, _, infos = env.step(actions)
         if terminations.any():
             ended += int(terminations[:, 0].sum())
-            after = tables.buffer.copy()
-            tables.buffer[:] = before  # the ended games' last state, shown whole
-            replay = ClassicTables(players, count)
-            replay.buffer[:] = before
-            replay.dealt = True
+            replay = ClassicTables(players, count)  # the ended games' last state, shown whole
+            replay.restore(before)
             replay.step(actions)
             last_obs, last_mask = replay.observe()
-            tables.buffer[:] = after
             index = infos["final_index"]
             assert np.array_equal(infos["final_observation"]["observation"], last_obs[index])
             assert np.array_equal(infos["final_observation"]["action_mask"], last_mask[index])
@@ -539,3 +535,51 @@ def test_asking_the_core_for_a_table_it_does_not_hold_is_an_index_error() -> Non
         for index in (-1, 2):
             with pytest.raises(IndexError, match="no such table"):
                 getattr(core, name)(tables.buffer, index)
+
+
+def test_the_tables_memory_is_read_only_and_a_kept_state_comes_back_only_if_the_core_made_it():
+    """Only the core writes the tables (their numbers index its arrays): ``buffer`` is a
+    read-only view, and :meth:`ClassicTables.restore` checks every table of a state before it
+    puts the state back."""
+    players, count = 4, 3
+    tables = ClassicTables(players, count)
+    tables.deal(np.arange(count, dtype=np.uint64) + 7)
+    with pytest.raises(ValueError, match="read-only"):
+        tables.buffer[0] = 1
+    rng = np.random.default_rng(3)
+    kept = tables.buffer.copy()
+    masks = tables.masks()
+    for _ in range(30):  # every state the core makes passes the check
+        tables._core.classic_check(tables.buffer, players)
+        tables.step(random_actions(masks, rng))
+        masks = tables.masks()
+    later = tables.buffer.copy()
+    tables.restore(kept)
+    assert np.array_equal(tables.buffer, kept)
+    # (what the check names, table, int32 index into the table's fields, value); the fields:
+    # players, phase, asked, current, turn, nq, queue[10], scores[10], chosen[10], nhand[10],
+    # latest[10], start[4], supply, cells[20], then the hands' bytes (_playout_core.h)
+    broken = [
+        ("players", 1, 0, players + 1),
+        ("phase", 2, 1, 9),
+        ("asked", 0, 2, -1),
+        ("queue", 0, 5, 50),
+        ("nhand", 2, 36, 3),
+        ("cells", 1, 61 + 3, 105),
+    ]
+    for field, table, index, value in broken:
+        state = later.copy()
+        state.view(np.int32).reshape(count, -1)[table, index] = value
+        with pytest.raises(ValueError, match=f"table {table}: {field}"):
+            tables.restore(state)
+        assert np.array_equal(tables.buffer, kept), field  # nothing changed
+    state = later.copy()
+    state.reshape(count, -1)[0, 81 * 4 + 5] = 7  # a hand's byte for card 5
+    with pytest.raises(ValueError, match="table 0: hand"):
+        tables.restore(state)
+    with pytest.raises(ValueError, match="bytes"):
+        tables.restore(later[:-1])
+    with pytest.raises(ValueError, match="table 0"):
+        tables.restore(np.full_like(later, 255))
+    tables.restore(later)
+    assert np.array_equal(tables.buffer, later)

@@ -2503,18 +2503,85 @@ static int ct_tables(PyObject *obj, Py_buffer *view, Py_ssize_t *n) {
     return 0;
 }
 
+/* ct_tables for the calls that only read them: a read-only buffer will do */
+static int ct_tables_read(PyObject *obj, Py_buffer *view, Py_ssize_t *n) {
+    if (ct_buffer_flags(obj, view, -1, sizeof(ClassicTable), "tables", PyBUF_SIMPLE) < 0)
+        return -1;
+    *n = view->len / (Py_ssize_t)sizeof(ClassicTable);
+    return 0;
+}
+
 /* (tables, i) -> table i of the buffer, held in *view (release it); NULL with an error set */
 static const ClassicTable *ct_table_arg(PyObject *args, Py_buffer *view) {
     PyObject *tables_in;
     Py_ssize_t i, n;
     if (!PyArg_ParseTuple(args, "On", &tables_in, &i)) return NULL;
-    if (ct_tables(tables_in, view, &n) < 0) return NULL;
+    if (ct_tables_read(tables_in, view, &n) < 0) return NULL;
     if (i < 0 || i >= n) {
         PyBuffer_Release(view);
         PyErr_SetString(PyExc_IndexError, "no such table");
         return NULL;
     }
     return (const ClassicTable *)view->buf + i;
+}
+
+/* whether a table of ``players`` holds only what the core's own steps can make of one, as far
+ * as any call indexes or counts by it: NULL, or what is wrong */
+static const char *ct_check(const ClassicTable *t, int players) {
+    if (t->players != players) return "players: not the tables' count of seats";
+    if (t->phase < CT_OVER || t->phase > CT_TAKE_ROW) return "phase: over, tile or take_row";
+    if (t->turn < 0 || t->turn > CT_TILES) return "turn: out of range";
+    if (t->asked < 0 || t->asked >= players) return "asked: not a seat";
+    if (t->current < 0 || t->current > CT_TILES ||
+        (t->phase == CT_TAKE_ROW && t->current == 0))
+        return "current: not a card";
+    if (t->nq < 0 || t->nq >= players) return "queue: out of range";
+    for (int k = 0; k < t->nq; k++)
+        if ((t->queue[k] >> 4) < 1 || (t->queue[k] >> 4) > CT_TILES ||
+            (t->queue[k] & 15) >= players)
+            return "queue: an entry that is not a card and a seat";
+    if (t->supply < 0 || t->supply > CT_TILES) return "supply: out of range";
+    for (int r = 0; r < CT_ROWS; r++)
+        if (t->start[r] < 0 || t->start[r] > CT_TILES) return "start: not a card";
+    for (int c = 0; c < CT_ROWS * CT_CARDS; c++)
+        if (t->cells[c] < 0 || t->cells[c] > CT_TILES) return "cells: not a card";
+    if (t->revealed[0] != 0) return "revealed: not 0 or 1 a card";
+    for (int c = 1; c <= CT_TILES; c++)
+        if (t->revealed[c] > 1) return "revealed: not 0 or 1 a card";
+    for (int s = 0; s < players; s++) {
+        if (t->chosen[s] < 0 || t->chosen[s] > CT_TILES) return "chosen: not a card";
+        if (t->latest[s] < 0 || t->latest[s] > CT_TILES) return "latest: not a card";
+        if (t->hand[s][0] != 0) return "hand: not 0 or 1 a card";
+        int held = 0;
+        for (int c = 1; c <= CT_TILES; c++) {
+            if (t->hand[s][c] > 1) return "hand: not 0 or 1 a card";
+            held += t->hand[s][c];
+        }
+        if (t->nhand[s] != held) return "nhand: not the count of the hand's cards";
+    }
+    return NULL;
+}
+
+/* classic_check(tables, players): ValueError naming the first table that is not one the core
+ * could have made (ct_check), else None */
+static PyObject *py_classic_check(PyObject *self, PyObject *args) {
+    PyObject *tables_in;
+    int players;
+    if (!PyArg_ParseTuple(args, "Oi", &tables_in, &players)) return NULL;
+    Py_buffer tv;
+    Py_ssize_t n;
+    if (ct_tables_read(tables_in, &tv, &n) < 0) return NULL;
+    const ClassicTable *g = tv.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *wrong = ct_check(g + i, players);
+        if (wrong != NULL) {
+            PyBuffer_Release(&tv);
+            PyErr_Format(PyExc_ValueError, "table %zd: %s", i, wrong);
+            return NULL;
+        }
+    }
+    PyBuffer_Release(&tv);
+    Py_RETURN_NONE;
 }
 
 static void ct_deal(ClassicTable *g, int players, uint64_t seed) {
@@ -3109,7 +3176,7 @@ static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
     }
     Py_buffer tv, pv = {0}, ov = {0}, mv = {0}, wv = {0}, sv = {0};
     Py_ssize_t n;
-    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    if (ct_tables_read(tables_in, &tv, &n) < 0) return NULL;
     const ClassicTable *g = tv.buf;
     if (which_in != Py_None && ct_buffer_flags(which_in, &wv, n, 1, "which", PyBUF_SIMPLE) < 0) {
         PyBuffer_Release(&tv);
@@ -3263,7 +3330,7 @@ static PyObject *py_classic_status(PyObject *self, PyObject *args) {
         return NULL;
     Py_buffer tv, pv, av;
     Py_ssize_t n;
-    if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
+    if (ct_tables_read(tables_in, &tv, &n) < 0) return NULL;
     if (ct_buffer(phase_in, &pv, n, 1, "phase") < 0) {
         PyBuffer_Release(&tv);
         return NULL;
@@ -3341,6 +3408,8 @@ static PyMethodDef methods[] = {
     {"classic_table_size", py_classic_table_size, METH_NOARGS,
      "Bytes of one card-game table of the environments."},
     {"classic_deal", py_classic_deal, METH_VARARGS, "Deal card-game tables as Game.new deals."},
+    {"classic_check", py_classic_check, METH_VARARGS,
+     "ValueError for a card-game table the core could not have made."},
     {"classic_step", py_classic_step, METH_VARARGS, "One decision point of card-game tables."},
     {"classic_observe", py_classic_observe, METH_VARARGS,
      "The environments' vectors and masks of card-game tables."},

@@ -239,8 +239,24 @@ class ClassicTables:
 
     @property
     def buffer(self) -> npt.NDArray[np.uint8]:
-        """The tables' memory, for the house policies (:mod:`arena.bots._policies`)."""
-        return self._tables
+        """The tables' memory, read-only (for the house policies, :mod:`arena.bots._policies`,
+        and to keep a state: ``buffer.copy()``, given back by :meth:`restore`). Only the core
+        writes it: what it holds indexes the core's arrays."""
+        view = self._tables.view()
+        view.flags.writeable = False
+        return view
+
+    def restore(self, state: npt.ArrayLike) -> None:
+        """Put back a state :attr:`buffer` held (``buffer.copy()``): every table is checked
+        first, and a buffer the core could not have made (another size or count of seats, a
+        number out of range, a hand that does not add up) is a ``ValueError`` naming the table
+        and changes nothing."""
+        data = np.ascontiguousarray(state, np.uint8)
+        if data.shape != self._tables.shape:
+            raise ValueError(f"state: {self._tables.shape[0]} bytes, not shape {data.shape}")
+        self._core.classic_check(data, self.players)
+        self._tables[:] = data
+        self.dealt = True
 
 
 class CoreTable(Table):
@@ -270,7 +286,7 @@ class CoreTable(Table):
         self._played = 0  # of which the game has played so far
         # the core's calls, bound once: an AEC step is a few of them
         self._core: Any = CORE
-        self._buffer = self._tables.buffer
+        self._buffer = self._tables._tables  # written by the core's step
         self._flags = self._tables.flags
         self._layout = _layout()
         self._template = _static("classic", players)
