@@ -345,23 +345,26 @@ CELERY_WORKER_POOL = "core.pool:TaskPool"  # prefork, an exited child replaced a
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# A beat message expires after two of its intervals: a maintenance worker skips expired
+# messages to the oldest fresh one, the first sent at some tick, so with one interval a single
+# task longer than the interval made the other entries of its tick expire unrun; with two they
+# are still fresh after it. (The tasks are idempotent: a run too many costs a few queries.)
 CELERY_BEAT_SCHEDULE = {
     "schedule-matches": {
         "task": "matches.tasks.schedule_matches",
         "schedule": SCHEDULE_INTERVAL_SECONDS,
-        "options": {"queue": "maintenance", "expires": SCHEDULE_INTERVAL_SECONDS},
+        "options": {"queue": "maintenance", "expires": 2 * SCHEDULE_INTERVAL_SECONDS},
     },
-    # Every safety net in one task (config.sweeps): separate entries due at the same moment
-    # starve all but the first one sent when the maintenance worker is slower than the interval.
+    # Every safety net in one task (config.sweeps): one task a tick where five were sent.
     "sweep": {
         "task": "config.sweeps.sweep",
         "schedule": SWEEP_INTERVAL_SECONDS,
-        "options": {"queue": "maintenance", "expires": SWEEP_INTERVAL_SECONDS},
+        "options": {"queue": "maintenance", "expires": 2 * SWEEP_INTERVAL_SECONDS},
     },
     "notice-events": {
         "task": "notifications.tasks.notice_events",
         "schedule": NOTIFY_POLL_SECONDS,
-        "options": {"queue": "maintenance", "expires": NOTIFY_POLL_SECONDS},
+        "options": {"queue": "maintenance", "expires": 2 * NOTIFY_POLL_SECONDS},
     },
     "record-missing-matchups": {
         "task": "matchups.tasks.record_missing_matchups",

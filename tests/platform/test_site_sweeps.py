@@ -3,6 +3,7 @@ the interval still runs them all, and one that fails keeps none of the others fr
 
 import datetime as dt
 import logging
+from typing import Any
 
 import pytest
 from accounts.models import User
@@ -32,6 +33,14 @@ def test_the_beat_sends_one_sweep_that_runs_every_safety_net() -> None:
         "seasons.tasks.advance_seasons",
     }
     assert not names & tasks, "a safety net is both in the sweep and a beat entry of its own"
+
+
+def test_the_frequent_beat_messages_stay_fresh_for_two_intervals() -> None:
+    """One task longer than the interval must not make the other entries of its tick expire
+    unrun (a worker skips expired messages to the oldest fresh one)."""
+    for name in ("schedule-matches", "sweep", "notice-events"):
+        entry: Any = settings.CELERY_BEAT_SCHEDULE[name]
+        assert entry["options"]["expires"] == 2 * entry["schedule"], name
 
 
 def test_a_failing_sweep_is_logged_and_the_next_ones_still_run(
