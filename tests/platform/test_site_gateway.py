@@ -151,25 +151,22 @@ def test_a_connection_ends_when_its_match_ends_though_the_bot_keeps_its_stream_o
 
 # ---------------------------------------------------------------------------- the demo's gateway
 
-GATEWAY_PORTS = range(8440, 8460)  # this machine's loopback
 
-
-def _free_port() -> int:
-    for port in GATEWAY_PORTS:
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise AssertionError("no free port for the gateway")
+def _unused_port() -> int:
+    """A loopback port nothing listens on (the kernel's pick, released at once)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 class DemoGateway:
     """The gateway as ``./dev demo`` runs it: ``manage.py run_gateway --self-signed FOLDER`` on
-    loopback, the folder broker, and a private Redis on a socket for the hand-over."""
+    loopback, the folder broker, and a private Redis on a socket for the hand-over. Its first
+    start listens on a port the kernel picks (none that a test running beside it could take
+    meanwhile), read from its log; a restart listens on the same port again."""
 
-    def __init__(self, folder: Path, port: int, env: dict[str, str] | None = None) -> None:
+    def __init__(self, folder: Path, port: int = 0, env: dict[str, str] | None = None) -> None:
         self.folder, self.port = folder, port
         self.env = env or {}
         self.log = folder / "gateway.log"
@@ -211,7 +208,15 @@ class DemoGateway:
                 cwd=PLATFORM, env=env, stdout=out, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # fmt: skip
-        wait_for("the gateway to listen", lambda: "gateway listening" in self.log.read_text(), 60)
+        listening = wait_for("the gateway to listen", self._listening, 60)
+        self.port = int(listening.group(1))
+
+    def _listening(self) -> re.Match[str] | None:
+        assert self.process is not None
+        text = self.log.read_text()
+        if self.process.poll() is not None:
+            raise AssertionError(f"the gateway exited ({self.process.returncode}):\n{text}")
+        return re.search(r"gateway listening on \S+ \(port (\d+)\)", text)
 
     def stop(self, *, redis_too: bool = False) -> None:
         for process in (self.process, self.redis if redis_too else None):
@@ -226,7 +231,7 @@ class DemoGateway:
 
 @pytest.fixture
 def demo_gateway(tmp_path: Path, settings: Any) -> Iterator[DemoGateway]:
-    gateway = DemoGateway(tmp_path, _free_port())
+    gateway = DemoGateway(tmp_path)
     gateway.start()
     # the site's side of the demo: the same Redis, and the certificate the bot page names
     settings.REMOTE_REDIS_URL = gateway.redis_url
@@ -345,7 +350,7 @@ def test_each_kit_connects_to_the_demos_gateway_with_the_command_its_bot_page_sh
         tmp_path / "untrusted.log",
         folder,
     )
-    nowhere = _argv(line.replace(demo_gateway.url, f"grpcs://127.0.0.1:{_free_port()}"))
+    nowhere = _argv(line.replace(demo_gateway.url, f"grpcs://127.0.0.1:{_unused_port()}"))
     unreachable = Kit([*nowhere, "--connect-timeout", "1"], token, tmp_path / "u.log", folder)
     try:
         wait_for(f"the {language} bot to be online", lambda: _online(bot), 90)

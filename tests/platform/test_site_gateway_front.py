@@ -34,7 +34,7 @@ from remote import front, handover
 from remote.gateway import Gateway, GatewayConfig
 from remote.models import RemoteConnection
 from remote.tls import self_signed
-from test_site_gateway import DemoGateway, _free_port, _remote_bot
+from test_site_gateway import DemoGateway, _remote_bot
 
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.convert import PROTOCOL_VERSION
@@ -49,9 +49,7 @@ ATTACKER = "127.0.0.2"
 
 @pytest.fixture
 def gateway(tmp_path: Path) -> Iterator[DemoGateway]:
-    started = DemoGateway(
-        tmp_path, _free_port(), {"NIMMT_GATEWAY_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS)}
-    )
+    started = DemoGateway(tmp_path, env={"NIMMT_GATEWAY_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS)})
     started.start()
     yield started
     started.stop(redis_too=True)
