@@ -2525,9 +2525,10 @@ static const ClassicTable *ct_table_arg(PyObject *args, Py_buffer *view) {
     return (const ClassicTable *)view->buf + i;
 }
 
-/* whether a table of ``players`` holds only what the core's own steps can make of one, as far
- * as any call indexes or counts by it: NULL, or what is wrong */
-static const char *ct_check(const ClassicTable *t, int players) {
+/* whether the numbers of a table of ``players`` that the core indexes its arrays by (seats,
+ * phase, queue, cards chosen and on the rows) are in range: NULL, or what is wrong. Enough to
+ * compare a caller's ``shown`` table with (ct_observe_delta); ct_check asks for the rest. */
+static const char *ct_check_indices(const ClassicTable *t, int players) {
     if (t->players != players) return "players: not the tables' count of seats";
     if (t->phase < CT_OVER || t->phase > CT_TAKE_ROW) return "phase: over, tile or take_row";
     if (t->turn < 0 || t->turn > CT_TILES) return "turn: out of range";
@@ -2540,16 +2541,25 @@ static const char *ct_check(const ClassicTable *t, int players) {
         if ((t->queue[k] >> 4) < 1 || (t->queue[k] >> 4) > CT_TILES ||
             (t->queue[k] & 15) >= players)
             return "queue: an entry that is not a card and a seat";
+    for (int s = 0; s < players; s++)
+        if (t->chosen[s] < 0 || t->chosen[s] > CT_TILES) return "chosen: not a card";
+    for (int c = 0; c < CT_ROWS * CT_CARDS; c++)
+        if (t->cells[c] < 0 || t->cells[c] > CT_TILES) return "cells: not a card";
+    return NULL;
+}
+
+/* whether a table of ``players`` holds only what the core's own steps can make of one, as far
+ * as any call indexes or counts by it: NULL, or what is wrong */
+static const char *ct_check(const ClassicTable *t, int players) {
+    const char *wrong = ct_check_indices(t, players);
+    if (wrong != NULL) return wrong;
     if (t->supply < 0 || t->supply > CT_TILES) return "supply: out of range";
     for (int r = 0; r < CT_ROWS; r++)
         if (t->start[r] < 0 || t->start[r] > CT_TILES) return "start: not a card";
-    for (int c = 0; c < CT_ROWS * CT_CARDS; c++)
-        if (t->cells[c] < 0 || t->cells[c] > CT_TILES) return "cells: not a card";
     if (t->revealed[0] != 0) return "revealed: not 0 or 1 a card";
     for (int c = 1; c <= CT_TILES; c++)
         if (t->revealed[c] > 1) return "revealed: not 0 or 1 a card";
     for (int s = 0; s < players; s++) {
-        if (t->chosen[s] < 0 || t->chosen[s] > CT_TILES) return "chosen: not a card";
         if (t->latest[s] < 0 || t->latest[s] > CT_TILES) return "latest: not a card";
         if (t->hand[s][0] != 0) return "hand: not 0 or 1 a card";
         int held = 0;
@@ -3126,25 +3136,6 @@ static void ct_observe_delta(const ClassicTable *prev, const ClassicTable *g, in
     }
 }
 
-/* whether ``shown`` (a caller's buffer) holds a table of ``players`` that ct_observe_delta may
- * compare with: every number it indexes by within its bounds (else the vectors are written
- * whole, never out of their arrays) */
-static int ct_sane(const ClassicTable *t, int players) {
-    if (t->players != players || t->phase < CT_OVER || t->phase > CT_TAKE_ROW) return 0;
-    if (t->turn < 0 || t->nq < 0 || t->nq >= players || t->asked < 0 || t->asked >= players)
-        return 0;
-    if (t->phase == CT_TAKE_ROW && (t->current < 1 || t->current > CT_TILES)) return 0;
-    for (int k = 0; k < t->nq; k++) {
-        int tile = t->queue[k] >> 4;
-        if (tile < 1 || tile > CT_TILES || (t->queue[k] & 15) >= players) return 0;
-    }
-    for (int s = 0; s < players; s++)
-        if (t->chosen[s] < 0 || t->chosen[s] > CT_TILES) return 0;
-    for (int c = 0; c < CT_ROWS * CT_CARDS; c++)
-        if (t->cells[c] < 0 || t->cells[c] > CT_TILES) return 0;
-    return 1;
-}
-
 /* the part of a table ct_observe_delta compares: everything but the hands of seats not dealt */
 static void ct_keep(ClassicTable *prev, const ClassicTable *g) {
     memcpy(prev, g, offsetof(ClassicTable, hand));
@@ -3229,7 +3220,7 @@ static PyObject *py_classic_observe(PyObject *self, PyObject *args) {
             }
             int first = seat < 0 ? 0 : seat;
             if (shown != NULL) {
-                int delta = primed && ct_sane(shown + i, players);
+                int delta = primed && ct_check_indices(shown + i, players) == NULL;
                 int last = seat < 0 ? players : seat + 1;
                 CtShared shared;
                 if (delta) ct_shared_delta(shown + i, g + i, b, &shared);

@@ -85,6 +85,16 @@ _HOUSE_STREAM = 0x6E696D6D74
 _NEAR = Weights().near
 
 
+def _answers(actions: npt.ArrayLike, shape: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """``actions`` as the asked seats' answers: an int array of ``shape`` (else a ValueError),
+    a negative or too large action made the one illegal action the core plays a default for
+    (an asked seat always answers here)."""
+    acts = np.asarray(actions)
+    if acts.shape != shape or not np.issubdtype(acts.dtype, np.integer):
+        raise ValueError(f"actions: an int array of shape {shape}, not {acts.dtype} {acts.shape}")
+    return np.where((acts < 0) | (acts >= ACTION_COUNT), ACTION_COUNT, acts).astype(np.int64)
+
+
 def random_actions(mask: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
     """A uniformly random legal action for every mask of ``mask`` (any leading shape)."""
     flat = mask.reshape(-1, mask.shape[-1]).astype(bool)
@@ -305,14 +315,7 @@ class VectorEnv:
         """Every game one decision point (see the module docstring)."""
         if not self._dealt:
             raise RuntimeError("no game dealt yet: call reset() first")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs, self.players) or not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(
-                f"actions: an int array of shape {(self.num_envs, self.players)}, "
-                f"not {acts.dtype} {acts.shape}"
-            )
-        # an asked seat always answers here: a negative or too large action is an illegal one
-        acts = np.where((acts < 0) | (acts >= ACTION_COUNT), ACTION_COUNT, acts).astype(np.int64)
+        acts = _answers(actions, (self.num_envs, self.players))
         rewards, illegal, over, infos = self._batch.advance(acts)
         infos["illegal_action"] = illegal
         infos["deal_seed"] = self._batch.deal_seeds.copy()
@@ -424,12 +427,7 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], npt.NDArray[np.in
     ]:
         if not self._dealt:
             raise RuntimeError("no game dealt yet: call reset() first")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(
-                f"actions: an int array of shape ({self.num_envs},), not {acts.dtype} {acts.shape}"
-            )
-        learner = np.where((acts < 0) | (acts >= ACTION_COUNT), ACTION_COUNT, acts)
+        learner = _answers(actions, (self.num_envs,))
         total = np.zeros(self.num_envs, np.float32)
         done = np.zeros(self.num_envs, bool)
         infos: Infos = {}
