@@ -103,13 +103,22 @@ def test_it_ends_many_bots_at_once_with_one_look_at_proc(
 ) -> None:
     bots = [launch(make_bot("double_fork", "stay")) for _ in range(4)]
     assert all(wait_for(lambda b=bot: "daemon" in b.log_text()) for bot in bots)
-    scans = []
-    real_pids = uids._pids
-    monkeypatch.setattr(uids, "_pids", lambda: scans.append(1) or real_pids())
+    scans: list[dict[int, list[int]]] = []
+    real_scan = uids.processes_of_any
+
+    def scan(wanted: set[int]) -> dict[int, list[int]]:
+        scans.append(real_scan(wanted))
+        return scans[-1]
+
+    monkeypatch.setattr(uids, "processes_of_any", scan)
 
     end_all(bots)
 
-    assert len(scans) == 1, "their cgroups held every process: one check that the uids are free"
+    # Their cgroups held every process: one check that the uids are free, not one per bot. A
+    # second look comes only when a process the cgroup killed was still on its way out (not
+    # yet a zombie) at the first, seen under load; that look finds nothing.
+    assert len(scans) in (1, 2), scans
+    assert scans[-1] == {}, scans
     monkeypatch.undo()
     assert all(bot.uid is not None and processes_of(bot.uid) == [] for bot in bots)
     end_all(bots)  # ended already: nothing to do
