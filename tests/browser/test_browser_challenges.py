@@ -13,6 +13,7 @@ pytest.importorskip("pytest_playwright", reason="pip install playwright pytest-p
 from challenges import services
 from challenges.models import Challenge
 from django.urls import reverse
+from core.templatetags.nimmt import signed
 from ladders.models import Rating
 from matches.models import Match
 from nimmt_site_testing import (
@@ -86,7 +87,8 @@ def test_an_owner_challenges_two_bots_and_sees_the_edge_and_the_refusals(
     assert {e.opponent.name for e in expected} == {"bobs", "house-a"}
     for row, edge in zip((0, 1), expected, strict=True):
         expect(edges.nth(row)).to_contain_text(edge.opponent.name)
-        shown = f"{edge.comparison.mean_diff:+.2f}".replace("-", "\u2212")  # the page's minus
+        # As the page writes it: a real minus sign, and no sign on an edge of exactly 0.
+        shown = signed(edge.comparison.mean_diff, 2)
         expect(edges.nth(row).locator("td.edge")).to_contain_text(shown)
     page.screenshot(path=str(screenshot_dir / "challenge-played.png"), full_page=True)
     match = Match.objects.get(pk=challenge.match_id)
