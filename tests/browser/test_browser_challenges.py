@@ -12,8 +12,8 @@ pytest.importorskip("pytest_playwright", reason="pip install playwright pytest-p
 
 from challenges import services
 from challenges.models import Challenge
-from django.urls import reverse
 from core.templatetags.nimmt import signed
+from django.urls import reverse
 from ladders.models import Rating
 from matches.models import Match
 from nimmt_site_testing import (
