@@ -51,20 +51,18 @@ is a fault, and the arena plays a default decision instead (:mod:`arena.table.de
 """
 
 import argparse
-import asyncio
 import logging
 import math
 import os
 import random
 import socket
-import ssl
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
-import grpc
+from google.protobuf.message import DecodeError
 
 from arena.bots.base import Bot, GameInfo
 from arena.engine.decisions import (
@@ -77,7 +75,6 @@ from arena.engine.decisions import (
 )
 from arena.engine.observation import Observation
 from arena.protocol import arena_pb2 as pb
-from arena.protocol import arena_pb2_grpc
 from arena.protocol.convert import (
     PROTOCOL_VERSION,
     decision_from_proto,
@@ -85,8 +82,15 @@ from arena.protocol.convert import (
     observation_from_proto,
     put_decision,
 )
+from arena.protocol.frames import FrameBuffer, FrameError, frame, parse_status
 from arena.table.defaults import fewest_bullheads_row
 from arena.table.notes import Note
+
+if TYPE_CHECKING:
+    import grpc
+
+# gRPC, asyncio and ssl are imported where they are used: a bot on the framed socket (every
+# Python bot the arena starts) needs none of them, and they are most of its start.
 
 __all__ = [
     "ArenaError",
@@ -102,6 +106,12 @@ __all__ = [
 ]
 
 KIT = f"nimmt-botkit-python/{PROTOCOL_VERSION}"
+#: The environment variable where the arena names its framed socket.
+FRAMES_ENV = "NIMMT_FRAMES"
+#: An address's prefix for the framed transport (``frames+unix:///run/nimmt/frames.sock``).
+FRAMED = "frames+unix://"
+#: The most bytes read off the framed socket at once.
+RECEIVE_BYTES = 256 * 1024
 #: How long :func:`play` waits for the arena's socket to accept a connection.
 CONNECT_TIMEOUT = 10.0
 #: How often a bot that stays looks for its next match's token (seconds); the arena freezes it
@@ -245,7 +255,7 @@ class ArenaError(RuntimeError):
     """The arena refused the bot or ended the match early; the message says why, ``code`` the
     gRPC status it ended the stream with (``None`` if it was never reached)."""
 
-    def __init__(self, message: str, code: grpc.StatusCode | None = None) -> None:
+    def __init__(self, message: str, code: "grpc.StatusCode | None" = None) -> None:
         super().__init__(message)
         self.code = code
 
@@ -268,8 +278,9 @@ class MatchSummary:
 class _Session:
     """Turns arena messages into calls of the bot and its answers into messages."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, transport: str = "gRPC") -> None:
         self.bot = bot
+        self.transport = transport
         self.summary = MatchSummary()
         self.names: list[str] = []
 
@@ -350,10 +361,11 @@ class _Session:
         elif which == "welcome":
             w = message.welcome
             log.info(
-                "in the match %s as %r: %d games, %d ms per decision + %d ms bank per game, "
+                "in the match %s as %r (%s): %d games, %d ms per decision + %d ms bank per game, "
                 "dropped after %d faults",
                 w.match_id,
                 w.bot_name,
+                self.transport,
                 w.games,
                 w.decision_ms,
                 w.bank_ms,
@@ -380,6 +392,10 @@ class _Session:
 async def _play(
     bot: Bot, address: str, token: str, connect_timeout: float, token_file: str | None = None
 ) -> MatchSummary:
+    import asyncio
+
+    import grpc
+
     options = [("grpc.enable_http_proxy", 0)]
     while True:
         async with grpc.aio.insecure_channel(address, options=options) as channel:
@@ -394,13 +410,13 @@ async def _play(
         if not summary.stay or token_file is None:
             return summary
         log.info("the arena keeps this process for another match: waiting for it")
-        next_token = await _next_token(token_file, token)
+        next_token = _next_token(token_file, token)
         if next_token is None:
             return summary
         token = next_token
 
 
-async def _next_token(path: str, last: str) -> str | None:
+def _next_token(path: str, last: str) -> str | None:
     """The next match's token, once the arena has written it to ``path`` (None after
     :data:`STAY_WAIT` seconds without one)."""
     limit = time.monotonic() + STAY_WAIT
@@ -414,15 +430,19 @@ async def _next_token(path: str, last: str) -> str | None:
             return token
         if time.monotonic() > limit:
             return None
-        await asyncio.sleep(STAY_POLL)
+        time.sleep(STAY_POLL)  # the arena keeps the process frozen until the token is there
 
 
 async def _match(
-    channel: grpc.aio.Channel, bot: Bot, token: str, *, stays: bool = False
+    channel: "grpc.aio.Channel", bot: Bot, token: str, *, stays: bool = False
 ) -> MatchSummary:
     """Play one match on one stream of ``channel``; ``stays``: say that this bot stays for
     another match if the arena asks (``Hello.stays``)."""
     # The generated stub has no type hints (protoc's gRPC plugin writes none).
+    import grpc
+
+    from arena.protocol import arena_pb2_grpc
+
     stub = arena_pb2_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
     call = stub.Play()
     session = _Session(bot)
@@ -443,34 +463,106 @@ async def _match(
                 await call.write(reply)
         code = await call.code()
     except grpc.aio.AioRpcError as exc:
-        raise ArenaError(_status_text(exc.code(), exc.details()), exc.code()) from None
+        raise ArenaError(_status_text(exc.code().name, exc.details()), exc.code()) from None
     except BotCodeError as exc:
         # Logged before the stream closes, so the arena finds it in the log of the crash.
         log.critical("%s; the bot stops here (a crash)", exc, exc_info=exc.__cause__)
         raise
     if code != grpc.StatusCode.OK:
-        raise ArenaError(_status_text(code, await call.details()), code)
+        raise ArenaError(_status_text(code.name, await call.details()), code)
     return session.summary
 
 
+def _connect_unix(path: str, timeout: float) -> socket.socket:
+    """A connected Unix socket to ``path``, trying again until ``timeout`` seconds have passed
+    (the arena may still be starting); :class:`ArenaError` if it never accepts."""
+    limit = time.monotonic() + timeout
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(path)
+        except OSError as exc:
+            sock.close()
+            if time.monotonic() > limit:
+                raise ArenaError(
+                    f"cannot reach the arena at {path} within {timeout:g} s ({exc.strerror}): "
+                    "is the match running, and is the address right?"
+                ) from None
+            time.sleep(0.02)
+            continue
+        return sock
+
+
+def _play_framed(
+    bot: Bot, path: str, token: str, connect_timeout: float, token_file: str | None = None
+) -> MatchSummary:
+    """:func:`play` on the framed socket at ``path`` (:mod:`arena.protocol.frames`)."""
+    while True:
+        with _connect_unix(path, connect_timeout) as sock:
+            summary = _framed_match(sock, bot, token, stays=token_file is not None)
+        if not summary.stay or token_file is None:
+            return summary
+        log.info("the arena keeps this process for another match: waiting for it")
+        next_token = _next_token(token_file, token)
+        if next_token is None:
+            return summary
+        token = next_token
+
+
+def _framed_match(sock: socket.socket, bot: Bot, token: str, *, stays: bool) -> MatchSummary:
+    """Play one match on a connected framed socket: the conversation of :func:`_match`,
+    blocking, without gRPC (nothing but the bot runs in the process meanwhile)."""
+    session = _Session(bot, "framed socket")
+    hello = pb.BotMessage()
+    hello.hello.protocol_version = PROTOCOL_VERSION
+    hello.hello.bot_name = bot.name
+    hello.hello.token = token
+    hello.hello.kit = KIT
+    hello.hello.stays = stays
+    buffer = FrameBuffer()
+    ended = False
+    try:
+        sock.sendall(frame(hello.SerializeToString()))
+        while True:
+            data = sock.recv(RECEIVE_BYTES)
+            if not data:
+                raise ArenaError("the arena closed the connection without a status")
+            received = time.monotonic()
+            for payload in buffer.feed(data):
+                if ended:
+                    code, details = parse_status(payload)
+                    if code != "OK":
+                        raise ArenaError(_status_text(code, details))
+                    return session.summary
+                if not payload:
+                    ended = True
+                    continue
+                message = pb.EngineMessage.FromString(payload)
+                reply = session.handle(message, received)
+                if reply is not None:
+                    sock.sendall(frame(reply.SerializeToString()))
+    except (OSError, FrameError, DecodeError) as exc:
+        raise ArenaError(f"the connection to the arena broke: {exc}") from None
+    except BotCodeError as exc:
+        log.critical("%s; the bot stops here (a crash)", exc, exc_info=exc.__cause__)
+        raise
+
+
 #: Statuses after which a remote bot does not connect again: fix something first.
-_FINAL = (
-    grpc.StatusCode.UNAUTHENTICATED,
-    grpc.StatusCode.FAILED_PRECONDITION,
-    grpc.StatusCode.INVALID_ARGUMENT,
-    grpc.StatusCode.PERMISSION_DENIED,
-)
+_FINAL = ("UNAUTHENTICATED", "FAILED_PRECONDITION", "INVALID_ARGUMENT", "PERMISSION_DENIED")
 #: The longest wait between two attempts to reach the gateway (seconds).
 RECONNECT_MAX = 10.0
 
 
-def remote_channel(url: str, ca_file: str | None = None) -> grpc.aio.Channel:
+def remote_channel(url: str, ca_file: str | None = None) -> "grpc.aio.Channel":
     """A channel to the arena's gateway at ``url``: ``grpcs://host:port`` (or ``host:port``)
     with TLS, trusting the system's CAs or ``ca_file``; ``grpc://host:port`` in plaintext,
     only to a loopback address. :class:`ArenaError` for anything else."""
     scheme, _, target = url.rpartition("://")
     if scheme not in ("", "grpcs", "grpc") or not target or "/" in target:
         raise ArenaError(f"--remote {url!r}: give grpcs://HOST:PORT (the bot page shows it)")
+    import grpc
+
     options = [
         ("grpc.enable_http_proxy", 0),
         ("grpc.keepalive_time_ms", 20_000),
@@ -504,6 +596,8 @@ def untrusted_certificate(url: str, ca_file: str | None, timeout: float = 5.0) -
     the system's CAs or ``ca_file``), or ``None`` if it can, or cannot be reached, or ``url`` is
     not TLS: a TLS handshake of its own, asked after gRPC could not connect, since gRPC says
     only that it could not."""
+    import ssl
+
     scheme, _, target = url.rpartition("://")
     if scheme == "grpc":
         return None
@@ -534,6 +628,10 @@ async def _play_remote(
     """Play match after match through the gateway (``matches``: how many, 0 for no end),
     connecting again after each one and whenever the connection drops (a dropped match is
     resumed if the arena still holds the seat); the number played."""
+    import asyncio
+
+    import grpc
+
     played = 0
     pause = 1.0
     async with remote_channel(url, ca_file) as channel:
@@ -549,7 +647,7 @@ async def _play_remote(
                     ) from None
                 log.warning("cannot reach the gateway at %s; trying again in %g s", url, pause)
             except ArenaError as exc:
-                if exc.code in _FINAL:
+                if exc.code is not None and exc.code.name in _FINAL:
                     raise
                 log.warning("%s; connecting again in %g s", exc, pause)
             else:
@@ -574,6 +672,8 @@ def play_remote(
     """Play ``bot`` from this machine in the arena's matches through its gateway at ``url``
     (see :func:`remote_channel`), with the bot's remote token; ``matches`` how many (0: until
     stopped). Raises :class:`ArenaError` if the gateway refuses the token or the protocol."""
+    import asyncio
+
     return asyncio.run(
         _play_remote(
             bot, url, token, ca_file=ca_file, matches=matches, connect_timeout=connect_timeout
@@ -581,8 +681,8 @@ def play_remote(
     )
 
 
-def _status_text(code: grpc.StatusCode, details: str | None) -> str:
-    return f"the arena ended the connection: {code.name}: {details or '(no details)'}"
+def _status_text(code: str, details: str | None) -> str:
+    return f"the arena ended the connection: {code}: {details or '(no details)'}"
 
 
 def play(
@@ -593,13 +693,20 @@ def play(
     connect_timeout: float = CONNECT_TIMEOUT,
     token_file: str | None = None,
 ) -> MatchSummary:
-    """Connect ``bot`` to the arena at ``address`` and play until the match ends; with the
+    """Connect ``bot`` to the arena at ``address`` (``unix:///path``: gRPC;
+    ``frames+unix:///path``: the framed socket, :mod:`arena.protocol.frames`) and play until
+    the match ends; with the
     ``token_file`` the token came from, play on in later matches while the arena keeps the
     process (``MatchEnd.stay``: the next token appears in the file). The last match's summary.
 
     Raises :class:`ArenaError` if the arena refuses the bot or ends the match early, and
     :class:`BotCodeError` if the bot's own code raises.
     """
+    if address.startswith(FRAMED):
+        path = address.removeprefix(FRAMED)
+        return _play_framed(bot, path, token, connect_timeout, token_file)
+    import asyncio  # the gRPC socket's client runs on asyncio; the framed one needs none
+
     return asyncio.run(_play(bot, address, token, connect_timeout, token_file))
 
 
@@ -619,6 +726,16 @@ def token_from_env() -> str:
     return os.environ.get("NIMMT_TOKEN", "")
 
 
+def default_address() -> str:
+    """Where the arena said to connect: its framed socket (``$NIMMT_FRAMES``, the cheaper
+    transport, on this machine only) if it offers one, else its gRPC socket
+    (``$NIMMT_ENGINE``), else ``""``."""
+    frames = os.environ.get(FRAMES_ENV, "")
+    if frames.startswith("unix://"):
+        return "frames+" + frames
+    return os.environ.get("NIMMT_ENGINE", "")
+
+
 def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
     """Parse the command line and environment, play, and return the exit code (see module)."""
     parser = argparse.ArgumentParser(
@@ -628,8 +745,11 @@ def main(bot: Bot, argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--connect",
         metavar="ADDRESS",
-        default=os.environ.get("NIMMT_ENGINE", ""),
-        help="the arena's address, e.g. unix:///tmp/arena.sock (default: $NIMMT_ENGINE)",
+        default=default_address(),
+        help=(
+            "the arena's address: unix:///path for gRPC, frames+unix:///path for the framed "
+            f"socket (default: the framed ${FRAMES_ENV} if set, else $NIMMT_ENGINE)"
+        ),
     )
     parser.add_argument(
         "--token",

@@ -1,8 +1,10 @@
-"""The arena's side of the bot protocol: a gRPC server on a Unix socket of one seat's own, and
-the :class:`Connection` its bot plays on.
+"""The arena's side of the bot protocol: a gRPC server on a Unix socket of one seat's own (and,
+for a bot started on this machine, the same conversation framed on a second socket:
+:mod:`arena.protocol.frames`), and the :class:`Connection` its bot plays on.
 
 The server is thin. Each seat gets a :class:`SeatServer` listening on a socket of its own (the
-sandbox mounts only that one), expecting one token. It checks the bot's Hello (protocol
+sandbox mounts only that one, or that one and its framed sibling), expecting one token: the
+first valid Hello on either socket takes the seat. It checks the bot's Hello (protocol
 version, token), answers with Welcome, and then hands the stream to the match runner as a
 :class:`Connection`: the runner writes requests and notices, a reader task reads answers and
 resolves the runner's futures. Everything runs on one asyncio event loop (``grpc.aio``).
@@ -11,6 +13,11 @@ What one bot may open is capped, so that a bot flooding its socket hurts nobody 
 :data:`MAX_CONNECTIONS` connections (gRPC closes further ones as they are accepted), at most
 :data:`MAX_STREAMS` streams on each, at most :data:`MAX_WAITING` streams at once that have not
 said a valid Hello (more are refused at once), and none after the bot's Hello was accepted.
+
+The framed socket has the same caps: at most :data:`MAX_CONNECTIONS` connections at once (one
+stream each; further ones are closed as they are accepted), the same Hello checks with the
+same status codes (sent as the conversation's status frame), and at most
+:data:`MAX_BOT_MESSAGE` bytes in a frame.
 
 Messages from bots are read as raw bytes and parsed here, so that garbage on the stream is a
 protocol fault the match survives rather than an error that ends the stream.
@@ -32,6 +39,7 @@ from arena.table.messages import Problem
 
 from . import arena_pb2 as pb
 from .convert import PROTOCOL_VERSION
+from .frames import FrameBuffer, FrameError, frame, status_frames
 
 SERVICE = "nimmt.v1.Arena"
 #: The longest message accepted from a bot; an answer is a few bytes.
@@ -184,6 +192,115 @@ class Connection:
             self.closing.set_result((grpc.StatusCode.OK, ""))
 
 
+class _FramedStream(asyncio.Protocol):
+    """One connection to the framed socket, in the shape of the gRPC servicer context that
+    :meth:`SeatServer._play` uses: ``read()`` (a message's bytes, or ``grpc.aio.EOF``),
+    ``write(message)`` and ``abort(code, details)``, which sends the status and closes."""
+
+    #: Frames read ahead of the runner before the socket stops being read (a flood waits).
+    READ_AHEAD = 16
+
+    def __init__(self, server: "SeatServer") -> None:
+        self._server = server
+        self._loop = asyncio.get_running_loop()
+        self._buffer = FrameBuffer(MAX_BOT_MESSAGE)
+        self._frames: collections.deque[bytes] = collections.deque()
+        self._waiter: asyncio.Future[None] | None = None
+        self._writable: asyncio.Future[None] | None = None
+        self._ended: str | None = None  # why no more frames will come
+        self._paused = False
+        self.transport: asyncio.Transport | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    # -- asyncio.Protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.task = self._server._framed_connection(self)
+
+    def data_received(self, data: bytes) -> None:
+        if self._ended is not None:
+            return
+        try:
+            frames = self._buffer.feed(data)
+        except FrameError as exc:  # nothing more is read; the reader gets the reason
+            self._end(str(exc))
+            if self.transport is not None:
+                self.transport.pause_reading()
+            return
+        self._frames.extend(frames)
+        if len(self._frames) > self.READ_AHEAD and not self._paused and self.transport:
+            self._paused = True
+            self.transport.pause_reading()
+        self._wake()
+
+    def eof_received(self) -> bool:
+        self._end("")
+        return True  # keep the socket open for the status
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end(f"the connection broke ({exc})" if exc is not None else "")
+        if self._writable is not None and not self._writable.done():
+            self._writable.set_result(None)
+
+    def pause_writing(self) -> None:
+        self._writable = self._loop.create_future()
+
+    def resume_writing(self) -> None:
+        if self._writable is not None and not self._writable.done():
+            self._writable.set_result(None)
+        self._writable = None
+
+    def _end(self, reason: str) -> None:
+        if self._ended is None:
+            self._ended = reason
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    # -- the context
+
+    async def read(self) -> Any:
+        while not self._frames:
+            if self._ended is not None:
+                if self._ended:
+                    raise ConnectionError(self._ended)
+                return grpc.aio.EOF
+            self._waiter = self._loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        payload = self._frames.popleft()
+        if self._paused and len(self._frames) <= self.READ_AHEAD // 2 and self.transport:
+            self._paused = False
+            self.transport.resume_reading()
+        return payload
+
+    async def write(self, message: pb.EngineMessage) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            raise ConnectionResetError("the bot's connection is closed")
+        transport.write(frame(message.SerializeToString()))
+        if self._writable is not None:
+            await self._writable
+            if transport.is_closing():
+                raise ConnectionResetError("the bot's connection is closed")
+
+    async def abort(self, code: grpc.StatusCode, details: str) -> None:
+        self.finish(code, details)
+
+    def finish(self, code: grpc.StatusCode, details: str = "") -> None:
+        """Send the status and close (once; nothing after a closed socket)."""
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            transport.write(status_frames(code.name, details))
+            transport.close()
+
+
 class SeatServer:
     """The gRPC server of one seat, on its own Unix socket, expecting one bot: the one that
     sends ``token`` in its Hello. :attr:`connected` is resolved with its :class:`Connection`.
@@ -198,9 +315,14 @@ class SeatServer:
         token: str,
         welcome: pb.Welcome,
         hello_timeout: float = 10.0,
+        frames_path: Path | None = None,
     ) -> None:
         self.socket_path = socket_path
         self.address = f"unix://{socket_path}"
+        #: The framed socket (:mod:`arena.protocol.frames`), if the seat offers one.
+        self.frames_path = frames_path
+        self._framed: set[_FramedStream] = set()
+        self._frames_server: asyncio.AbstractServer | None = None
         self.name = name
         self._token = token
         self._welcome = welcome
@@ -238,14 +360,53 @@ class SeatServer:
         await server.start()
         os.chmod(self.socket_path, 0o666)  # the bot runs as another uid
         self._server = server
+        if self.frames_path is not None:
+            loop = asyncio.get_running_loop()
+            self._frames_server = await loop.create_unix_server(
+                lambda: _FramedStream(self), str(self.frames_path), backlog=MAX_CONNECTIONS
+            )
+            os.chmod(self.frames_path, 0o666)
 
     async def stop(self, grace: float = 0.5) -> None:
         """Stop serving; streams still open are cancelled after ``grace`` seconds."""
+        if self._frames_server is not None:
+            self._frames_server.close()
+            self._frames_server = None
         if self._server is not None:
             await self._server.stop(grace)
             self._server = None
+        for stream in list(self._framed):
+            if stream.task is not None:
+                stream.task.cancel()
+            if stream.transport is not None:
+                stream.transport.abort()
         for task in list(self._tasks):
             task.cancel()
+
+    def _framed_connection(self, stream: _FramedStream) -> asyncio.Task[None] | None:
+        """Serve a new connection to the framed socket (closed at once beyond the cap)."""
+        if len(self._framed) >= MAX_CONNECTIONS:
+            self.refused += 1
+            if len(self.rejections) < 8:
+                self.rejections.append(f"closed: over {MAX_CONNECTIONS} framed connections")
+            assert stream.transport is not None
+            stream.transport.abort()
+            return None
+        self._framed.add(stream)
+        task = asyncio.create_task(self._serve_framed(stream))
+        return task
+
+    async def _serve_framed(self, stream: _FramedStream) -> None:
+        try:
+            await self._play(None, stream)
+            stream.finish(grpc.StatusCode.OK)
+        except asyncio.CancelledError:
+            stream.finish(grpc.StatusCode.CANCELLED, "the arena stopped")
+            raise
+        except Exception as exc:  # a broken frame before the Hello, a reset
+            stream.finish(grpc.StatusCode.INVALID_ARGUMENT, f"the stream broke: {exc}")
+        finally:
+            self._framed.discard(stream)
 
     async def _refuse(self, context: Any, code: grpc.StatusCode, details: str) -> None:
         self.refused += 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import secrets
 import shutil
@@ -331,13 +332,21 @@ class Lineup:
         elif key is not None and self.pool is not None:
             seat_dir = self.pool.seat_dir()
         if seat_dir is not None:
-            socket_path = seat_dir / "engine.sock"
-            with contextlib.suppress(FileNotFoundError):
-                socket_path.unlink()  # the last match's
+            socket_path = seat_dir / os.path.basename(sandbox.SANDBOX_SOCKET)
+            frames_path = seat_dir / os.path.basename(sandbox.SANDBOX_FRAMES)
+            for path in (socket_path, frames_path):
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()  # the last match's
         else:
             socket_path = self._private_dir / f"seat-{entry}-{self.sitting}.sock"
+            frames_path = self._private_dir / f"seat-{entry}-{self.sitting}.frames"
         server = SeatServer(
-            socket_path, entrant.name, token, welcome, hello_timeout=self.config.start_ms / 1000
+            socket_path,
+            entrant.name,
+            token,
+            welcome,
+            hello_timeout=self.config.start_ms / 1000,
+            frames_path=frames_path,
         )
         await server.start()
         slot = _Slot(self.players[entry], entrant, server, loop.time(), welcome=welcome)
@@ -359,6 +368,7 @@ class Lineup:
             command=list(entrant.program.command),
             bot_dir=entrant.program.directory,
             socket_path=server.socket_path,
+            frames_path=server.frames_path,
             log_path=slot.log_path,
             env=dict(entrant.env),
             token=token,

@@ -25,7 +25,9 @@ from .probe import layers, require_isolation
 from .process import BotProcess, end_all, launch, park_logs
 from .runtime import ensure_runtime
 from .spec import (
+    FRAMES_ENV,
     SANDBOX_BOT_DIR,
+    SANDBOX_FRAMES,
     SANDBOX_RUNTIME,
     SANDBOX_SOCKET,
     SANDBOX_TOKEN,
@@ -36,7 +38,9 @@ from .spec import (
 )
 
 __all__ = [
+    "FRAMES_ENV",
     "SANDBOX_BOT_DIR",
+    "SANDBOX_FRAMES",
     "SANDBOX_RUNTIME",
     "SANDBOX_SOCKET",
     "SANDBOX_TOKEN",

@@ -27,7 +27,7 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .spec import SANDBOX_BOT_DIR, SANDBOX_RUNTIME, SANDBOX_SOCKET, SANDBOX_TOKEN
+from .spec import SANDBOX_BOT_DIR, SANDBOX_FRAMES, SANDBOX_RUNTIME, SANDBOX_SOCKET, SANDBOX_TOKEN
 
 #: Flags without which we do not sandbox (bubblewrap >= 0.5 has them all).
 REQUIRED_FLAGS = frozenset(
@@ -88,6 +88,8 @@ class Mounts:
     bot_dir_writable: bool = False  # a build's copy of the folder
     runtime: int | None = None
     socket: int | None = None
+    #: The seat's framed socket, bound at ``SANDBOX_FRAMES`` beside ``socket``.
+    frames: int | None = None
     etc_data: Mapping[str, int] = field(default_factory=dict)
     proc_data: Mapping[str, int] = field(default_factory=dict)
     token: int | None = None
@@ -97,7 +99,8 @@ class Mounts:
     seat_dir: int | None = None
 
     def fds(self) -> tuple[int, ...]:
-        found = [self.bot_dir, self.runtime, self.socket, self.token, self.seccomp, self.seat_dir]
+        found = [self.bot_dir, self.runtime, self.socket, self.frames, self.token, self.seccomp]
+        found.append(self.seat_dir)
         found += [*self.etc_data.values(), *self.proc_data.values()]
         return tuple(fd for fd in found if fd is not None)
 
@@ -178,6 +181,8 @@ def bwrap_argv(
             args += ["--ro-bind-fd", str(mounts.seat_dir), os.path.dirname(SANDBOX_SOCKET)]
         if mounts.socket is not None:
             args += ["--ro-bind-fd", str(mounts.socket), SANDBOX_SOCKET]
+        if mounts.frames is not None:
+            args += ["--ro-bind-fd", str(mounts.frames), SANDBOX_FRAMES]
         if mounts.token is not None:
             args += ["--perms", "0400", "--ro-bind-data", str(mounts.token), SANDBOX_TOKEN]
         args += ["--remount-ro", run_dir]

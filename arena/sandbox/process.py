@@ -38,6 +38,8 @@ from .runtime import RuntimeInUse, use_runtime
 from .spec import (
     AS_BACKSTOP_FACTOR,
     FALLBACK_NICE,
+    FRAMES_ENV,
+    SANDBOX_FRAMES,
     SANDBOX_RUNTIME,
     SANDBOX_SOCKET,
     SANDBOX_TOKEN,
@@ -59,7 +61,13 @@ ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THRE
 
 
 def _bot_env(
-    spec: LaunchSpec, *, path: str, home: str, engine: str | None, token_file: str | None
+    spec: LaunchSpec,
+    *,
+    path: str,
+    home: str,
+    engine: str | None,
+    token_file: str | None,
+    frames: str | None = None,
 ) -> dict[str, str]:
     env = {
         "PATH": path,
@@ -82,6 +90,8 @@ def _bot_env(
     env.update(spec.env)
     if engine is not None:
         env["NIMMT_ENGINE"] = engine
+    if frames is not None:
+        env[FRAMES_ENV] = frames
     if token_file is not None:
         env[TOKEN_FILE_ENV] = token_file
     return env
@@ -555,12 +565,16 @@ def launch(spec: LaunchSpec) -> BotProcess:
                 [os.path.dirname(sys.executable), "/usr/local/bin:/usr/bin:/bin"]
             )
             home = os.environ.get("HOME", str(bot_dir))
-            engine = token_file = None
+            engine = token_file = frames = None
             if spec.socket_path is not None:
                 engine = f"unix://{Path(spec.socket_path).absolute()}"
                 token_file = str(held.private_file("token", spec.token))
+            if spec.frames_path is not None:
+                frames = f"unix://{Path(spec.frames_path).absolute()}"
             argv, pass_fds = spec.command, ()
-            env = _bot_env(spec, path=path, home=home, engine=engine, token_file=token_file)
+            env = _bot_env(
+                spec, path=path, home=home, engine=engine, token_file=token_file, frames=frames
+            )
             cwd = str(bot_dir)
         gate_read, gate_write = held.pipe()
         log_read, log_write = held.pipe()
@@ -633,6 +647,9 @@ def _sandboxed(
     socket_path = None if spec.socket_path is None else Path(spec.socket_path)
     if socket_path is not None and not socket_path.exists():
         raise FileNotFoundError(f"engine socket {socket_path} does not exist; start it first")
+    frames_path = None if spec.frames_path is None else Path(spec.frames_path)
+    if frames_path is not None and not frames_path.exists():
+        raise FileNotFoundError(f"framed socket {frames_path} does not exist; start it first")
     held.runtime = use_runtime()
     runtime = held.runtime.path
     if uid is not None:
@@ -643,6 +660,9 @@ def _sandboxed(
         if socket_path is not None:
             socket_path.chmod(0o666)  # connect() needs write access; the token guards it
             reachable.append((socket_path, 0o6))
+        if frames_path is not None:
+            frames_path.chmod(0o666)
+            reachable.append((frames_path, 0o6))
         for path, need in reachable:
             _check_reachable(path, uid, need)
     ids = (uid, uid) if uid is not None else (os.getuid(), os.getgid())
@@ -651,6 +671,9 @@ def _sandboxed(
     if spec.reusable and socket_path is not None:
         if socket_path.name != os.path.basename(SANDBOX_SOCKET):
             raise ValueError(f"a reusable process's socket must be engine.sock: {socket_path}")
+        wanted = socket_path.with_name(os.path.basename(SANDBOX_FRAMES))
+        if frames_path is not None and frames_path != wanted:
+            raise ValueError(f"a reusable process's framed socket must be {wanted}")
         held.seat_dir = socket_path.parent
         _write_token(held.seat_dir, spec.token, uid)
         if uid is not None:
@@ -662,6 +685,7 @@ def _sandboxed(
         bot_dir_writable=spec.writable,
         runtime=held.open(runtime, os.O_PATH | os.O_DIRECTORY),
         socket=held.open(socket_path, os.O_PATH) if simple and socket_path else None,
+        frames=held.open(frames_path, os.O_PATH) if simple and frames_path else None,
         etc_data={name: held.data(name, data) for name, data in etc_files(*ids).items()},
         proc_data={name: held.data(name, data) for name, data in proc_files().items()},
         token=held.data("token", spec.token.encode()) if simple else None,
@@ -674,6 +698,7 @@ def _sandboxed(
         home="/tmp",
         engine=None if socket_path is None else f"unix://{SANDBOX_SOCKET}",
         token_file=None if socket_path is None else SANDBOX_TOKEN,
+        frames=None if frames_path is None else f"unix://{SANDBOX_FRAMES}",
     )
     tmpfs_bytes = spec.limits.tmpfs_mb * MIB
     argv = bwrap_argv(bwrap, list(spec.command), mounts=mounts, env=env, tmpfs_bytes=tmpfs_bytes)

@@ -13,12 +13,16 @@ from types import MappingProxyType
 SANDBOX_BOT_DIR = "/bot"
 #: Where the engine's Unix socket appears inside the sandbox.
 SANDBOX_SOCKET = "/run/nimmt/engine.sock"
+#: Where the seat's framed socket (:mod:`arena.protocol.frames`) appears inside the sandbox.
+SANDBOX_FRAMES = "/run/nimmt/frames.sock"
 #: Where the bot runtime (a venv with grpcio, protobuf and ``arena``) appears inside.
 SANDBOX_RUNTIME = "/opt/nimmt/runtime"
 #: Where the bot's token appears inside the sandbox (a read-only file only the bot can read).
 SANDBOX_TOKEN = "/run/nimmt/token"
 #: The environment variable naming the token file (the only way a bot is given its token).
 TOKEN_FILE_ENV = "NIMMT_TOKEN_FILE"
+#: The environment variable naming the seat's framed socket (:mod:`arena.protocol.frames`).
+FRAMES_ENV = "NIMMT_FRAMES"
 #: The environment variable that used to carry the token; never passed on to a bot.
 LEGACY_TOKEN_ENV = "NIMMT_TOKEN"
 
@@ -100,8 +104,10 @@ class LaunchSpec:
     ``command`` runs in ``bot_dir`` (inside the sandbox: read-only at ``/bot``), e.g.
     ``["python3", "bot.py"]``; ``python3`` is the bot runtime's. ``socket_path`` is the engine's
     Unix socket on the host; the bot reaches it at ``NIMMT_ENGINE``, which :func:`launch` sets
-    (``unix:///run/nimmt/engine.sock`` in the sandbox, ``unix://<socket_path>`` without).
-    Everything the bot writes to stdout and stderr goes to ``log_path``, capped.
+    (``unix:///run/nimmt/engine.sock`` in the sandbox, ``unix://<socket_path>`` without);
+    ``frames_path``, the seat's framed socket beside it, at ``NIMMT_FRAMES`` the same way
+    (``unix:///run/nimmt/frames.sock``). Everything the bot writes to stdout and stderr goes
+    to ``log_path``, capped.
     ``sandbox=False`` is ``--unsafe-no-sandbox``: a plain process for trusted local runs.
 
     A build (:mod:`arena.runner.build`) is launched the same way, with ``writable=True`` and
@@ -133,8 +139,11 @@ class LaunchSpec:
     sandbox: bool = True
     token: str = field(default="", repr=False)
     writable: bool = False
+    #: The seat's framed socket (:mod:`arena.protocol.frames`), if it offers one.
+    frames_path: Path | None = None
     #: A process that may be kept for another match (:mod:`arena.runner.pool`): the folder of
-    #: ``socket_path`` (``engine.sock`` in a folder of its own, 0711) is bound at
+    #: ``socket_path`` (``engine.sock`` in a folder of its own, 0711, beside ``frames.sock``
+    #: if there is a ``frames_path``) is bound at
     #: ``/run/nimmt`` and the token is a file in it (``token``), so that the arena can give the
     #: process a new socket and token later. Sandboxed only.
     reusable: bool = False
@@ -155,3 +164,5 @@ class LaunchSpec:
                 raise ValueError(f"LaunchSpec.env has an invalid entry {name!r}={value!r}")
         if self.reusable and (not self.sandbox or self.socket_path is None):
             raise ValueError("LaunchSpec.reusable needs the sandbox and a socket_path")
+        if self.frames_path is not None and self.socket_path is None:
+            raise ValueError("LaunchSpec.frames_path needs a socket_path beside it")

@@ -78,9 +78,10 @@ def test_it_hands_a_kept_process_to_the_next_match_of_the_same_bot(
     assert set(pids(first).values()) == set(pids(second).values())
     for bot in second.bots:
         assert bot.faults == () and bot.dropped is None
-        # the process's output of this match is in this match's log
+        # the process's output of this match is in this match's log; a kept process plays on
+        # the framed socket of its new seat as a new one does
         log = (tmp_path / "b" / "logs" / f"{bot.name}.log").read_text()
-        assert "in the match" in log, log
+        assert "in the match" in log and "(framed socket)" in log, log
 
 
 def test_it_never_hands_a_process_to_another_bot_version(tmp_path: Path, pool: WarmPool) -> None:
@@ -143,6 +144,8 @@ def test_a_bot_whose_kit_does_not_stay_is_not_kept_and_exits_as_before(
     [bot] = [b for b in result.bots if b.name == "old"]
     assert bot.faults == () and bot.dropped is None
     assert bot.program is not None and bot.program.exit_code == 0
+    # A kit that knows only gRPC plays on the seat's gRPC socket, sandboxed as ever.
+    assert "(gRPC)" in (tmp_path / "a" / "logs" / "old.log").read_text()
     assert [p.pid for p in pool.processes()] == [pids(result)["random"]]
 
 

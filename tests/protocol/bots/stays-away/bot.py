@@ -1,14 +1,14 @@
 """Hostile: says it stays for another match (Hello.stays), then never comes back: it sleeps
 instead of reconnecting. The arena must give its seat a new process, not wait for it."""
 
-import asyncio
+import time
 
 from arena import botkit
 from arena.bots.random import RandomBot
 
 
-async def never(path: str, last: str) -> str | None:
-    await asyncio.sleep(3600)
+def never(path: str, last: str) -> str | None:
+    time.sleep(3600)
     return None
 
 

@@ -14,9 +14,9 @@ def _spin() -> None:
         pass
 
 
-async def burning_wait(path: str, last: str) -> str | None:
+def burning_wait(path: str, last: str) -> str | None:
     threading.Thread(target=_spin, daemon=True).start()
-    return await wait_for_token(path, last)
+    return wait_for_token(path, last)
 
 
 if __name__ == "__main__":

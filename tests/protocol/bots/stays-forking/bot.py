@@ -9,12 +9,12 @@ from arena.bots.random import RandomBot
 wait_for_token = botkit._next_token
 
 
-async def forking_wait(path: str, last: str) -> str | None:
+def forking_wait(path: str, last: str) -> str | None:
     if os.fork() == 0:
         os.setsid()
         while True:
             pass
-    return await wait_for_token(path, last)
+    return wait_for_token(path, last)
 
 
 if __name__ == "__main__":

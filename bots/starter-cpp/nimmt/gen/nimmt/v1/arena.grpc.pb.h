@@ -15,6 +15,9 @@
 //                     place in this match; send its content in Hello.token. The secret itself
 //                     is never in the environment or on a command line (other local users can
 //                     read those); a bot started by hand may be given it as NIMMT_TOKEN.
+//   NIMMT_FRAMES      set for a bot the arena started on its own machine: a second socket,
+//                     e.g. "unix:///run/nimmt/frames.sock", where the same conversation runs
+//                     without gRPC (see "The framed socket" below). A bot may use either.
 //
 // One connection = one bidirectional stream (Arena.Play) = one match (many games, one after the
 // other). The conversation:
@@ -27,6 +30,19 @@
 //     arena -> Notice                   (only if an answer was late, illegal or unreadable)
 //     arena -> GameEnd                  scores, ranks, faults
 //   arena -> MatchEnd, then the arena closes the stream with status OK.
+//
+// The framed socket (NIMMT_FRAMES): on one machine, gRPC's HTTP/2 framing, flow control and
+// threads cost more CPU than a decision, so the arena also offers the conversation above as
+// plain length-prefixed messages on a Unix stream socket. Each message is a frame: its length
+// in bytes as a varint, then the serialized message (protobuf's "delimited" format:
+// writeDelimitedTo/parseDelimitedFrom in Java, protodelim in Go,
+// SerializeDelimitedToZeroCopyStream in C++). The bot writes BotMessage frames (Hello first),
+// the arena EngineMessage frames, in the order above. The arena ends the conversation with an
+// empty frame (length 0) followed by one frame of UTF-8 text, the status: a status name below,
+// a space and the reason (e.g. "OK", "UNAUTHENTICATED missing or unknown token ..."), and then
+// closes the socket. A frame over 64 KiB from a bot breaks its connection. The first valid
+// Hello on either socket takes the bot's place; the other socket then refuses it. The Python
+// kit uses the framed socket whenever NIMMT_FRAMES is set.
 //
 // What a bot may remember: anything it learns within its process and connection (its
 // opponents' habits, its own statistics), from game to game. Nothing else lasts: its /tmp is
