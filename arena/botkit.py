@@ -526,7 +526,7 @@ def _framed_match(sock: socket.socket, bot: Bot, token: str, *, stays: bool) -> 
         while True:
             data = sock.recv(RECEIVE_BYTES)
             if not data:
-                raise ArenaError("the arena closed the connection without a status")
+                raise ArenaError("the arena ended the connection without a status (it went away)")
             received = time.monotonic()
             for payload in buffer.feed(data):
                 if ended:
@@ -542,7 +542,7 @@ def _framed_match(sock: socket.socket, bot: Bot, token: str, *, stays: bool) -> 
                 if reply is not None:
                     sock.sendall(frame(reply.SerializeToString()))
     except (OSError, FrameError, DecodeError) as exc:
-        raise ArenaError(f"the connection to the arena broke: {exc}") from None
+        raise ArenaError(f"the arena ended the connection without a status: {exc}") from None
     except BotCodeError as exc:
         log.critical("%s; the bot stops here (a crash)", exc, exc_info=exc.__cause__)
         raise

@@ -79,6 +79,8 @@ class Connection:
     def __init__(self, name: str, hello: pb.Hello, context: Any) -> None:
         self.name = name
         self.hello = hello
+        #: The socket the bot said hello on: ``framed`` or ``grpc``.
+        self.transport = "framed" if isinstance(context, _FramedStream) else "grpc"
         self._context = context
         self._loop = asyncio.get_running_loop()
         self._open: dict[int, asyncio.Future[Reply]] = {}

@@ -134,6 +134,8 @@ class _Slot:
     process: sandbox.BotProcess | None = None
     log_path: Path | None = None
     start_ms: float | None = None
+    #: The socket its bot said hello on (:attr:`Connection.transport`).
+    transport: str | None = None
     #: Where a later sitting's log is appended once its process has ended (``log_path`` is
     #: then the sitting's own file).
     log_into: Path | None = None
@@ -485,6 +487,7 @@ class Lineup:
         slot.start_ms = (loop.time() - slot.started) * 1000
         connection = connected.result()
         slot.stays = connection.hello.stays
+        slot.transport = connection.transport
         views = self._views
         if slot.process is not None:
             slot.player.seat = ProgramSeat(slot.entrant.name, connection, views, slot.process)
@@ -661,6 +664,7 @@ class Lineup:
             pid=None if process is None else process.pid,
             uid=None if process is None else process.uid,
             log=log,
+            transport=next((s.transport for s in reversed(slots) if s.transport), None),
         )
 
 

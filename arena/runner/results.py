@@ -39,6 +39,8 @@ class ProgramInfo:
     pid: int | None = None
     uid: int | None = None
     log: str | None = None  # its log file, relative to the match's folder
+    #: The socket it played on: ``framed`` (the cheaper one) or ``grpc`` (a kit without it).
+    transport: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -52,6 +54,7 @@ class ProgramInfo:
             "pid": self.pid,
             "uid": self.uid,
             "log": self.log,
+            "transport": self.transport,
         }
 
 

@@ -10,13 +10,17 @@ Hostile input: each kit is run as its program against a scripted arena (a real g
 a Unix socket, written here message by message) that sends notices, asks again before a late
 answer arrived, drops the stream, vanishes, or refuses the bot; the kit must answer each open
 request once with its own id, log what it was told, and exit with the code its README promises.
+A kit of :data:`FRAMED` is run against the same scripts a second time on the framed socket
+(``NIMMT_FRAMES``, :mod:`arena.protocol.frames`), beside the gRPC one, and must take it.
 """
 
+import contextlib
 import importlib.util
 import json
 import os
 import queue
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -45,13 +49,14 @@ from arena.protocol.convert import (
     observation_from_proto,
     observation_to_proto,
 )
+from arena.protocol.frames import FrameBuffer, frame, status_frames
 from arena.runner.check import CheckGame, check_bot
 from arena.runner.manifest import BotProgram
 from arena.runner.match import Entrant, MatchConfig, run_match
 from arena.runner.pool import WarmPool
 from arena.table.notes import NOTE_BYTES, cut_utf8
 
-from .conftest import LANGUAGES, REFERENCE, ROOT, needs_bwrap, starter
+from .conftest import FRAMED, LANGUAGES, REFERENCE, ROOT, needs_bwrap, starter
 
 pytestmark = pytest.mark.slow
 
@@ -182,6 +187,8 @@ class Stream:
     hello: pb.Hello | None = None
     answers: list[pb.Answer] = field(default_factory=list)
     inbox: "queue.Queue[pb.BotMessage | None]" = field(default_factory=queue.Queue)
+    #: The socket the kit said hello on: ``grpc`` or ``framed``.
+    transport: str | None = None
 
     def answer(self, timeout: float = 20.0) -> pb.Answer:
         """The kit's next answer (fails the test if it sends something else or nothing)."""
@@ -192,22 +199,22 @@ class Stream:
         return message.answer
 
 
-Script = Callable[[Stream, grpc.ServicerContext], Iterator[pb.EngineMessage]]
+Script = Callable[[Stream, Any], Iterator[pb.EngineMessage]]
 
 
 class ScriptedArena(arena_pb2_grpc.ArenaServicer):
     """Plays ``script`` on the first stream; reads the kit's messages on a thread of its own."""
 
-    def __init__(self, script: Script) -> None:
+    def __init__(self, script: Script, stream: Stream) -> None:
         self.script = script
-        self.stream = Stream()
+        self.stream = stream
 
     def Play(
         self, request_iterator: Iterator[pb.BotMessage], context: grpc.ServicerContext
     ) -> Iterator[pb.EngineMessage]:
         first = next(request_iterator)
         assert first.WhichOneof("body") == "hello", first
-        self.stream.hello = first.hello
+        self.stream.hello, self.stream.transport = first.hello, "grpc"
         if first.hello.token != TOKEN:
             context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or unknown token")
 
@@ -223,6 +230,117 @@ class ScriptedArena(arena_pb2_grpc.ArenaServicer):
         yield from self.script(self.stream, context)
 
 
+class _Ended(Exception):
+    """A script ended its framed conversation (``abort``)."""
+
+
+class FramedContext:
+    """What a script does to a framed connection, in the words of gRPC's servicer context:
+    ``abort`` sends the status and closes; ``cancel`` closes with no status (the arena's
+    process died)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.closed = False
+
+    def send(self, data: bytes) -> None:
+        if not self.closed:
+            with contextlib.suppress(OSError):
+                self.sock.sendall(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RDWR)
+            self.sock.close()
+
+    def abort(self, code: grpc.StatusCode, details: str) -> None:
+        self.send(status_frames(code.name, details))
+        self.close()
+        raise _Ended
+
+    def cancel(self) -> None:
+        self.close()
+
+
+class FramedScriptedArena:
+    """:class:`ScriptedArena` on a framed socket: serves the first connection on a thread."""
+
+    def __init__(self, script: Script, stream: Stream, path: Path) -> None:
+        self.script = script
+        self.stream = stream
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(str(path))
+        self.listener.listen(4)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
+        self.listener.close()
+
+    def _serve(self) -> None:
+        try:
+            sock, _ = self.listener.accept()
+        except OSError:
+            return
+        context = FramedContext(sock)
+        buffer = FrameBuffer()
+        frames: list[bytes] = []
+        while not frames:
+            data = sock.recv(65536)
+            if not data:
+                context.close()
+                return
+            frames = buffer.feed(data)
+        first = pb.BotMessage.FromString(frames.pop(0))
+        assert first.WhichOneof("body") == "hello", first
+        self.stream.hello, self.stream.transport = first.hello, "framed"
+        try:
+            if first.hello.token != TOKEN:
+                context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or unknown token")
+
+            def read() -> None:
+                for payload in frames:
+                    self.stream.inbox.put(pb.BotMessage.FromString(payload))
+                with contextlib.suppress(OSError):
+                    while data := sock.recv(65536):
+                        for payload in buffer.feed(data):
+                            self.stream.inbox.put(pb.BotMessage.FromString(payload))
+                self.stream.inbox.put(None)
+
+            threading.Thread(target=read, daemon=True).start()
+            for message in self.script(self.stream, context):
+                context.send(frame(message.SerializeToString()))
+            context.send(status_frames("OK", ""))
+            context.close()
+        except _Ended:
+            pass
+
+
+@dataclass(frozen=True)
+class Kit:
+    """A starter under test, and the socket the scripted arena offers it: ``grpc`` alone, or
+    ``framed`` (the framed socket beside the gRPC one, as the arena offers both)."""
+
+    program: BotProgram
+    transport: str
+
+    @property
+    def command(self) -> tuple[str, ...]:
+        return tuple(self.program.command)
+
+    @property
+    def directory(self) -> Path:
+        return self.program.directory
+
+    @property
+    def address_variable(self) -> str:
+        return "NIMMT_FRAMES" if self.transport == "framed" else "NIMMT_ENGINE"
+
+
 @dataclass(frozen=True)
 class Run:
     code: int
@@ -230,28 +348,34 @@ class Run:
     stream: Stream
 
 
-def run_kit(program: BotProgram, script: Script, token: str = TOKEN, timeout: float = 60) -> Run:
+def run_kit(kit: Kit, script: Script, token: str = TOKEN, timeout: float = 60) -> Run:
     """Run the kit's program (outside the sandbox: the kit is under test, not the sandbox)
-    against ``script``, the token handed over in a file as the arena does."""
+    against ``script``, the token handed over in a file as the arena does; a kit offered the
+    framed socket must say hello there."""
     with tempfile.TemporaryDirectory(prefix="nimmt-kit-") as folder:
-        socket = Path(folder) / "engine.sock"
+        engine = Path(folder) / "engine.sock"
         (Path(folder) / "token").write_text(token + "\n")
-        arena = ScriptedArena(script)
+        stream = Stream()
+        arena = ScriptedArena(script, stream)
         server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
         arena_pb2_grpc.add_ArenaServicer_to_server(arena, server)
-        server.add_insecure_port(f"unix://{socket}")
+        server.add_insecure_port(f"unix://{engine}")
         server.start()
+        framed = None
         env = {
             "PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
             "HOME": folder,
             "LANG": "C.UTF-8",
-            "NIMMT_ENGINE": f"unix://{socket}",
+            "NIMMT_ENGINE": f"unix://{engine}",
             "NIMMT_TOKEN_FILE": str(Path(folder) / "token"),
         }
+        if kit.transport == "framed":
+            framed = FramedScriptedArena(script, stream, Path(folder) / "frames.sock")
+            env["NIMMT_FRAMES"] = f"unix://{folder}/frames.sock"
         try:
             done = subprocess.run(
-                list(program.command),
-                cwd=program.directory,
+                list(kit.command),
+                cwd=kit.directory,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
@@ -261,7 +385,11 @@ def run_kit(program: BotProgram, script: Script, token: str = TOKEN, timeout: fl
             )
         finally:
             server.stop(0)
-        return Run(done.returncode, done.stdout + done.stderr, arena.stream)
+            if framed is not None:
+                framed.stop()
+        log = done.stdout + done.stderr
+        assert stream.transport == kit.transport, f"it said hello on {stream.transport}: {log}"
+        return Run(done.returncode, log, stream)
 
 
 def request(request_id: int, view: pb.Observation, deadline_ms: int = 5000) -> pb.EngineMessage:
@@ -327,9 +455,13 @@ def legal_answer(answer: pb.Answer, view: pb.Observation) -> bool:
     return decision_from_proto(answer.decision) in legal
 
 
-@pytest.fixture(params=LANGUAGES, scope="module")
-def kit(request: pytest.FixtureRequest) -> BotProgram:
-    return starter(request.param)
+KITS = [(name, "grpc") for name in LANGUAGES] + [(name, "framed") for name in FRAMED]
+
+
+@pytest.fixture(params=KITS, ids=["-".join(k) for k in KITS], scope="module")
+def kit(request: pytest.FixtureRequest) -> Kit:
+    name, transport = request.param
+    return Kit(starter(name), transport)
 
 
 def test_it_answers_each_request_and_logs_the_notices_it_is_sent(kit):
@@ -503,7 +635,7 @@ def test_it_exits_1_when_no_arena_listens(kit, tmp_path):
     env = {
         "PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
         "HOME": str(tmp_path),
-        "NIMMT_ENGINE": f"unix://{tmp_path}/nothing.sock",
+        kit.address_variable: f"unix://{tmp_path}/nothing.sock",
         "NIMMT_TOKEN": TOKEN,
     }
     done = subprocess.run(
