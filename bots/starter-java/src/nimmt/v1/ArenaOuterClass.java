@@ -14926,9 +14926,9 @@ public final class ArenaOuterClass {
      * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
      * match of the same bot version instead of ending it. The bot closes this stream, then waits
      * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
-     * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
-     * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
-     * new Hello with that token. False: exit. What a bot may keep between matches is in the
+     * the sockets at NIMMT_ENGINE and NIMMT_FRAMES are listening again, when it hands the process
+     * its next match; look every few milliseconds: the process is frozen meanwhile), connects
+     * again (to the same socket as before) and sends a new Hello with that token. False: exit. What a bot may keep between matches is in the
      * overview ("Staying for another match").
      * </pre>
      *
@@ -15018,9 +15018,9 @@ public final class ArenaOuterClass {
      * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
      * match of the same bot version instead of ending it. The bot closes this stream, then waits
      * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
-     * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
-     * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
-     * new Hello with that token. False: exit. What a bot may keep between matches is in the
+     * the sockets at NIMMT_ENGINE and NIMMT_FRAMES are listening again, when it hands the process
+     * its next match; look every few milliseconds: the process is frozen meanwhile), connects
+     * again (to the same socket as before) and sends a new Hello with that token. False: exit. What a bot may keep between matches is in the
      * overview ("Staying for another match").
      * </pre>
      *
@@ -15500,9 +15500,9 @@ public final class ArenaOuterClass {
        * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
        * match of the same bot version instead of ending it. The bot closes this stream, then waits
        * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
-       * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
-       * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
-       * new Hello with that token. False: exit. What a bot may keep between matches is in the
+       * the sockets at NIMMT_ENGINE and NIMMT_FRAMES are listening again, when it hands the process
+       * its next match; look every few milliseconds: the process is frozen meanwhile), connects
+       * again (to the same socket as before) and sends a new Hello with that token. False: exit. What a bot may keep between matches is in the
        * overview ("Staying for another match").
        * </pre>
        *
@@ -15518,9 +15518,9 @@ public final class ArenaOuterClass {
        * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
        * match of the same bot version instead of ending it. The bot closes this stream, then waits
        * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
-       * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
-       * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
-       * new Hello with that token. False: exit. What a bot may keep between matches is in the
+       * the sockets at NIMMT_ENGINE and NIMMT_FRAMES are listening again, when it hands the process
+       * its next match; look every few milliseconds: the process is frozen meanwhile), connects
+       * again (to the same socket as before) and sends a new Hello with that token. False: exit. What a bot may keep between matches is in the
        * overview ("Staying for another match").
        * </pre>
        *
@@ -15540,9 +15540,9 @@ public final class ArenaOuterClass {
        * True only for a bot whose Hello said `stays`: the arena keeps this process for a later
        * match of the same bot version instead of ending it. The bot closes this stream, then waits
        * until the file named by NIMMT_TOKEN_FILE holds another token (the arena rewrites it, and
-       * the socket at NIMMT_ENGINE is listening again, when it hands the process its next match;
-       * look every few milliseconds: the process is frozen meanwhile), connects again and sends a
-       * new Hello with that token. False: exit. What a bot may keep between matches is in the
+       * the sockets at NIMMT_ENGINE and NIMMT_FRAMES are listening again, when it hands the process
+       * its next match; look every few milliseconds: the process is frozen meanwhile), connects
+       * again (to the same socket as before) and sends a new Hello with that token. False: exit. What a bot may keep between matches is in the
        * overview ("Staying for another match").
        * </pre>
        *
