@@ -28,6 +28,7 @@ import collections
 import contextlib
 import hmac
 import os
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,8 @@ MAX_CONNECTIONS = 4
 MAX_STREAMS = 4
 #: Streams of one seat at once that have not (yet) said a valid Hello.
 MAX_WAITING = 4
+#: Bytes of a framed connection's socket buffer, and of what is queued for it above that.
+SEND_BUFFER = 32 * 1024
 #: How long a connection may take to complete gRPC's handshake (ms).
 HANDSHAKE_MS = 5000
 
@@ -219,6 +222,13 @@ class _FramedStream(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+        # What a bot that stops reading lets pile up is bounded here, not by the bot: the
+        # kernel's buffer of this socket and the transport's, after which the runner's writes
+        # wait and the referee sees a request the bot never took.
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        transport.set_write_buffer_limits(high=SEND_BUFFER)
         self.task = self._server._framed_connection(self)
 
     def data_received(self, data: bytes) -> None:

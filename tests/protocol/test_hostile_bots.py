@@ -9,9 +9,11 @@ import pytest
 
 from arena import sandbox
 from arena.engine.replay import verify
-from arena.runner.match import MatchConfig, MatchError, run_match
+from arena.runner.manifest import load
+from arena.runner.match import Entrant, MatchConfig, MatchError, run_match
 
 from .conftest import (
+    BOTS,
     faults_of,
     fixture_bot,
     in_process_random,
@@ -44,8 +46,12 @@ def test_it_records_a_timeout_and_plays_on_when_a_bot_sleeps_past_its_deadline(t
     assert "came too late" in log  # the LATE notice reached the bot's log
 
 
-def test_it_records_protocol_faults_for_garbage_and_malformed_answers(tmp_path):
-    result = play(lineup("garbage"), tmp_path, max_faults=10)
+@pytest.mark.parametrize("transport", ["grpc", "framed"])
+def test_it_records_protocol_faults_for_garbage_and_malformed_answers(transport, tmp_path):
+    garbage = Entrant(
+        "garbage", program=load(BOTS / "garbage"), env={"NIMMT_BOT_OPTIONS": transport}
+    )
+    result = play([garbage, *lineup("garbage")[1:]], tmp_path, max_faults=10)
     faults = faults_of(result, "garbage")
     assert [f["kind"] for f in faults] == ["protocol"] * 3
     details = " / ".join(f["detail"] for f in faults)

@@ -14,6 +14,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
 from arena.cli import main as nimmt
 from arena.engine.replay import verify
 from arena.protocol.server import MAX_CONNECTIONS
@@ -56,12 +58,17 @@ def open_files_sampled() -> Iterator[list[int]]:
         thread.join()
 
 
-def test_a_bot_that_stops_reading_its_stream_is_dropped_and_the_match_finishes(tmp_path):
+@pytest.mark.parametrize("transport", ["grpc", "framed"])
+def test_a_bot_that_stops_reading_its_stream_is_dropped_and_the_match_finishes(transport, tmp_path):
     started = time.monotonic()
-    lineup = [fixture_bot("stops-reading"), fixture_bot("plain-random"), in_process_random("r")]
+    stalled = Entrant(
+        "stops-reading", program=load(BOTS / "stops-reading"), env={"NIMMT_BOT_OPTIONS": transport}
+    )
+    lineup = [stalled, fixture_bot("plain-random"), in_process_random("r")]
     result = play(lineup, tmp_path, games=3, max_faults=10**6)
     assert time.monotonic() - started < MATCH_SECONDS
     bot = result.bot("stops-reading")
+    assert bot.program is not None and bot.program.transport == transport
     assert bot.dropped is not None and bot.dropped.kind == "timeout"
     assert "stopped reading its stream" in bot.dropped.detail
     faults = faults_of(result, "stops-reading")
