@@ -3,12 +3,14 @@
 ``python benchmarks/protocol.py [--games 200] [--round-trips 2000]`` prints:
 
 1. the decision round trip over the Unix socket, p50 and p99: from the arena writing a request
-   (a real basic-game view) to reading the answer of a bot-kit program in the sandbox; beside
-   it the floor of this machine, a bare gRPC echo of 64-byte messages;
+   (a real basic-game view) to reading the answer of a bot-kit program in the sandbox, on the
+   gRPC socket and on the framed socket (:mod:`arena.protocol.frames`) side by side; beside
+   them the floor of this machine, a bare gRPC echo of 64-byte messages;
 2. the time a bot takes from its launch in the sandbox to its Hello;
 3. per language, the starter of ``bots/starter-<language>/`` (built first if its manifest has a
    build, as the runner builds it): launch to Hello in the sandbox, and the decision round trip
-   p50/p99 with its strategy answering (``--languages`` picks some, ``--languages none`` skips);
+   p50/p99 with its strategy answering, on the socket its kit takes when both are offered
+   (``--languages`` picks some, ``--languages none`` skips);
 4. a basic match of four ``random`` bots: sandboxed programs against the same games in process,
    in games per second once the bots are up, and their ratio.
 
@@ -116,10 +118,11 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def round_trips(
-    count: int, folder: Path, program: BotProgram | None = None
-) -> tuple[list[float], float]:
-    """Round-trip times (s) of ``count`` requests to a sandboxed bot, and its start time (s):
-    ``program`` (ready to run), or by default a Python kit bot answering the first legal option."""
+    count: int, folder: Path, program: BotProgram | None = None, framed: bool = True
+) -> tuple[list[float], float, str]:
+    """Round-trip times (s) of ``count`` requests to a sandboxed bot, its start time (s) and
+    the socket it took: ``program`` (ready to run), or by default a Python kit bot answering
+    the first legal option; ``framed``: the framed socket is offered beside the gRPC one."""
     if program is None:
         bot_dir = folder / "bot"
         bot_dir.mkdir()
@@ -133,13 +136,15 @@ async def round_trips(
     socket_dir.chmod(0o711)
 
     welcome = pb.Welcome(protocol_version=PROTOCOL_VERSION, bot_name="first-legal", games=1)
-    server = SeatServer(socket_dir / "engine.sock", "first-legal", "t", welcome)
+    frames = socket_dir / "frames.sock" if framed else None
+    server = SeatServer(socket_dir / "engine.sock", "first-legal", "t", welcome, frames_path=frames)
     connected = server.connected
     await server.start()
     spec = sandbox.LaunchSpec(
         command=command,
         bot_dir=bot_dir,
         socket_path=socket_dir / "engine.sock",
+        frames_path=frames,
         log_path=folder / "bot.log",
         token="t",
     )
@@ -166,12 +171,12 @@ async def round_trips(
     finally:
         process.kill()
         await server.stop(0)
-    return times, start_time
+    return times, start_time, conn.transport
 
 
 async def each_language(
     count: int, folder: Path, programs: list[tuple[str, BotProgram]]
-) -> dict[str, tuple[list[float], float]]:
+) -> dict[str, tuple[list[float], float, str]]:
     """:func:`round_trips` of each starter, in one event loop (gRPC's asyncio support keeps
     its completion queue on the first loop it ran on)."""
     measured = {}
@@ -257,26 +262,34 @@ def main(argv: list[str] | None = None) -> int:
         f"gRPC floor, 64-byte echo on a Unix socket (no sandbox, no protocol): "
         f"p50 {1000 * percentile(floor, 0.5):.3f} ms, p99 {1000 * percentile(floor, 0.99):.3f} ms"
     )
-    with tempfile.TemporaryDirectory(prefix="nimmt-bench-") as folder:
-        times, start = asyncio.run(round_trips(args.round_trips, Path(folder)))
-    warm = times[len(times) // 10 :]
-    print(
-        f"decision round trip ({len(warm)} after warm-up, full basic view, sandboxed kit bot): "
-        f"p50 {1000 * percentile(warm, 0.5):.3f} ms, p99 {1000 * percentile(warm, 0.99):.3f} ms, "
-        f"mean {1000 * statistics.fmean(warm):.3f} ms"
-    )
-    print(f"bot start in the sandbox (launch to Hello): {1000 * start:.0f} ms")
+    means: dict[str, list[float]] = {}
+    for framed in (False, True, False, True):  # alternated: the machine's load falls alike
+        with tempfile.TemporaryDirectory(prefix="nimmt-bench-") as folder:
+            times, start, transport = asyncio.run(
+                round_trips(args.round_trips, Path(folder), framed=framed)
+            )
+        warm = times[len(times) // 10 :]
+        means.setdefault(transport, []).append(statistics.fmean(warm))
+        print(
+            f"decision round trip on the {transport} socket ({len(warm)} after warm-up, full "
+            f"basic view, sandboxed kit bot): p50 {1000 * percentile(warm, 0.5):.3f} ms, "
+            f"p99 {1000 * percentile(warm, 0.99):.3f} ms, mean {1000 * statistics.fmean(warm):.3f}"
+            f" ms; launch to Hello {1000 * start:.0f} ms"
+        )
+    if "grpc" in means and "framed" in means:
+        ratio = min(means["framed"]) / min(means["grpc"])
+        print(f"round trip framed / gRPC (best mean of each): {ratio:.2f}x")
 
     names = None if args.languages is None else args.languages.split(",")
     programs = starters(names)
     with tempfile.TemporaryDirectory(prefix="nimmt-bench-") as folder:
         measured = asyncio.run(each_language(args.round_trips, Path(folder), programs))
-    for name, (times, start) in measured.items():
+    for name, (times, start, transport) in measured.items():
         warm = times[len(times) // 10 :]
         print(
-            f"{name} starter in the sandbox: launch to Hello {1000 * start:.0f} ms; decision "
-            f"round trip p50 {1000 * percentile(warm, 0.5):.3f} ms, "
-            f"p99 {1000 * percentile(warm, 0.99):.3f} ms"
+            f"{name} starter in the sandbox ({transport} socket): launch to Hello "
+            f"{1000 * start:.0f} ms; decision round trip p50 {1000 * percentile(warm, 0.5):.3f}"
+            f" ms, p99 {1000 * percentile(warm, 0.99):.3f} ms"
         )
 
     load = os.getloadavg()[0]
