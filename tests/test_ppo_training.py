@@ -1,6 +1,7 @@
-"""The ``ppo`` bot's training (bots/ppo/train.py): it runs end to end and writes weights the bot
-plays, is reproducible from its seed, and its rewards add up to the margin the strength test
-measures. Skipped without torch (the ``train`` extra)."""
+"""The ``ppo`` bot's training (bots/ppo/train.py) over the vector env: it runs end to end and
+writes weights the bot plays, is reproducible from its seed, plays the learner in every seat, and
+its rewards add up to the margin the strength test measures. Skipped without torch (the ``train``
+extra)."""
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ torch = pytest.importorskip("torch", reason="training needs torch: pip install -
 train = pytest.importorskip("bots.ppo.train")
 
 TINY = [
-    "--seed", "3", "--iterations", "2", "--games", "6", "--clone-games", "4",
+    "--seed", "3", "--iterations", "2", "--games", "8", "--steps", "6", "--clone-games", "4",
     "--clone-epochs", "1", "--critic-warmup", "1", "--eval-games", "4", "--eval-every", "1",
 ]  # fmt: skip
 
@@ -45,37 +46,48 @@ def test_training_is_reproducible_from_its_seed(tmp_path):
     assert read_weights(first) != read_weights(other)
 
 
-@pytest.mark.parametrize("seat", range(4))
-def test_a_games_rewards_add_up_to_the_learners_final_margin(seat):
+@pytest.mark.parametrize("opponents", [["heuristic"], ["heuristic", "random"]])
+def test_a_games_rewards_add_up_to_the_learners_final_margin(opponents):
     torch.manual_seed(0)
     agent = train.Agent([8])
-    batch = train.Batch()
-    final = train.play(agent, 77, seat, ["heuristic", "random"], batch, greedy=False)
-    assert batch.last == [False] * (len(batch.last) - 1) + [True]
-    assert sum(batch.reward) * train.SCALE == pytest.approx(final)
-    assert all(1 < n <= train.MAX_OPTIONS for n in batch.count)
-    assert all(0 <= a < n for a, n in zip(batch.action, batch.count, strict=True))
+    seats = train.Seats(8, opponents, 77)
+    assert [env.seat for env in seats.envs] == [0, 1, 2, 3]
+    rollout = train.collect(agent, seats, 40)
+    assert ((rollout.count >= 1) & (rollout.count <= train.MAX_OPTIONS)).all()
+    assert ((rollout.action >= 0) & (rollout.action < rollout.count)).all()
+    games = 0
+    for g in range(8):
+        total = 0.0  # every game starts level: the first at the reset, the others after one ends
+        for t in range(40):
+            total += float(rollout.reward[t, g])
+            if rollout.done[t, g]:
+                assert total == pytest.approx(rollout.final[t, g], abs=1e-4)
+                total, games = 0.0, games + 1
+    assert games >= 16 and np.isnan(rollout.final[~rollout.done]).all()
 
 
-def test_advantages_restart_at_each_games_end():
-    batch = train.Batch(
-        reward=[0.0, 1.0, 0.0, -2.0], value=[0.5, 0.5, 0.0, 0.0], last=[False, True, False, True]
-    )
-    adv, ret = train.advantages(batch, gamma=1.0, lam=1.0)
-    # lambda = 1: returns are the rest of each game's rewards, whatever the critic says
-    assert ret.tolist() == [1.0, 1.0, -2.0, -2.0]
-    assert adv.tolist() == [0.5, 0.5, -2.0, -2.0]
+def test_advantages_restart_at_each_games_end_and_bootstrap_the_game_under_way():
+    reward = np.array([[0.0], [1.0], [0.0], [-2.0], [0.5]], np.float32)
+    value = np.array([[0.5], [0.5], [0.0], [0.0], [0.25]], np.float32)
+    done = np.array([[False], [True], [False], [True], [False]])
+    adv, ret = train.advantages(reward, value, done, np.array([3.0], np.float32), 1.0, 1.0)
+    # lambda = 1: returns are the rest of each game's rewards (and the critic's value after the
+    # last step for the game under way), whatever the critic said before
+    assert ret[:, 0].tolist() == [1.0, 1.0, -2.0, -2.0, 3.5]
+    assert adv[:, 0].tolist() == [0.5, 0.5, -2.0, -2.0, 3.25]
 
 
 def test_an_update_with_an_uneven_last_minibatch_keeps_the_network_finite():
     torch.manual_seed(1)
     agent = train.Agent([8])
-    batch = train.Batch()
-    while len(batch.action) % 4 != 1:  # 4 minibatches would leave one decision over
-        train.play(agent, 100 + len(batch.action), 0, ["heuristic"], batch, greedy=False)
+    rollout = train.collect(agent, train.Seats(4, ["heuristic"], 100), 12)
+    chosen = np.flatnonzero(rollout.count.reshape(-1) > 1)
+    # 4 minibatches would leave one decision over: drop decisions from the update until so
+    rollout.count.reshape(-1)[chosen[: (len(chosen) - 1) % 4]] = 1
+    assert (rollout.count > 1).sum() % 4 == 1
     args = train.parser().parse_args(["--out", "unused"])
     optimizer = torch.optim.Adam(agent.parameters(), lr=1e-3)
-    stats = train.update(agent, optimizer, batch, args, np.random.default_rng(0), actor=True)
+    stats = train.update(agent, optimizer, rollout, args, np.random.default_rng(0), actor=True)
     assert all(np.isfinite(v) for v in stats.values())
     assert all(torch.isfinite(p).all() for p in agent.parameters())
 
@@ -85,6 +97,8 @@ def test_an_update_with_an_uneven_last_minibatch_keeps_the_network_finite():
     [
         (["--iterations", "0"], "--iterations N or --minutes M"),
         (["--iterations", "1", "--opponents", "heuristic,nobody"], "nobody"),
+        (["--iterations", "1", "--games", "6"], "multiple of 4"),
+        (["--iterations", "1", "--eval-games", "10"], "multiple of 4"),
     ],
 )
 def test_a_run_that_would_never_stop_or_meet_an_unknown_bot_fails_at_once(options, message):

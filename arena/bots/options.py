@@ -42,6 +42,22 @@ _CARDS = (None, *ACTION_CARDS)
 _SPACE_KINDS = ".+-FDAC"
 
 
+def completion_chances(opponents: int, ahead: int, unseen: int, left: int) -> tuple[float, float]:
+    """The chances that a tile with ``left`` spaces before its row is complete completes it,
+    and that an opponent's tile does first, when ``ahead`` of the ``unseen`` tiles would land
+    there before it: each opponent's tile is one of them with chance ``ahead / unseen``
+    (binomial), and it completes the row if exactly ``left`` of them come first.
+
+    >>> completion_chances(3, 10, 20, 1)
+    (0.375, 0.5)
+    """
+    q = min(1.0, ahead / max(1, unseen))
+    pmf = [comb(opponents, k) * q**k * (1 - q) ** (opponents - k) for k in range(opponents + 1)]
+    mine = pmf[left] if left < len(pmf) else 0.0
+    other = sum(pmf[left + 1 :])
+    return mine, other
+
+
 class Table:
     """What one view says about the rows and the unseen tiles, worked out once per decision."""
 
@@ -109,15 +125,7 @@ class Table:
         ahead = self.between(last, tile) if tile > last else 0
         left = length - 1 - space
         crowd = ahead * self.opponents / max(1, len(self.unseen))
-        # each opponent's tile lands here first with chance ahead / unseen: the chance that
-        # this tile completes the row (k == left), or another does first (k > left)
-        q = min(1.0, ahead / max(1, len(self.unseen)))
-        pmf = [
-            comb(self.opponents, k) * q**k * (1 - q) ** (self.opponents - k)
-            for k in range(self.opponents + 1)
-        ]
-        mine = pmf[left] if left < len(pmf) else 0.0
-        other = sum(pmf[left + 1 :])
+        mine, other = completion_chances(self.opponents, ahead, len(self.unseen), left)
         return [
             *(float(kind == k) for k in _SPACE_KINDS),
             float(marker == "plus5"),

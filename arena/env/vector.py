@@ -69,7 +69,7 @@ try:
 except ImportError:  # built without a C compiler: no batched house policies
     _policies = None  # type: ignore[assignment]
 
-__all__ = ["HOUSE_POLICIES", "SeatVectorEnv", "VectorEnv", "random_actions"]
+__all__ = ["HOUSE_POLICIES", "SeatVectorEnv", "VectorEnv", "house_actions", "random_actions"]
 
 Observations = dict[str, npt.NDArray[Any]]
 Infos = dict[str, Any]
@@ -102,6 +102,35 @@ def random_actions(mask: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.
     keys[~flat] = -1.0
     chosen: npt.NDArray[np.int64] = keys.argmax(axis=1).reshape(mask.shape[:-1]).astype(np.int64)
     return chosen
+
+
+def house_actions(
+    tables: ClassicTables,
+    policy: str = "heuristic",
+    stream: npt.NDArray[np.uint64] | None = None,
+    out: npt.NDArray[np.int64] | None = None,
+) -> npt.NDArray[np.int64]:
+    """What the house ``policy`` (one of :data:`HOUSE_POLICIES`) plays in every seat asked of
+    every card-game table now, ``(count, players)`` (:data:`~arena.env.actions.WAIT` for a seat
+    asked nothing), written into ``out`` when given. ``stream``: the random policy's generator
+    (one uint64, advanced by every call; a new one from 0 if not given).
+
+    >>> env = VectorEnv("classic", players=4, num_envs=2, seed=1)
+    >>> _ = env.reset()
+    >>> actions = house_actions(env.tables)
+    >>> actions.shape, bool((actions > 0).all())
+    ((2, 4), True)
+    """
+    if _policies is None:
+        raise RuntimeError("the house policies are not built (arena.bots._policies)")
+    if policy not in HOUSE_POLICIES:
+        raise ValueError(f"policy {policy!r}: choose from {', '.join(HOUSE_POLICIES)}")
+    if stream is None:
+        stream = np.zeros(1, np.uint64)
+    if out is None:
+        out = np.zeros((tables.count, tables.players), np.int64)
+    _policies.classic_policy(tables.buffer, policy, _NEAR, stream, _TAKE_ROW, out)
+    return out
 
 
 class _GameTables:
@@ -382,7 +411,6 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], npt.NDArray[np.in
         unknown = sorted(set(specs) - set(HOUSE_POLICIES))
         if unknown:
             raise ValueError(f"opponents {unknown}: choose from {', '.join(HOUSE_POLICIES)}")
-        self._policies: Any = _policies
         self.opponents = tuple(specs)
         self._house = dict(zip(others, specs, strict=True))
         self.seat = seat
@@ -461,7 +489,7 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], npt.NDArray[np.in
         kinds = set(self._house.values())
         for kind in kinds:
             target = out if len(kinds) == 1 else self._scratch
-            self._policies.classic_policy(tables.buffer, kind, _NEAR, self._gen, _TAKE_ROW, target)
+            house_actions(tables, kind, self._gen, target)
             if len(kinds) > 1:
                 for s, k in self._house.items():
                     if k == kind:
