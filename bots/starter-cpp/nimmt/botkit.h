@@ -19,7 +19,10 @@
 //
 // Where to connect: the arena sets NIMMT_ENGINE (e.g. unix:///run/nimmt/engine.sock) and
 // NIMMT_TOKEN_FILE, the file holding the bot's token; by hand, pass --connect ADDRESS and
-// --token TOKEN (or set NIMMT_TOKEN). run() plays until the match ends and returns the exit
+// --token TOKEN (or set NIMMT_TOKEN). When the arena also sets NIMMT_FRAMES (a bot it started
+// on its own machine), the kit plays there instead: the same messages without gRPC, each
+// prefixed by its length (arena.proto, "The framed socket"), at less CPU per decision;
+// --connect frames+unix:///path does the same by hand. run() plays until the match ends and returns the exit
 // code: 0 after a normal match, 1 if the arena ended the connection with an error (the reason
 // is logged to stderr, which the arena keeps as the bot's log), 2 for a usage error, 3 if the
 // bot's own code threw.
