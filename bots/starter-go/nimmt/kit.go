@@ -70,6 +70,8 @@ type Summary struct {
 	Notices []string
 	Faults  int  // reported by the arena at the end of the match
 	Stay    bool // the arena keeps the process for another match (MatchEnd.stay)
+	// Transport is the socket the kit played on: "framed socket" or "gRPC".
+	Transport string
 }
 
 // How often a bot that stays looks for its next match's token (the arena freezes it meanwhile,
@@ -120,9 +122,10 @@ func call(hook string, run func()) (err error) {
 	return nil
 }
 
-// Play connects bot to the arena at address (e.g. "unix:///run/nimmt/engine.sock") and plays
-// until the match ends. It returns an *ArenaError if the arena refuses the bot or ends the match
-// early, and a *BotCodeError if the bot's own code panics.
+// Play connects bot to the arena at address and plays until the match ends: on its framed
+// socket for frames+unix:///path (DefaultAddress), else over gRPC (e.g.
+// unix:///run/nimmt/engine.sock). It returns an *ArenaError if the arena refuses the bot or
+// ends the match early, and a *BotCodeError if the bot's own code panics.
 func Play(bot Bot, address, token string, connectTimeout time.Duration) (*Summary, error) {
 	return play(bot, address, token, connectTimeout, grpc.WithInsecure(), false)
 }
@@ -142,9 +145,25 @@ func playMatches(bot Bot, address, token string, connectTimeout time.Duration, t
 	}
 }
 
-// play is Play over a connection dialled with transport (plaintext, or TLS to a gateway).
+// stream is one conversation with the arena, on either socket: Recv returns io.EOF when the
+// arena ends it with the status OK.
+type stream interface {
+	Send(*nimmtv1.BotMessage) error
+	Recv() (*nimmtv1.EngineMessage, error)
+}
+
+// play is Play over the framed socket for a frames+unix:// address, else over a gRPC
+// connection dialled with transport (plaintext, or TLS to a gateway).
 // stays: say that this bot stays for another match if the arena asks (Hello.stays).
 func play(bot Bot, address, token string, connectTimeout time.Duration, transport grpc.DialOption, stays bool) (*Summary, error) {
+	if strings.HasPrefix(address, FramedPrefix) {
+		framed, err := dialFramed(address, strings.TrimPrefix(address, FramedPrefix), connectTimeout)
+		if err != nil {
+			return nil, err
+		}
+		defer framed.Close()
+		return converse(bot, framed, "framed socket", token, stays)
+	}
 	dial, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	conn, err := grpc.DialContext(dial, address, transport, grpc.WithBlock())
@@ -152,17 +171,23 @@ func play(bot Bot, address, token string, connectTimeout time.Duration, transpor
 		return nil, &ArenaError{Message: fmt.Sprintf("cannot reach the arena at %s within %s: is the match running, and is the address right?", address, connectTimeout)}
 	}
 	defer conn.Close()
-	stream, err := nimmtv1.NewArenaClient(conn).Play(context.Background())
+	client, err := nimmtv1.NewArenaClient(conn).Play(context.Background())
 	if err != nil {
 		return nil, arenaError(err)
 	}
+	return converse(bot, client, "gRPC", token, stays)
+}
+
+// converse says hello on s and plays the match to its end; transport names the socket in the
+// log.
+func converse(bot Bot, s stream, transport, token string, stays bool) (*Summary, error) {
 	hello := &nimmtv1.Hello{ProtocolVersion: ProtocolVersion, BotName: bot.Name(), Token: token, Kit: Kit, Stays: stays}
-	if err := stream.Send(&nimmtv1.BotMessage{Body: &nimmtv1.BotMessage_Hello{Hello: hello}}); err != nil {
+	if err := s.Send(&nimmtv1.BotMessage{Body: &nimmtv1.BotMessage_Hello{Hello: hello}}); err != nil {
 		return nil, arenaError(err)
 	}
-	summary := &Summary{}
+	summary := &Summary{Transport: transport}
 	for {
-		message, err := stream.Recv()
+		message, err := s.Recv()
 		if err == io.EOF {
 			return summary, nil
 		}
@@ -174,14 +199,19 @@ func play(bot Bot, address, token string, connectTimeout time.Duration, transpor
 			return summary, err
 		}
 		if reply != nil {
-			if err := stream.Send(reply); err != nil {
+			if err := s.Send(reply); err != nil {
 				return summary, arenaError(err)
 			}
 		}
 	}
 }
 
+// arenaError is err as an *ArenaError (the framed socket's errors already are).
 func arenaError(err error) error {
+	var arena *ArenaError
+	if errors.As(err, &arena) {
+		return err
+	}
 	if s, ok := status.FromError(err); ok {
 		details := s.Message()
 		if details == "" {
@@ -284,8 +314,8 @@ func handle(bot Bot, summary *Summary, message *nimmtv1.EngineMessage, received 
 		log.Printf("WARNING arena notice: %s", text)
 	case *nimmtv1.EngineMessage_Welcome:
 		w := body.Welcome
-		log.Printf("in the match %s as %q: %d games, %d ms per decision + %d ms bank per game, dropped after %d faults",
-			w.GetMatchId(), w.GetBotName(), w.GetGames(), w.GetDecisionMs(), w.GetBankMs(), w.GetMaxFaults())
+		log.Printf("in the match %s as %q (%s): %d games, %d ms per decision + %d ms bank per game, dropped after %d faults",
+			w.GetMatchId(), w.GetBotName(), summary.Transport, w.GetGames(), w.GetDecisionMs(), w.GetBankMs(), w.GetMaxFaults())
 	case *nimmtv1.EngineMessage_MatchEnd:
 		summary.Faults = int(body.MatchEnd.GetFaults())
 		summary.Stay = body.MatchEnd.GetStay()
@@ -300,7 +330,7 @@ func handle(bot Bot, summary *Summary, message *nimmtv1.EngineMessage, received 
 // panicked (with the stack).
 func Main(bot Bot, args []string) int {
 	flags := flag.NewFlagSet(bot.Name(), flag.ContinueOnError)
-	connect := flags.String("connect", os.Getenv("NIMMT_ENGINE"), "the arena's address, e.g. unix:///tmp/arena.sock (default: $NIMMT_ENGINE)")
+	connect := flags.String("connect", DefaultAddress(), "the arena's address: unix:///path for gRPC, frames+unix:///path for the framed socket (default: the framed $NIMMT_FRAMES if set, else $NIMMT_ENGINE)")
 	token := flags.String("token", "", "the bot's token for this match (default: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)")
 	timeout := flags.Float64("connect-timeout", ConnectTimeout.Seconds(), "how long to wait for the arena to accept the connection, in seconds")
 	quiet := flags.Bool("quiet", false, "log only warnings and errors")
@@ -320,7 +350,7 @@ func Main(bot Bot, args []string) int {
 		return mainRemote(bot, *remote, *ca, *matches, time.Duration(*timeout*float64(time.Second)))
 	}
 	if *connect == "" {
-		fmt.Fprintln(os.Stderr, "no arena address: the arena sets NIMMT_ENGINE; to connect by hand pass --connect unix:///path/to/engine.sock")
+		fmt.Fprintln(os.Stderr, "no arena address: the arena sets NIMMT_FRAMES or NIMMT_ENGINE; to connect by hand pass --connect unix:///path/to/engine.sock")
 		return 2
 	}
 	given := false

@@ -1,6 +1,7 @@
 package nimmt
 
 import (
+	"strings"
 	"testing"
 
 	nimmtv1 "nimmt-arena/bot/nimmt/v1"
@@ -72,6 +73,16 @@ func TestAMarkerOffTheBoardIsAnError(t *testing.T) {
 	message := &nimmtv1.Observation{Markers: []*nimmtv1.Marker{{Row: 4, Space: 0}}}
 	if _, err := viewFromProto(message); err == nil {
 		t.Error("a marker off the board must not be read")
+	}
+}
+
+func TestAnUnknownCardIsAnError(t *testing.T) {
+	hand := &nimmtv1.Observation{ActionCards: []nimmtv1.ActionCard{99}}
+	board := &nimmtv1.Observation{Spaces: []*nimmtv1.Row{{Tiles: []int32{5, 0}}}, Markers: []*nimmtv1.Marker{{Card: 99}}}
+	for _, message := range []*nimmtv1.Observation{hand, board} {
+		if _, err := viewFromProto(message); err == nil || !strings.Contains(err.Error(), "unknown") {
+			t.Errorf("%v: got %v", message, err)
+		}
 	}
 }
 

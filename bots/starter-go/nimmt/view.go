@@ -208,10 +208,18 @@ func viewFromProto(m *nimmtv1.Observation) (*View, error) {
 		if row >= len(view.Markers) || space >= len(view.Markers[row]) {
 			return nil, fmt.Errorf("a luck card marker at row %d, space %d is off the board", row, space)
 		}
-		view.Markers[row][space] = luckNames[marker.GetCard()]
+		name, ok := luckNames[marker.GetCard()]
+		if !ok {
+			return nil, fmt.Errorf("unknown luck card number %d at row %d, space %d", marker.GetCard(), row, space)
+		}
+		view.Markers[row][space] = name
 	}
 	for _, card := range m.GetActionCards() {
-		view.ActionCards = append(view.ActionCards, actionNames[card])
+		name, ok := actionNames[card]
+		if !ok {
+			return nil, fmt.Errorf("unknown action card number %d in the hand", card)
+		}
+		view.ActionCards = append(view.ActionCards, name)
 	}
 	for _, plays := range m.GetHistory() {
 		view.History = append(view.History, ints(plays.GetTiles()))
