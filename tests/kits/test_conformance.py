@@ -156,6 +156,9 @@ def test_each_starter_stays_for_another_match_when_the_arena_keeps_it(name, tmp_
         first, second = (r.bots[0].program for r in results)
         assert first is not None and second is not None
         assert first.pid == second.pid, f"{name}: a new process played the second match"
+        # Offered both sockets, a kit of FRAMED takes the framed one, in both matches.
+        transport = "framed" if name in FRAMED else "grpc"
+        assert first.transport == second.transport == transport, (name, first, second)
         log = (tmp_path / "1" / "logs" / f"starter-{name}.log").read_text()
         assert "match over" in log, log  # the second match's output in its own log
     finally:

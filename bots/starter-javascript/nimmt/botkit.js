@@ -23,12 +23,17 @@
  *
  * Where to connect: the arena sets NIMMT_ENGINE (e.g. unix:///run/nimmt/engine.sock) and
  * NIMMT_TOKEN_FILE, the file holding the bot's token; by hand, pass --connect ADDRESS and
- * --token TOKEN (or set NIMMT_TOKEN). run() plays until the match ends and exits the process:
- * 0 after a normal match, 1 if the arena ended the connection with an error (the reason is
- * logged to stderr, which the arena keeps as the bot's log), 2 for a usage error, 3 if the
- * bot's own code threw. A bot given its token as a file stays for another match when the arena
- * asks it to (MatchEnd.stay): it waits for a new token in the file, connects again and plays on
- * with the same bot object (what it keeps carries over; never a deal: the arena sees to that).
+ * --token TOKEN (or set NIMMT_TOKEN). A bot the arena starts on its own machine is also given
+ * NIMMT_FRAMES, a second socket where the same conversation runs without gRPC (each message
+ * prefixed by its length, arena.proto's "The framed socket"): the kit plays there whenever it
+ * is set and no --connect was given (--connect frames+unix:///path names one by hand), since
+ * gRPC costs more CPU per decision than a decision. run() plays until the match ends and exits
+ * the process: 0 after a normal match, 1 if the arena ended the connection with an error (the
+ * reason is logged to stderr, which the arena keeps as the bot's log), 2 for a usage error, 3 if
+ * the bot's own code threw. A bot given its token as a file stays for another match when the
+ * arena asks it to (MatchEnd.stay): it waits for a new token in the file, connects again (to the
+ * same socket) and plays on with the same bot object (what it keeps carries over; never a deal:
+ * the arena sees to that).
  *
  * Notes: in a method, this.annotate("text", values) says what the bot was thinking about the
  * decision, for its owner's eyes only (the site's viewer shows it to the owner at that step;
@@ -39,7 +44,8 @@
  *
  * The packages @grpc/grpc-js and @grpc/proto-loader come from `npm ci` in this folder when
  * there is a node_modules here, else from the arena's runtime, read-only in every sandbox at
- * /opt/nimmt/runtime/node_modules (so an upload needs no node_modules).
+ * /opt/nimmt/runtime/node_modules (so an upload needs no node_modules). @grpc/grpc-js is loaded
+ * only for the gRPC socket: on the framed one the bot starts without it.
  */
 
 const fs = require("fs");
@@ -68,19 +74,24 @@ function requirePackage(name) {
   return require(path.join(RUNTIME_NODE_MODULES, name));
 }
 
-let grpc;
-let protoLoader;
-try {
-  grpc = requirePackage("@grpc/grpc-js");
-  protoLoader = requirePackage("@grpc/proto-loader");
-} catch (error) {
-  process.stderr.write(
-    "the bot kit needs the npm packages @grpc/grpc-js and @grpc/proto-loader: the arena's " +
-      "runtime provides them (./dev installs them); to run the bot yourself, run `npm ci` in " +
-      `its folder (${error.message.split("\n")[0]})\n`,
-  );
-  process.exit(1);
+/** One of the kit's npm packages, loaded when first needed (loading @grpc/grpc-js is a large
+ * part of a bot's start, and a bot on the framed socket never needs it); exits if it is missing. */
+function kitPackage(name) {
+  if (!kitPackage.loaded.has(name)) {
+    try {
+      kitPackage.loaded.set(name, requirePackage(name));
+    } catch (error) {
+      process.stderr.write(
+        "the bot kit needs the npm packages @grpc/grpc-js and @grpc/proto-loader: the arena's " +
+          "runtime provides them (./dev installs them); to run the bot yourself, run `npm ci` in " +
+          `its folder (${error.message.split("\n")[0]})\n`,
+      );
+      process.exit(1);
+    }
+  }
+  return kitPackage.loaded.get(name);
 }
+kitPackage.loaded = new Map();
 
 const ACTION_CARDS = ["stop", "swap", "skip", "front", "ascending", "anywhere", "another", "plus5"];
 const KINDS = {
@@ -456,8 +467,10 @@ function shortKind(name) {
 
 /** Turns arena messages into calls of the bot and its answers into messages. */
 class Session {
-  constructor(bot) {
+  /** `transport`: the socket it plays on, for the log ("gRPC" or "framed socket"). */
+  constructor(bot, transport = "gRPC") {
     this.bot = bot;
+    this.transport = transport;
     this.answers = 0;
     this.stay = false;
   }
@@ -522,8 +535,8 @@ class Session {
       const w = message.welcome;
       log(
         "INFO",
-        `in the match ${w.match_id} as '${w.bot_name}': ${w.games} games, ${w.decision_ms} ms per ` +
-          `decision + ${w.bank_ms} ms bank per game, dropped after ${w.max_faults} faults`,
+        `in the match ${w.match_id} as '${w.bot_name}' (${this.transport}): ${w.games} games, ` +
+          `${w.decision_ms} ms per decision + ${w.bank_ms} ms bank per game, dropped after ${w.max_faults} faults`,
       );
     } else if (message.body === "match_end") {
       const e = message.match_end;
@@ -534,22 +547,61 @@ class Session {
   }
 }
 
-function loadArena() {
-  const definition = protoLoader.loadSync(path.join(__dirname, "arena.proto"), {
+/** gRPC's status codes by number: the names a framed socket's status frame carries. */
+const STATUS = [
+  "OK",
+  "CANCELLED",
+  "UNKNOWN",
+  "INVALID_ARGUMENT",
+  "DEADLINE_EXCEEDED",
+  "NOT_FOUND",
+  "ALREADY_EXISTS",
+  "PERMISSION_DENIED",
+  "RESOURCE_EXHAUSTED",
+  "FAILED_PRECONDITION",
+  "ABORTED",
+  "OUT_OF_RANGE",
+  "UNIMPLEMENTED",
+  "INTERNAL",
+  "UNAVAILABLE",
+  "DATA_LOSS",
+  "UNAUTHENTICATED",
+];
+
+/** The arena ended the connection with the status `code` (a name) other than OK. */
+function statusError(code, details) {
+  const number = STATUS.indexOf(code);
+  return new ArenaError(
+    `the arena ended the connection: ${code}: ${details || "(no details)"}`,
+    number < 0 ? undefined : number,
+  );
+}
+
+let arenaDefinition = null;
+
+/** arena.proto as @grpc/proto-loader reads it (once): its service's methods (de)serialize the
+ * messages, for the gRPC client and the framed socket alike. */
+function loadDefinition() {
+  arenaDefinition ??= kitPackage("@grpc/proto-loader").loadSync(path.join(__dirname, "arena.proto"), {
     keepCase: true,
     longs: String,
     enums: String,
     defaults: true,
     oneofs: true,
   });
-  return grpc.loadPackageDefinition(definition).nimmt.v1;
+  return arenaDefinition;
 }
 
-/** Connect `bot` to the arena at `address` and play until the match ends (a Promise);
- * `credentials` for a remote gateway (see remoteTarget); `stays`: say that this bot stays for
- * another match if the arena asks (Hello.stays; the session's `stay` says whether it did). */
+/** Connect `bot` to the arena at `address` (unix:///path: gRPC; frames+unix:///path: the framed
+ * socket, see playFramed) and play until the match ends (a Promise); `credentials` for a remote
+ * gateway (see remoteTarget); `stays`: say that this bot stays for another match if the arena
+ * asks (Hello.stays; the session's `stay` says whether it did). */
 function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT, credentials = null, stays = false) {
-  const arena = loadArena();
+  if (address.startsWith(FRAMED)) {
+    return playFramed(bot, address.slice(FRAMED.length), token, connectTimeout, stays);
+  }
+  const grpc = kitPackage("@grpc/grpc-js");
+  const arena = grpc.loadPackageDefinition(loadDefinition()).nimmt.v1;
   const client = new arena.Arena(address, credentials ?? grpc.credentials.createInsecure(), {
     "grpc.enable_http_proxy": 0,
     "grpc.keepalive_time_ms": 20000,
@@ -588,16 +640,168 @@ function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT, credentials
         if (failed) reject(failed);
         else if (status.code === grpc.status.OK) resolve(session);
         else {
-          const name = Object.keys(grpc.status).find((k) => grpc.status[k] === status.code) ?? status.code;
-          reject(
-            new ArenaError(`the arena ended the connection: ${name}: ${status.details || "(no details)"}`, status.code),
-          );
+          reject(statusError(STATUS[status.code] ?? String(status.code), status.details));
         }
       });
-      stream.write({
-        hello: { protocol_version: PROTOCOL_VERSION, bot_name: String(bot.name), token, kit: KIT, stays },
-      });
+      stream.write(hello(bot, token, stays));
     });
+  });
+}
+
+/** The conversation's first message. */
+function hello(bot, token, stays) {
+  return { hello: { protocol_version: PROTOCOL_VERSION, bot_name: String(bot.name), token, kit: KIT, stays } };
+}
+
+// ------------------------------------------------------------------------------ the framed socket
+
+/** An address's prefix for the framed socket (frames+unix:///run/nimmt/frames.sock). */
+const FRAMED = "frames+unix://";
+/** The longest frame the kit reads (bytes; a request is a few KiB), and the longest length: a
+ * varint of at most 5 bytes. */
+const MAX_FRAME = 4 * 1024 * 1024;
+const MAX_VARINT = 5;
+/** How often the kit tries again to reach a framed socket that does not accept yet (ms). */
+const CONNECT_RETRY_MS = 20;
+
+/** `payload` with its length in front, as a varint. */
+function frame(payload) {
+  const head = [];
+  let size = payload.length;
+  while (size >= 0x80) {
+    head.push((size & 0x7f) | 0x80);
+    size >>>= 7;
+  }
+  head.push(size);
+  return Buffer.concat([Buffer.from(head), payload]);
+}
+
+/** Frames out of a byte stream that arrives in pieces: feed(data) returns the payloads of the
+ * frames it completed (an empty one ends the conversation); it throws for a length over
+ * MAX_FRAME or longer than MAX_VARINT bytes. */
+class FrameBuffer {
+  constructor() {
+    this.data = Buffer.alloc(0);
+  }
+
+  feed(data) {
+    const buffer = this.data.length ? Buffer.concat([this.data, data]) : data;
+    const frames = [];
+    let at = 0;
+    for (;;) {
+      let size = 0;
+      let head = at;
+      for (let shift = 0; ; shift += 7) {
+        if (head === buffer.length) {
+          this.data = buffer.subarray(at);
+          return frames;
+        }
+        const byte = buffer[head++];
+        size += (byte & 0x7f) * 2 ** shift;
+        if (!(byte & 0x80)) break;
+        if (head - at >= MAX_VARINT) throw new Error(`a frame length of more than ${MAX_VARINT} bytes`);
+      }
+      if (size > MAX_FRAME) throw new Error(`a frame of ${size} bytes, over the limit of ${MAX_FRAME}`);
+      if (head + size > buffer.length) {
+        this.data = buffer.subarray(at);
+        return frames;
+      }
+      frames.push(buffer.subarray(head, head + size));
+      at = head + size;
+    }
+  }
+}
+
+/** play() on the framed socket at `socketPath`: connect (trying again until `connectTimeout`
+ * seconds have passed, as the arena may still be starting), then play one match. */
+function playFramed(bot, socketPath, token, connectTimeout, stays) {
+  const limit = performance.now() + connectTimeout * 1000;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = net.createConnection(socketPath);
+      socket.once("error", (error) => {
+        socket.destroy();
+        if (performance.now() <= limit) {
+          setTimeout(attempt, CONNECT_RETRY_MS);
+          return;
+        }
+        reject(
+          new ArenaError(
+            `cannot reach the arena at ${socketPath} within ${connectTimeout} s (${error.code ?? error.message}): ` +
+              "is the match running, and is the address right?",
+          ),
+        );
+      });
+      socket.once("connect", () => {
+        socket.removeAllListeners("error");
+        framedMatch(socket, bot, token, stays).then(resolve, reject);
+      });
+    };
+    attempt();
+  });
+}
+
+/** Play one match on a connected framed socket: the conversation of the gRPC stream, each
+ * message a frame (arena.proto, "The framed socket"), which the arena ends with an empty frame
+ * and a status frame ("OK", or a status name, a space and the reason). A Promise of the session. */
+function framedMatch(socket, bot, token, stays) {
+  const method = loadDefinition()["nimmt.v1.Arena"].Play;
+  const session = new Session(bot, "framed socket");
+  const buffer = new FrameBuffer();
+  let ended = false; // the empty frame came: the next one is the status
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (error) => {
+      if (settled) return;
+      settled = true;
+      if (error) reject(error);
+      else resolve(session);
+      // Closed once the caller has logged why: the arena keeps the log of a crash.
+      setImmediate(() => socket.destroy());
+    };
+    const broken = (why) => finish(new ArenaError(`the arena ended the connection without a status: ${why}`));
+    socket.on("data", (data) => {
+      if (settled) return;
+      const received = performance.now();
+      let payloads;
+      try {
+        payloads = buffer.feed(data);
+      } catch (error) {
+        broken(error.message);
+        return;
+      }
+      for (const payload of payloads) {
+        if (ended) {
+          const text = payload.toString("utf8");
+          const space = text.indexOf(" ");
+          const code = space < 0 ? text : text.slice(0, space);
+          finish(code === "OK" ? null : statusError(code, space < 0 ? "" : text.slice(space + 1)));
+          return;
+        }
+        if (!payload.length) {
+          ended = true;
+          continue;
+        }
+        let message;
+        try {
+          message = method.responseDeserialize(payload);
+        } catch (error) {
+          broken(`an unreadable message (${error.message})`);
+          return;
+        }
+        let reply;
+        try {
+          reply = session.handle(message, received);
+        } catch (error) {
+          finish(error);
+          return;
+        }
+        if (reply) socket.write(frame(method.requestSerialize(reply)));
+      }
+    });
+    socket.on("error", (error) => broken(error.message));
+    socket.on("close", () => finish(new ArenaError("the arena ended the connection without a status (it went away)")));
+    socket.write(frame(method.requestSerialize(hello(bot, token, stays))));
   });
 }
 
@@ -605,6 +809,7 @@ function play(bot, address, token, connectTimeout = CONNECT_TIMEOUT, credentials
  * with TLS, trusting the system's CAs or the certificate in `caFile`; grpc://HOST:PORT in
  * plaintext, only to a loopback address (docs/REMOTE.md). */
 function remoteTarget(url, caFile = null) {
+  const grpc = kitPackage("@grpc/grpc-js");
   const match = /^(?:(grpcs?):\/\/)?([^/]+)$/.exec(url);
   if (!match) throw new ArenaError(`--remote '${url}': give grpcs://HOST:PORT (the bot page shows it)`);
   const [, scheme, target] = match;
@@ -682,6 +887,7 @@ const FINAL = ["UNAUTHENTICATED", "FAILED_PRECONDITION", "INVALID_ARGUMENT", "PE
  * connecting again after each one and after a dropped connection (with a growing pause, at
  * most 10 s); `matches`: how many (0: until stopped). A Promise of the number played. */
 async function playRemote(bot, url, token, { caFile = null, matches = 0, connectTimeout = CONNECT_TIMEOUT } = {}) {
+  const grpc = kitPackage("@grpc/grpc-js");
   const { target, credentials, root, secure } = remoteTarget(url, caFile);
   const final = FINAL.map((name) => grpc.status[name]);
   let played = 0;
@@ -740,6 +946,14 @@ async function playMatches(bot, address, token, connectTimeout, tokenFile) {
   }
 }
 
+/** Where the arena said to connect: its framed socket ($NIMMT_FRAMES, the cheaper transport, on
+ * its own machine only) if it offers one, else its gRPC socket ($NIMMT_ENGINE), else "". */
+function defaultAddress() {
+  const frames = process.env.NIMMT_FRAMES ?? "";
+  if (frames.startsWith("unix://")) return `frames+${frames}`;
+  return process.env.NIMMT_ENGINE ?? "";
+}
+
 /** The token: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN, else "". */
 function tokenFromEnv() {
   const file = process.env.NIMMT_TOKEN_FILE;
@@ -759,7 +973,7 @@ const USAGE =
 
 /** Parse the command line and environment, play; a Promise of the exit code (see above). */
 async function main(bot, argv = process.argv.slice(2)) {
-  let address = process.env.NIMMT_ENGINE ?? "";
+  let address = defaultAddress();
   let token = null;
   let connectTimeout = CONNECT_TIMEOUT;
   let remote = null;
@@ -775,7 +989,8 @@ async function main(bot, argv = process.argv.slice(2)) {
     if (flag === "-h" || flag === "--help") {
       process.stdout.write(
         `${USAGE}\n\nRun the bot '${bot.name}' in a Nimmt Arena match.\n\n` +
-          "  --connect ADDRESS          the arena's address, e.g. unix:///tmp/arena.sock (default: $NIMMT_ENGINE)\n" +
+          "  --connect ADDRESS          the arena's address: unix:///path for gRPC, frames+unix:///path for\n" +
+          "                             the framed socket (default: $NIMMT_FRAMES if set, else $NIMMT_ENGINE)\n" +
           "  --token TOKEN              the bot's token (default: the content of $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)\n" +
           `  --connect-timeout SECONDS  how long to wait for the arena to accept the connection (${CONNECT_TIMEOUT} s)\n` +
           "  --remote URL               play from this machine through the arena's gateway, e.g.\n" +
@@ -863,6 +1078,7 @@ module.exports = {
   bullheads,
   cutUtf8,
   decisionText,
+  defaultAddress,
   fewestBullheadsRow,
   main,
   placeLuck,
