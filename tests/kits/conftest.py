@@ -28,7 +28,7 @@ def language(folder: Path) -> str:
 
 LANGUAGES = [language(folder) for folder in STARTERS]
 #: The kits that play on the arena's framed socket when it offers one (``NIMMT_FRAMES``).
-FRAMED = [name for name in ("python",) if name in LANGUAGES]
+FRAMED = [name for name in ("python", "java") if name in LANGUAGES]
 _ready: dict[str, BotProgram] = {}
 
 

@@ -16,9 +16,13 @@ import nimmt.v1.ArenaOuterClass.BotMessage;
 import nimmt.v1.ArenaOuterClass.EngineMessage;
 
 /**
- * The conversation with the arena (protos/nimmt/v1/arena.proto): the command line, and the
- * protocol's messages turned into the kit's values and back; the connection is {@link Grpc}'s.
- * This class loads neither gRPC nor netty.
+ * The conversation with the arena (protos/nimmt/v1/arena.proto): the command line, the choice
+ * of socket, and the protocol's messages turned into the kit's values and back.
+ *
+ * <p>The arena offers a sandboxed bot two Unix sockets with the same conversation: the framed
+ * one ({@code $NIMMT_FRAMES}, {@link Framed}: length-prefixed messages, no gRPC), which the kit
+ * takes whenever it is offered because gRPC costs more CPU per decision than the decision, and
+ * the gRPC one ({@code $NIMMT_ENGINE}, {@link Grpc}). This class loads neither gRPC nor netty.
  */
 final class Arena {
   static final int PROTOCOL_VERSION = 1;
@@ -75,7 +79,7 @@ final class Arena {
           + "           [--remote URL] [--ca FILE] [--matches N]";
 
   static int main(KitBot bot, String[] args) {
-    String address = System.getenv().getOrDefault("NIMMT_ENGINE", "");
+    String address = defaultAddress();
     String token = null;
     double connectTimeout = CONNECT_TIMEOUT;
     String remote = null;
@@ -93,8 +97,11 @@ final class Arena {
                   + "\n\nRun the bot '"
                   + bot.name()
                   + "' in a Nimmt Arena match.\n\n"
-                  + "  --connect ADDRESS          the arena's address, e.g. unix:///tmp/arena.sock"
-                  + " (default: $NIMMT_ENGINE)\n"
+                  + "  --connect ADDRESS          the arena's address: unix:///path for gRPC,"
+                  + " frames+unix:///path for\n"
+                  + "                             the framed socket (default: the framed"
+                  + " $NIMMT_FRAMES if set, else\n"
+                  + "                             $NIMMT_ENGINE)\n"
                   + "  --token TOKEN              the bot's token (default: the content of"
                   + " $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)\n"
                   + "  --connect-timeout SECONDS  how long to wait for the arena to accept the"
@@ -174,6 +181,19 @@ final class Arena {
     return 0;
   }
 
+  /** An address's prefix for the framed socket ({@code frames+unix:///run/nimmt/frames.sock}). */
+  static final String FRAMED = "frames+unix://";
+
+  /**
+   * Where the arena said to connect: its framed socket ($NIMMT_FRAMES, the cheaper one, on this
+   * machine only) if it offers one, else its gRPC socket ($NIMMT_ENGINE), else "".
+   */
+  static String defaultAddress() {
+    String frames = System.getenv().getOrDefault("NIMMT_FRAMES", "");
+    if (frames.startsWith("unix://")) return "frames+" + frames;
+    return System.getenv().getOrDefault("NIMMT_ENGINE", "");
+  }
+
   static int usageError(String text) {
     System.err.println(USAGE + "\nbot: error: " + text);
     return 2;
@@ -201,11 +221,16 @@ final class Arena {
   }
 
   /**
-   * Plays one match at {@code address}; {@code stays}: say that this bot stays for another
-   * match if the arena asks (Hello.stays). True if the arena asked it to (MatchEnd.stay).
+   * Plays one match at {@code address} (frames+unix:///path: the framed socket; else gRPC);
+   * {@code stays}: say that this bot stays for another match if the arena asks (Hello.stays).
+   * True if the arena asked it to (MatchEnd.stay).
    */
   static boolean play(KitBot bot, String address, String token, double connectTimeout, boolean stays)
       throws ArenaError, BotCodeError {
+    if (address.startsWith(FRAMED)) {
+      String path = address.substring(FRAMED.length());
+      return Framed.play(bot, connectUnix(path, address, connectTimeout), token, stays);
+    }
     return Grpc.play(bot, address, token, connectTimeout, stays);
   }
 
@@ -290,12 +315,15 @@ final class Arena {
   /** Turns arena messages into calls of the bot and its answers into messages. */
   static final class Session {
     private final KitBot bot;
+    /** The socket's name in the log: "framed socket" or "gRPC". */
+    private final String transport;
     private int answers = 0;
     /** Whether the arena keeps the process for another match (MatchEnd.stay). */
     boolean stay = false;
 
-    Session(KitBot bot) {
+    Session(KitBot bot, String transport) {
       this.bot = bot;
+      this.transport = transport;
     }
 
     interface Call<T> {
@@ -377,7 +405,9 @@ final class Arena {
                     + w.getMatchId()
                     + " as '"
                     + w.getBotName()
-                    + "': "
+                    + "' ("
+                    + transport
+                    + "): "
                     + w.getGames()
                     + " games, "
                     + w.getDecisionMs()

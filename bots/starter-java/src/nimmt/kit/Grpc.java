@@ -30,7 +30,7 @@ import nimmt.v1.ArenaOuterClass.EngineMessage;
  * the stream itself: it connects to the socket with the JDK's own Unix-domain channel and hands
  * gRPC a loopback TCP port inside the bot's sandbox that forwards every byte to it ({@link
  * Bridge}). gRPC, HTTP/2 and protobuf are Debian's, unchanged. Only this class and {@link
- * Remote} touch gRPC and netty.
+ * Remote} touch gRPC and netty: a bot on the framed socket ({@link Framed}) never loads them.
  */
 final class Grpc {
   private Grpc() {}
@@ -105,7 +105,7 @@ final class Grpc {
                   }
                 });
     out.onNext(Arena.hello(bot, token, stays));
-    Session session = new Session(bot);
+    Session session = new Session(bot, "gRPC");
     while (true) {
       Event event;
       try {
