@@ -28,7 +28,7 @@ def language(folder: Path) -> str:
 
 LANGUAGES = [language(folder) for folder in STARTERS]
 #: The kits that play on the arena's framed socket when it offers one (``NIMMT_FRAMES``).
-FRAMED = [name for name in ("python", "cpp", "go", "javascript") if name in LANGUAGES]
+FRAMED = [name for name in ("python", "cpp", "go", "java", "javascript") if name in LANGUAGES]
 _ready: dict[str, BotProgram] = {}
 
 

@@ -1,18 +1,8 @@
 package nimmt.kit;
 
-import io.grpc.ManagedChannel;
-import io.grpc.Status;
-import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.StreamObserver;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,22 +11,18 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import nimmt.v1.ArenaGrpc;
 import nimmt.v1.ArenaOuterClass;
 import nimmt.v1.ArenaOuterClass.BotMessage;
 import nimmt.v1.ArenaOuterClass.EngineMessage;
 
 /**
- * The conversation with the arena (protos/nimmt/v1/arena.proto): the command line, the
- * connection, and the protocol's messages turned into the kit's values and back.
+ * The conversation with the arena (protos/nimmt/v1/arena.proto): the command line, the choice
+ * of socket, and the protocol's messages turned into the kit's values and back.
  *
- * <p>The arena listens on a Unix socket. Debian's grpc-netty reaches Unix sockets only through
- * netty's native epoll library, which Debian's libnetty-java does not ship, so the kit carries
- * the stream itself: it connects to the socket with the JDK's own Unix-domain channel and hands
- * gRPC a loopback TCP port inside the bot's sandbox that forwards every byte to it ({@link
- * Bridge}). gRPC, HTTP/2 and protobuf are Debian's, unchanged.
+ * <p>The arena offers a sandboxed bot two Unix sockets with the same conversation: the framed
+ * one ({@code $NIMMT_FRAMES}, {@link Framed}: length-prefixed messages, no gRPC), which the kit
+ * takes whenever it is offered because gRPC costs more CPU per decision than the decision, and
+ * the gRPC one ({@code $NIMMT_ENGINE}, {@link Grpc}). This class loads neither gRPC nor netty.
  */
 final class Arena {
   static final int PROTOCOL_VERSION = 1;
@@ -63,16 +49,17 @@ final class Arena {
 
   /**
    * The arena refused the bot, ended the match early, or cannot be reached; {@code code} is the
-   * gRPC status it ended the stream with (UNAVAILABLE when it could not be reached), or null.
+   * name of the gRPC status it ended the stream with (UNAVAILABLE when it could not be reached),
+   * or null.
    */
   static final class ArenaError extends Exception {
-    final Status.Code code;
+    final String code;
 
     ArenaError(String message) {
       this(message, null);
     }
 
-    ArenaError(String message, Status.Code code) {
+    ArenaError(String message, String code) {
       super(message);
       this.code = code;
     }
@@ -92,7 +79,7 @@ final class Arena {
           + "           [--remote URL] [--ca FILE] [--matches N]";
 
   static int main(KitBot bot, String[] args) {
-    String address = System.getenv().getOrDefault("NIMMT_ENGINE", "");
+    String address = defaultAddress();
     String token = null;
     double connectTimeout = CONNECT_TIMEOUT;
     String remote = null;
@@ -110,8 +97,11 @@ final class Arena {
                   + "\n\nRun the bot '"
                   + bot.name()
                   + "' in a Nimmt Arena match.\n\n"
-                  + "  --connect ADDRESS          the arena's address, e.g. unix:///tmp/arena.sock"
-                  + " (default: $NIMMT_ENGINE)\n"
+                  + "  --connect ADDRESS          the arena's address: unix:///path for gRPC,"
+                  + " frames+unix:///path for\n"
+                  + "                             the framed socket (default: the framed"
+                  + " $NIMMT_FRAMES if set, else\n"
+                  + "                             $NIMMT_ENGINE)\n"
                   + "  --token TOKEN              the bot's token (default: the content of"
                   + " $NIMMT_TOKEN_FILE, else $NIMMT_TOKEN)\n"
                   + "  --connect-timeout SECONDS  how long to wait for the arena to accept the"
@@ -191,6 +181,19 @@ final class Arena {
     return 0;
   }
 
+  /** An address's prefix for the framed socket ({@code frames+unix:///run/nimmt/frames.sock}). */
+  static final String FRAMED = "frames+unix://";
+
+  /**
+   * Where the arena said to connect: its framed socket ($NIMMT_FRAMES, the cheaper one, on this
+   * machine only) if it offers one, else its gRPC socket ($NIMMT_ENGINE), else "".
+   */
+  static String defaultAddress() {
+    String frames = System.getenv().getOrDefault("NIMMT_FRAMES", "");
+    if (frames.startsWith("unix://")) return "frames+" + frames;
+    return System.getenv().getOrDefault("NIMMT_ENGINE", "");
+  }
+
   static int usageError(String text) {
     System.err.println(USAGE + "\nbot: error: " + text);
     return 2;
@@ -212,26 +215,62 @@ final class Arena {
 
   // ------------------------------------------------------------------------- the connection
 
-  /** What the reading side hands the main thread: a message, or the end with its status. */
-  private record Event(EngineMessage message, Status status) {}
-
   static void play(KitBot bot, String address, String token, double connectTimeout)
       throws ArenaError, BotCodeError {
     play(bot, address, token, connectTimeout, false);
   }
 
   /**
-   * Plays one match; {@code stays}: say that this bot stays for another match if the arena asks
-   * (Hello.stays). True if the arena asked it to (MatchEnd.stay).
+   * Plays one match at {@code address} (frames+unix:///path: the framed socket; else gRPC);
+   * {@code stays}: say that this bot stays for another match if the arena asks (Hello.stays).
+   * True if the arena asked it to (MatchEnd.stay).
    */
   static boolean play(KitBot bot, String address, String token, double connectTimeout, boolean stays)
       throws ArenaError, BotCodeError {
-    if (address.startsWith("unix:")) {
-      String path = address.startsWith("unix://") ? address.substring(7) : address.substring(5);
-      Bridge bridge = Bridge.open(path, address, connectTimeout);
-      return play(bot, NettyChannelBuilder.forAddress(bridge.address()), bridge, token, stays);
+    if (address.startsWith(FRAMED)) {
+      String path = address.substring(FRAMED.length());
+      return Framed.play(bot, connectUnix(path, address, connectTimeout), token, stays);
     }
-    return play(bot, NettyChannelBuilder.forTarget(address), null, token, stays);
+    return Grpc.play(bot, address, token, connectTimeout, stays);
+  }
+
+  /**
+   * A connection to the Unix socket at {@code path}, trying again until {@code timeout} seconds
+   * have passed (the arena may still be starting).
+   */
+  static SocketChannel connectUnix(String path, String address, double timeout) throws ArenaError {
+    long until = System.nanoTime() + (long) (timeout * 1e9);
+    while (true) {
+      SocketChannel channel = null;
+      try {
+        channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+        channel.connect(UnixDomainSocketAddress.of(path));
+        return channel;
+      } catch (IOException | RuntimeException e) {
+        if (channel != null) {
+          try {
+            channel.close();
+          } catch (IOException ignored) {
+            // closing anyway
+          }
+        }
+        if (System.nanoTime() >= until) {
+          throw new ArenaError(
+              "cannot reach the arena at "
+                  + address
+                  + " within "
+                  + timeout
+                  + " s: is the match running, and is the address right? ("
+                  + e.getMessage()
+                  + ")");
+        }
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException interrupted) {
+          throw new ArenaError("interrupted");
+        }
+      }
+    }
   }
 
   /** How often a bot that stays looks for its next match's token (ms; it is frozen meanwhile). */
@@ -258,283 +297,33 @@ final class Arena {
     }
   }
 
-  /** Plays one match over the channel {@code builder} makes (through {@code bridge} if any). */
-  static void play(KitBot bot, NettyChannelBuilder builder, Bridge bridge, String token)
-      throws ArenaError, BotCodeError {
-    play(bot, builder, bridge, token, false);
-  }
-
-  static boolean play(
-      KitBot bot, NettyChannelBuilder builder, Bridge bridge, String token, boolean stays)
-      throws ArenaError, BotCodeError {
-    // netty looks for a hardware address to name itself; the sandbox has none (only loopback)
-    System.setProperty("io.netty.machineId", "02:00:00:00:00:01");
-    NioEventLoopGroup loop = new NioEventLoopGroup(1);
-    ManagedChannel channel =
-        builder
-            .usePlaintext()
-            .eventLoopGroup(loop)
-            .channelType(NioSocketChannel.class)
-            .directExecutor()
-            .proxyDetector(target -> null)
-            .build();
-    try {
-      return converse(bot, channel, token, stays);
-    } finally {
-      channel.shutdownNow();
-      loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-      if (bridge != null) bridge.close();
-    }
-  }
-
-  private static boolean converse(KitBot bot, ManagedChannel channel, String token, boolean stays)
-      throws ArenaError, BotCodeError {
-    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
-    StreamObserver<BotMessage> out =
-        ArenaGrpc.newStub(channel)
-            .play(
-                new StreamObserver<EngineMessage>() {
-                  @Override
-                  public void onNext(EngineMessage message) {
-                    events.add(new Event(message, null));
-                  }
-
-                  @Override
-                  public void onError(Throwable error) {
-                    events.add(new Event(null, Status.fromThrowable(error)));
-                  }
-
-                  @Override
-                  public void onCompleted() {
-                    events.add(new Event(null, Status.OK));
-                  }
-                });
-    out.onNext(
-        BotMessage.newBuilder()
-            .setHello(
-                ArenaOuterClass.Hello.newBuilder()
-                    .setProtocolVersion(PROTOCOL_VERSION)
-                    .setBotName(bot.name())
-                    .setToken(token)
-                    .setKit(KIT)
-                    .setStays(stays))
-            .build());
-    Session session = new Session(bot);
-    while (true) {
-      Event event;
-      try {
-        event = events.take();
-      } catch (InterruptedException e) {
-        throw new ArenaError("interrupted");
-      }
-      if (event.status() != null) {
-        Status status = event.status();
-        if (status.isOk()) return session.stay;
-        String details = status.getDescription();
-        throw new ArenaError(
-            "the arena ended the connection: "
-                + status.getCode()
-                + ": "
-                + (details == null || details.isEmpty() ? "(no details)" : details),
-            status.getCode());
-      }
-      BotMessage reply;
-      try {
-        reply = session.handle(event.message(), System.nanoTime());
-      } catch (BotCodeError e) {
-        out.onError(Status.CANCELLED.withDescription("the bot's code threw").asException());
-        throw e;
-      }
-      if (reply != null) out.onNext(reply);
-    }
-  }
-
-  /** One end of a byte stream the {@link Bridge} forwards: a socket channel, or a TLS socket. */
-  interface End {
-    int read(ByteBuffer buffer) throws IOException;
-
-    void write(ByteBuffer buffer) throws IOException;
-
-    void shutdownOutput() throws IOException;
-
-    void close() throws IOException;
-
-    static End of(SocketChannel channel) {
-      return new End() {
-        public int read(ByteBuffer buffer) throws IOException {
-          return channel.read(buffer);
-        }
-
-        public void write(ByteBuffer buffer) throws IOException {
-          while (buffer.hasRemaining()) channel.write(buffer);
-        }
-
-        public void shutdownOutput() throws IOException {
-          channel.shutdownOutput();
-        }
-
-        public void close() throws IOException {
-          channel.close();
-        }
-      };
-    }
-
-    /** A connected socket's streams (for a TLS socket: plaintext in, records out). */
-    static End of(java.net.Socket socket) throws IOException {
-      java.io.InputStream in = socket.getInputStream();
-      java.io.OutputStream out = socket.getOutputStream();
-      return new End() {
-        public int read(ByteBuffer buffer) throws IOException {
-          int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
-          if (n > 0) buffer.position(buffer.position() + n);
-          return n;
-        }
-
-        public void write(ByteBuffer buffer) throws IOException {
-          out.write(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
-          out.flush();
-          buffer.position(buffer.limit());
-        }
-
-        public void shutdownOutput() throws IOException {
-          socket.shutdownOutput();
-        }
-
-        public void close() throws IOException {
-          socket.close();
-        }
-      };
-    }
-  }
-
-  /**
-   * A loopback TCP port that forwards one connection, byte for byte both ways, to the far end:
-   * the arena's Unix socket, or a TLS connection to the gateway ({@link Remote}); the far end is
-   * connected before gRPC starts, so that an unreachable arena is said at once.
-   */
-  static final class Bridge {
-    private final ServerSocketChannel server;
-    private final End arena;
-
-    private Bridge(ServerSocketChannel server, End arena) {
-      this.server = server;
-      this.arena = arena;
-    }
-
-    static Bridge open(String path, String address, double timeout) throws ArenaError {
-      long until = System.nanoTime() + (long) (timeout * 1e9);
-      SocketChannel arena;
-      while (true) {
-        try {
-          arena = SocketChannel.open(StandardProtocolFamily.UNIX);
-          arena.connect(UnixDomainSocketAddress.of(path));
-          break;
-        } catch (IOException | RuntimeException e) {
-          if (System.nanoTime() >= until) {
-            throw new ArenaError(
-                "cannot reach the arena at "
-                    + address
-                    + " within "
-                    + timeout
-                    + " s: is the match running, and is the address right? ("
-                    + e.getMessage()
-                    + ")");
-          }
-          try {
-            Thread.sleep(50);
-          } catch (InterruptedException interrupted) {
-            throw new ArenaError("interrupted");
-          }
-        }
-      }
-      return to(End.of(arena));
-    }
-
-    /** A bridge to {@code far}, an end already connected. */
-    static Bridge to(End far) throws ArenaError {
-      try {
-        ServerSocketChannel server = ServerSocketChannel.open();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
-        Bridge bridge = new Bridge(server, far);
-        Thread accept = new Thread(bridge::serve, "nimmt-bridge");
-        accept.setDaemon(true);
-        accept.start();
-        return bridge;
-      } catch (IOException e) {
-        try {
-          far.close();
-        } catch (IOException ignored) {
-          // closing anyway
-        }
-        throw new ArenaError("cannot open the loopback port for gRPC: " + e.getMessage());
-      }
-    }
-
-    InetSocketAddress address() {
-      try {
-        return (InetSocketAddress) server.getLocalAddress();
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-
-    private void serve() {
-      try (SocketChannel grpc = server.accept()) {
-        server.close(); // one connection only
-        grpc.socket().setTcpNoDelay(true);
-        End near = End.of(grpc);
-        Thread up = new Thread(() -> pump(near, arena), "nimmt-bridge-up");
-        up.setDaemon(true);
-        up.start();
-        pump(arena, near);
-        up.join();
-      } catch (IOException | InterruptedException e) {
-        // the connection is over: gRPC sees its end
-      } finally {
-        close();
-      }
-    }
-
-    private static void pump(End from, End to) {
-      ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
-      try {
-        while (from.read(buffer) >= 0) {
-          buffer.flip();
-          to.write(buffer);
-          buffer.clear();
-        }
-        to.shutdownOutput();
-      } catch (IOException | UnsupportedOperationException e) {
-        try {
-          to.close();
-          from.close();
-        } catch (IOException ignored) {
-          // closing anyway
-        }
-      }
-    }
-
-    void close() {
-      try {
-        server.close();
-        arena.close();
-      } catch (IOException ignored) {
-        // closing anyway
-      }
-    }
-  }
-
   // ------------------------------------------------------------------------- the messages
+
+  /** The first message of a connection. */
+  static BotMessage hello(KitBot bot, String token, boolean stays) {
+    return BotMessage.newBuilder()
+        .setHello(
+            ArenaOuterClass.Hello.newBuilder()
+                .setProtocolVersion(PROTOCOL_VERSION)
+                .setBotName(bot.name())
+                .setToken(token)
+                .setKit(KIT)
+                .setStays(stays))
+        .build();
+  }
 
   /** Turns arena messages into calls of the bot and its answers into messages. */
   static final class Session {
     private final KitBot bot;
+    /** The socket's name in the log: "framed socket" or "gRPC". */
+    private final String transport;
     private int answers = 0;
     /** Whether the arena keeps the process for another match (MatchEnd.stay). */
     boolean stay = false;
 
-    Session(KitBot bot) {
+    Session(KitBot bot, String transport) {
       this.bot = bot;
+      this.transport = transport;
     }
 
     interface Call<T> {
@@ -616,7 +405,9 @@ final class Arena {
                     + w.getMatchId()
                     + " as '"
                     + w.getBotName()
-                    + "': "
+                    + "' ("
+                    + transport
+                    + "): "
                     + w.getGames()
                     + " games, "
                     + w.getDecisionMs()

@@ -1,6 +1,5 @@
 package nimmt.kit;
 
-import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,19 +29,15 @@ import javax.net.ssl.TrustManagerFactory;
  * which netty 4.1.48 does not offer on JDK 17, so the kit makes the TLS connection itself with
  * the JDK's {@code javax.net.ssl} (ALPN "h2", the gateway's name checked against its
  * certificate) and hands gRPC a plaintext loopback port that forwards to it, as it does for the
- * arena's Unix socket ({@link Arena.Bridge}). gRPC, HTTP/2 and protobuf are Debian's, unchanged.
+ * arena's Unix socket ({@link Grpc.Bridge}). gRPC, HTTP/2 and protobuf are Debian's, unchanged.
  */
 final class Remote {
   /** The longest pause between two attempts to reach the gateway (ms). */
   static final long RECONNECT_MAX_MS = 10_000;
 
   /** The statuses after which a remote bot does not connect again: fix something first. */
-  static final Set<Status.Code> FINAL =
-      Set.of(
-          Status.Code.UNAUTHENTICATED,
-          Status.Code.FAILED_PRECONDITION,
-          Status.Code.INVALID_ARGUMENT,
-          Status.Code.PERMISSION_DENIED);
+  static final Set<String> FINAL =
+      Set.of("UNAUTHENTICATED", "FAILED_PRECONDITION", "INVALID_ARGUMENT", "PERMISSION_DENIED");
 
   private static final Pattern URL = Pattern.compile("^(?:(grpcs?)://)?(\\[[^\\]/]+\\]|[^:/\\[\\]]+):(\\d+)$");
 
@@ -129,18 +124,18 @@ final class Remote {
         socket.close();
         throw new Arena.ArenaError(
             "the gateway at " + target.authority() + " did not agree to HTTP/2 (ALPN h2)",
-            Status.Code.FAILED_PRECONDITION);
+            "FAILED_PRECONDITION");
       }
       return socket;
     } catch (SSLHandshakeException e) {
       close(plain);
       throw new Arena.ArenaError(
           UNTRUSTED + ": " + target.authority() + ": " + e.getMessage(),
-          Status.Code.FAILED_PRECONDITION);
+          "FAILED_PRECONDITION");
     } catch (IOException e) {
       close(plain);
       throw new Arena.ArenaError(
-          "cannot reach the gateway at " + target.authority() + ": " + e, Status.Code.UNAVAILABLE);
+          "cannot reach the gateway at " + target.authority() + ": " + e, "UNAVAILABLE");
     }
   }
 
@@ -156,23 +151,23 @@ final class Remote {
   static void playOnce(KitBot bot, Target target, String token, double timeout)
       throws Arena.ArenaError, Arena.BotCodeError {
     if (target.tls() == null) {
-      Arena.play(bot, NettyChannelBuilder.forTarget(target.authority()), null, token);
+      Grpc.play(bot, NettyChannelBuilder.forTarget(target.authority()), null, token);
       return;
     }
     Socket socket = connect(target, timeout);
-    Arena.End far;
+    Grpc.End far;
     try {
-      far = Arena.End.of(socket);
+      far = Grpc.End.of(socket);
     } catch (IOException e) {
       close(socket);
       throw new Arena.ArenaError(
           "the connection to the gateway at " + target.authority() + " broke: " + e,
-          Status.Code.UNAVAILABLE);
+          "UNAVAILABLE");
     }
-    Arena.Bridge bridge = Arena.Bridge.to(far);
+    Grpc.Bridge bridge = Grpc.Bridge.to(far);
     NettyChannelBuilder builder =
         NettyChannelBuilder.forAddress(bridge.address()).overrideAuthority(target.authority());
-    Arena.play(bot, builder, bridge, token);
+    Grpc.play(bot, builder, bridge, token);
   }
 
   /**
