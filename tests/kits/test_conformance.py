@@ -192,6 +192,8 @@ class Stream:
     inbox: "queue.Queue[pb.BotMessage | None]" = field(default_factory=queue.Queue)
     #: The socket the kit said hello on: ``grpc`` or ``framed``.
     transport: str | None = None
+    #: A check of the script that failed (raised again by :func:`run_kit`, after the kit ran).
+    failed: BaseException | None = None
 
     def answer(self, timeout: float = 20.0) -> pb.Answer:
         """The kit's next answer (fails the test if it sends something else or nothing)."""
@@ -230,7 +232,11 @@ class ScriptedArena(arena_pb2_grpc.ArenaServicer):
             self.stream.inbox.put(None)
 
         threading.Thread(target=read, daemon=True).start()
-        yield from self.script(self.stream, context)
+        try:
+            yield from self.script(self.stream, context)
+        except (AssertionError, queue.Empty) as failed:  # the kit sees an error status
+            self.stream.failed = failed
+            raise
 
 
 class _Ended(Exception):
@@ -321,6 +327,10 @@ class FramedScriptedArena:
             context.close()
         except _Ended:
             pass
+        except (AssertionError, queue.Empty) as failed:  # as gRPC does: an error status
+            self.stream.failed = failed
+            context.send(status_frames("UNKNOWN", f"the scripted arena failed: {failed!r}"))
+            context.close()
 
 
 @dataclass(frozen=True)
@@ -392,6 +402,10 @@ def run_kit(kit: Kit, script: Script, token: str = TOKEN, timeout: float = 60) -
                 framed.stop()
         log = done.stdout + done.stderr
         assert stream.transport == kit.transport, f"it said hello on {stream.transport}: {log}"
+        if stream.failed is not None:
+            raise AssertionError(f"the script's check failed; the kit's log:\n{log}") from (
+                stream.failed
+            )
         return Run(done.returncode, log, stream)
 
 

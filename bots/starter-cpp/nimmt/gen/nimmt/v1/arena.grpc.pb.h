@@ -41,8 +41,8 @@
 // empty frame (length 0) followed by one frame of UTF-8 text, the status: a status name below,
 // a space and the reason (e.g. "OK", "UNAUTHENTICATED missing or unknown token ..."), and then
 // closes the socket. A frame over 64 KiB from a bot breaks its connection. The first valid
-// Hello on either socket takes the bot's place; the other socket then refuses it. The Python
-// kit uses the framed socket whenever NIMMT_FRAMES is set.
+// Hello on either socket takes the bot's place; the other socket then refuses it. Every starter
+// kit (Python, C++, Go, Java, JavaScript) uses the framed socket whenever NIMMT_FRAMES is set.
 //
 // What a bot may remember: anything it learns within its process and connection (its
 // opponents' habits, its own statistics), from game to game. Nothing else lasts: its /tmp is
