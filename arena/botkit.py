@@ -416,6 +416,17 @@ async def _play(
         token = next_token
 
 
+def _hello(bot: Bot, token: str, stays: bool) -> pb.BotMessage:
+    """The first message on either socket."""
+    hello = pb.BotMessage()
+    hello.hello.protocol_version = PROTOCOL_VERSION
+    hello.hello.bot_name = bot.name
+    hello.hello.token = token
+    hello.hello.kit = KIT
+    hello.hello.stays = stays
+    return hello
+
+
 def _next_token(path: str, last: str) -> str | None:
     """The next match's token, once the arena has written it to ``path`` (None after
     :data:`STAY_WAIT` seconds without one)."""
@@ -446,12 +457,7 @@ async def _match(
     stub = arena_pb2_grpc.ArenaStub(channel)  # type: ignore[no-untyped-call]
     call = stub.Play()
     session = _Session(bot)
-    hello = pb.BotMessage()
-    hello.hello.protocol_version = PROTOCOL_VERSION
-    hello.hello.bot_name = bot.name
-    hello.hello.token = token
-    hello.hello.kit = KIT
-    hello.hello.stays = stays
+    hello = _hello(bot, token, stays)
     try:
         await call.write(hello)
         while True:
@@ -513,12 +519,7 @@ def _framed_match(sock: socket.socket, bot: Bot, token: str, *, stays: bool) -> 
     """Play one match on a connected framed socket: the conversation of :func:`_match`,
     blocking, without gRPC (nothing but the bot runs in the process meanwhile)."""
     session = _Session(bot, "framed socket")
-    hello = pb.BotMessage()
-    hello.hello.protocol_version = PROTOCOL_VERSION
-    hello.hello.bot_name = bot.name
-    hello.hello.token = token
-    hello.hello.kit = KIT
-    hello.hello.stays = stays
+    hello = _hello(bot, token, stays)
     buffer = FrameBuffer()
     ended = False
     try:

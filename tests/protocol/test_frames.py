@@ -13,7 +13,7 @@ import grpc
 import pytest
 
 from arena import botkit
-from arena.botkit import ArenaError, KitBot
+from arena.botkit import ArenaError
 from arena.engine import Game, PlayTile
 from arena.engine.observation import observe
 from arena.protocol import arena_pb2 as pb
@@ -27,6 +27,8 @@ from arena.protocol.frames import (
     status_frames,
 )
 from arena.protocol.server import MAX_BOT_MESSAGE, MAX_CONNECTIONS, SeatServer
+
+from .test_server import Recorder
 
 TOKEN = "secret-token"
 
@@ -215,22 +217,6 @@ def test_connections_beyond_the_cap_are_closed_as_they_come():
     closed, refused, reasons = with_server(scenario, hello_timeout=30)
     assert closed == 6 and refused == 6
     assert all("framed connections" in reason for reason in reasons)
-
-
-class Recorder(KitBot):
-    name = "recorder"
-
-    def __init__(self):
-        super().__init__()
-        self.views = []
-        self.ends = []
-
-    def decide(self, view):
-        self.views.append(view)
-        return PlayTile(max(view.hand))
-
-    def end_game(self, view, scores, ranks):
-        self.ends.append((scores, ranks))
 
 
 def test_the_kit_plays_a_whole_conversation_on_the_framed_socket():
