@@ -5,6 +5,8 @@ Pure Python, importing nothing from Django, gRPC or Celery. Start with :class:`G
 :mod:`arena.engine.replay` (the ``nimmt-replay/1`` format).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .decisions import (
     Choice,
     Decision,
@@ -25,9 +27,23 @@ from .errors import (
     UnexpectedDecisionError,
     UnknownVariantError,
 )
-from .game import Game, Result, Snapshot, TurnRecord, competition_ranks
 from .tiles import bullheads
 from .variants import VARIANT_NAMES, Variant, variant
+
+if TYPE_CHECKING:
+    from .game import Game, Result, Snapshot, TurnRecord, competition_ranks
+
+#: Loaded on first use: a bot kit reads views and decisions without the rules themselves.
+_FROM_GAME = frozenset({"Game", "Result", "Snapshot", "TurnRecord", "competition_ranks"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_GAME:
+        from . import game
+
+        return getattr(game, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "VARIANT_NAMES",

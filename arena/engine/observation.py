@@ -11,12 +11,14 @@ order of the supply and the decks, and the tiles other seats have chosen but not
 """
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .decisions import Choice, Decision, Pending
 from .errors import UnexpectedDecisionError
-from .game import Game
 from .readings import CURRENT
+
+if TYPE_CHECKING:  # a bot kit loads views without the rules themselves
+    from .game import Game
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class Observation:
         return data
 
 
-def observe(game: Game, seat: int) -> Observation:
+def observe(game: "Game", seat: int) -> Observation:
     """The view of ``seat`` (0-based) of ``game``."""
     if not 0 <= seat < game.players:
         raise UnexpectedDecisionError(f"there is no seat {seat} (seats 0..{game.players - 1})")

@@ -21,6 +21,7 @@ only, and its enumerations are read by their values (a ``StrEnum`` member is its
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from arena.engine.decisions import (
     Choice,
@@ -34,11 +35,13 @@ from arena.engine.decisions import (
 )
 from arena.engine.observation import Observation
 from arena.engine.readings import CURRENT
-from arena.engine.record import Fault as RecordedFault
-from arena.table.faults import Fault
-from arena.table.messages import GameEnd, GameStart, Notice, Request
 
 from . import arena_pb2 as pb
+
+if TYPE_CHECKING:
+    from arena.engine.record import Fault as RecordedFault
+    from arena.table.faults import Fault
+    from arena.table.messages import GameEnd, GameStart, Notice, Request
 
 #: The protocol version this code speaks (``Hello.protocol_version``).
 PROTOCOL_VERSION = 1
@@ -361,6 +364,8 @@ def fault_from_proto(message: pb.Fault) -> RecordedFault:
     """The replay's record of a fault (:class:`arena.engine.record.Fault`) from a protocol
     message: what a bot learns of the faults in a game. A kind this code does not know is a
     :class:`ProtocolError`."""
+    from arena.engine.record import Fault as RecordedFault  # loaded at a kit's first game end
+
     kind = FAULT_FROM_PROTO.get(message.kind)
     if kind is None:
         raise ProtocolError(f"unknown fault kind {message.kind}")

@@ -163,8 +163,9 @@ def test_a_bot_without_a_note_sends_none_and_a_wrong_note_is_only_logged(caplog)
 
 
 def test_the_kit_loads_neither_the_runner_nor_the_sandbox():
-    """Every Python bot imports the kit at its start: it loads the engine's values, the
-    table's messages and gRPC, not the runner (match, seats, results) or the sandbox."""
+    """Every Python bot imports the kit at its start: it loads the engine's values and the
+    protocol's messages, not the runner (match, seats, results), the sandbox, the rules
+    themselves, or gRPC and asyncio (only the gRPC socket's client needs those)."""
     import subprocess
     import sys
 
@@ -178,7 +179,9 @@ def test_the_kit_loads_neither_the_runner_nor_the_sandbox():
         or name == "arena.stats"
     }
     assert heavy == set()
-    assert {"arena.protocol.convert", "arena.table.defaults", "arena.table.messages"} <= loaded
+    assert {"arena.protocol.convert", "arena.table.defaults", "arena.engine.observation"} <= loaded
+    unused = {"arena.engine.game", "arena.engine.record", "arena.table.messages", "grpc"}
+    assert loaded.isdisjoint(unused | {"asyncio", "ssl"}), loaded & (unused | {"asyncio", "ssl"})
 
 
 def test_every_fault_and_notice_kind_has_its_message_value():
