@@ -37,59 +37,37 @@ tree by tree and mode by mode within each repeat, so that the machine's load fal
 The trees must share this checkout's ``.venv`` (the same Python packages); a compiled language's
 starter is built once per content of its folder before it is measured.
 
-**Measured** 2026-12-06 on this 2-core machine under a load of 15-17 (other engineers' tests and
-builds), ``--repeats 3 --languages python --duplicate --long-games 20 --series 6 --tree
-before=<commit 5351829 exported>``, medians; ``this`` = warm bots and main as of this run:
+**Measured** 2026-12-06 on this 2-core machine (load average 2-6 from other work), ``this`` =
+the framed socket (:mod:`arena.protocol.frames`: every kit plays there, the Python kit without
+gRPC), ``before`` = the same commands on commit ffc0a9a exported (every bot on gRPC), medians:
 
-============================================================  ========  ========
-figure                                                         this      before
-============================================================  ========  ========
-4-game match, one-shot CLI: sandboxed / in process (cold)      4.48x     3.62x
-   sandboxed, CPU                                              1.383 s   1.354 s
-   in process, CPU                                             0.308 s   0.374 s
-per decision sandboxed / in process                            7.31x     4.75x
-   (0.584 against 0.080 ms; before 0.544 against 0.114 ms)
-4-game duplicate match, one-shot CLI, CPU                      3.85 s    3.59 s
-start python (CPU; launch to hello 748 against 630 ms)         305 ms    228 ms
-a worker's 4-game match, marginal CPU: sandboxed, warm         188 ms    -
-a worker's 4-game match, marginal CPU: in process              28 ms     33 ms
-============================================================  ========  ========
+=====================================================  ==============  ==============
+figure                                                 this            before
+=====================================================  ==============  ==============
+run A: ``--repeats 9 --long-games 60 --languages none``
+4-game match, one-shot CLI: sandboxed, CPU              0.952 s         1.492 s
+4-game match, one-shot CLI: in process, CPU             0.280 s         0.417 s
+   ratio sandboxed / in process                         3.40x           3.58x
+per decision: sandboxed, CPU                            0.537 ms        0.754 ms
+per decision: in process, CPU                           0.139 ms        0.117 ms
+   ratio                                                3.86x           6.42x
+a worker's 4-game match (7 less 1), sandboxed warm      124 ms          211 ms
+a worker's 4-game match (7 less 1), in process          33 ms           20 ms
+run B: ``--repeats 5 --long-games 40 --series 6``
+4-game match: sandboxed / in process                    0.934 / 0.358   1.480 / 0.420
+per decision: sandboxed / in process (ms)               0.599 / 0.083   0.889 / 0.098
+a worker's 4-game match, sandboxed warm / in process    142 / 16 ms     175 / 26 ms
+=====================================================  ==============  ==============
 
-So a worker with warm bots spends 188 ms of CPU on a 4-game match of four sandboxed Python
-bots, 0.14x what the same match costs cold (1.383 s) and 0.61x the one-shot in-process CLI
-match (0.308 s, which is mostly Python's start and imports); against the same matches in
-process in a long-lived process (28 ms) it is still 6.7x: about 112 ms of it are the match's
-192 decisions through the protocol (0.584 ms each), the rest the line-up around a kept process
-(a server per seat, the token, thawing, the hello, freezing, the clean-up). The start and
-per-decision figures of ``this`` against ``before`` moved with the load of the machine
-(before: 250 against 301 ms and 5.77x against 6.13x, measured on a quieter machine); they are
-not what warm bots change. Where a sandboxed Python bot's start goes (CPU in its cgroup,
-medians of 5, ``arena.sandbox.launch``): the gate and bubblewrap 10 ms, Python itself 10 ms,
-``import grpc.aio`` 78 ms, the kit, the engine and a house bot 60 ms more: 157 ms before it
-connects, imports ~140 ms of it; cheaper imports would cut a part of that, a kept process all
-of it.
-
-**Per decision** (2026-12-06, ``--repeats 9 --long-games 60 --languages none --tree
-before=<commit 5351829 exported>``, load average 15-20 from other work on the 2 cores):
-sandboxed 0.741 ms against 0.112 ms in process (6.62x); ``before`` 0.718 against 0.107 ms
-(6.70x); this/before 1.01x sandboxed and in process, i.e. no change above the noise. The kit
-now reads a request in 29 us of CPU instead of 36 us (a mid-game 4-player view, best of 5, side
-by side), the referee's plumbing around four timed seats that answer at once costs 2.4-2.6 ms
-per basic game instead of 2.7-2.8 ms: both are small beside what the transport costs.
-
-Where a sandboxed decision's CPU goes (the same match in a cgroup, the runner's own CPU apart
-from its bots'): the runner ~0.3 ms, the bots ~0.33-0.42 ms, against ~0.115 ms in process for
-the whole decision (engine, views and the house bot's own thinking). The floor is gRPC's asyncio
-transport itself: a bare aio stream client answering the arena's requests with a fixed
-decision costs ~0.13-0.17 ms of CPU per request, and the arena's side ~0.12-0.13 ms with no
-conversion at all (writing a prepared message, awaiting the answer's future); a bare aio echo
-of 200-byte messages between two processes costs ~0.07 ms per message on each side back to
-back, ~0.09 ms when the peer takes 0.2 ms to answer and ~0.12 ms at 1 ms (threads go to sleep
-between messages and are woken again: gRPC's poller thread, then the event loop). That floor
-on both ends plus the in-process cost already comes to 3.2-3.6x; the 3x per decision of issue
-30 needs a cheaper transport path than grpc.aio's (neither gRPC's synchronous API, ~0.11 ms
-per message, nor its channel options bdp_probe / retries changed it measurably), not cheaper
-Python around it.
+Side by side, a sandboxed match costs 0.63-0.64x of what it cost on gRPC, a decision through the
+sandbox 0.67-0.71x, a kept bot's 4-game match 0.59-0.81x. The in-process figures move with the
+machine (a decision in process measured 0.08-0.23 ms across runs of the same tree), so the
+per-decision ratio lands anywhere from 2.3x to 7.2x: it is not shown to be within 3x. The
+one-shot 4-game match is 3.4x: per bot process the sandbox (bubblewrap's namespaces, the gate)
+costs ~20 ms of CPU, Python ~8 ms and the imports of a house bot ~90 ms, and the CLI probes the
+sandbox (~100 ms) and checks the bot runtime against the tree (~80 ms) on every run; 2x would
+need a bot start near 60 ms. ``benchmarks/protocol.py`` prints the decision round trip on both
+sockets side by side (p50 0.27-0.28 ms on gRPC, 0.12-0.13 ms framed, in one run).
 """
 
 from __future__ import annotations
