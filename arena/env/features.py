@@ -109,7 +109,8 @@ def _blocks() -> dict[str, range]:
 BLOCKS = _blocks()
 OBSERVATION_SIZE = sum(size for _, size, _, _ in SPEC)
 
-_SCORE_SCALE = 50.0
+#: A seat's score is written as score / SCORE_SCALE (clipped); readers scale it back.
+SCORE_SCALE = 50.0
 _SCORE_CLIP = 20.0
 _B = {name: block.start for name, block in BLOCKS.items()}
 _MARKER = {card: 4 + len(SPACE_KINDS) + i for i, card in enumerate(LUCK_CARDS)}
@@ -185,7 +186,7 @@ def dynamic_features(view: Observation) -> tuple[list[int], list[float]]:
     placing = {seat for _, seat in view.to_place}
     for seat in range(view.players):
         i = _B["seats"] + ((seat - view.seat) % view.players) * _SEAT_FEATURES
-        score = max(-_SCORE_CLIP, min(_SCORE_CLIP, view.scores[seat] / _SCORE_SCALE))
+        score = max(-_SCORE_CLIP, min(_SCORE_CLIP, view.scores[seat] / SCORE_SCALE))
         shown = latest[seat] if latest else None
         at += (i, i + 1, i + 2, i + 3, i + 4, i + 5)
         value += (1.0, score, view.hand_sizes[seat] / 24, view.action_counts[seat] / 8)

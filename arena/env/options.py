@@ -37,7 +37,7 @@ from arena.engine.variants import CLASSIC_ROW_LENGTH, VARIANT_NAMES, variant
 
 from .actions import ACTION_COUNT, CLASSIC_ROWS, ROWS, SPACES, TILES, WAIT
 from .actions import BLOCKS as ACTION_BLOCKS
-from .features import _SCORE_SCALE, BLOCKS, OBSERVATION_SIZE, SEATS, SPACE_KINDS
+from .features import BLOCKS, OBSERVATION_SIZE, SCORE_SCALE, SEATS, SPACE_KINDS
 
 __all__ = ["MAX_OPTIONS", "Options", "read_options"]
 
@@ -163,7 +163,7 @@ def read_options(observations: npt.ArrayLike, masks: npt.ArrayLike) -> Options:
     # the seats (relative: the first is the seat itself)
     seats = obs[:, BLOCKS["seats"]].reshape(n, SEATS, _SEAT_FEATURES)
     present = seats[..., 0] > 0.5
-    scores = np.where(present, np.rint(seats[..., 1] * _SCORE_SCALE).astype(np.int64), 0)
+    scores = np.where(present, np.rint(seats[..., 1] * SCORE_SCALE).astype(np.int64), 0)
     players = present.sum(axis=1)
     opponents = players - 1
     margin = scores[:, 0] - scores[:, 1:].sum(axis=1) / opponents

@@ -405,8 +405,7 @@ class SeatServer:
             stream.transport.abort()
             return None
         self._framed.add(stream)
-        task = asyncio.create_task(self._serve_framed(stream))
-        return task
+        return asyncio.create_task(self._serve_framed(stream))
 
     async def _serve_framed(self, stream: _FramedStream) -> None:
         try:

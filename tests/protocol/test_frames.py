@@ -6,8 +6,6 @@ import asyncio
 import random
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
 import grpc
 import pytest
@@ -17,7 +15,7 @@ from arena.botkit import ArenaError
 from arena.engine import Game, PlayTile
 from arena.engine.observation import observe
 from arena.protocol import arena_pb2 as pb
-from arena.protocol.convert import PROTOCOL_VERSION, decision_from_proto, put_private, put_public
+from arena.protocol.convert import decision_from_proto, put_private, put_public
 from arena.protocol.frames import (
     MAX_FRAME,
     FrameBuffer,
@@ -26,12 +24,10 @@ from arena.protocol.frames import (
     parse_status,
     status_frames,
 )
-from arena.protocol.server import MAX_BOT_MESSAGE, MAX_CONNECTIONS, SeatServer
+from arena.protocol.server import MAX_BOT_MESSAGE, MAX_CONNECTIONS
 
-from .test_server import Recorder
-
-TOKEN = "secret-token"
-
+from . import test_server as server_tests
+from .test_server import TOKEN, Recorder, hello
 
 # -- the format
 
@@ -74,35 +70,9 @@ def test_the_status_follows_an_empty_frame():
 # -- the framed socket
 
 
-def welcome(name):
-    return pb.Welcome(protocol_version=PROTOCOL_VERSION, match_id="m", bot_name=name, games=1)
-
-
 def with_server(scenario, hello_timeout=5.0):
     """Run ``scenario(server)`` with a started server (gRPC socket and framed socket)."""
-
-    async def main():
-        with tempfile.TemporaryDirectory(prefix="nimmt-test-") as folder:
-            server = SeatServer(
-                Path(folder) / "s.sock",
-                "tester",
-                TOKEN,
-                welcome("tester"),
-                hello_timeout,
-                frames_path=Path(folder) / "f.sock",
-            )
-            await server.start()
-            try:
-                return await scenario(server)
-            finally:
-                await server.stop(0)
-
-    return asyncio.run(main())
-
-
-def hello(version=PROTOCOL_VERSION, token=TOKEN):
-    message = pb.BotMessage(hello=pb.Hello(protocol_version=version, bot_name="t", token=token))
-    return message.SerializeToString()
+    return server_tests.with_server(scenario, hello_timeout, frames=True)
 
 
 async def converse(server, *payloads, raw=b"", close=False):

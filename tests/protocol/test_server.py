@@ -29,13 +29,19 @@ def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
-def with_server(scenario, hello_timeout=5.0):
-    """Run ``scenario(server)`` with a started server expecting TOKEN, on a short socket path."""
+def with_server(scenario, hello_timeout=5.0, frames=False):
+    """Run ``scenario(server)`` with a started server expecting TOKEN, on a short socket path
+    (``frames``: and its framed socket beside it)."""
 
     async def main():
         with tempfile.TemporaryDirectory(prefix="nimmt-test-") as folder:
             server = SeatServer(
-                Path(folder) / "s.sock", "tester", TOKEN, welcome("tester"), hello_timeout
+                Path(folder) / "s.sock",
+                "tester",
+                TOKEN,
+                welcome("tester"),
+                hello_timeout,
+                frames_path=Path(folder) / "f.sock" if frames else None,
             )
             server.expected = server.connected
             await server.start()
