@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
+from arena.engine.readings import CURRENT, Reading
 from arena.engine.variants import variant as get_variant
 from arena.table.defaults import default_decision
 
@@ -76,10 +77,11 @@ class DealSeeds:
 class Table:
     """A game of ``variant`` for ``players`` seats, dealt again by :meth:`deal`."""
 
-    def __init__(self, variant: str, players: int) -> None:
+    def __init__(self, variant: str, players: int, rules: Reading = CURRENT) -> None:
         self.variant = get_variant(variant)
         self.variant.check_players(players)
         self.players = players
+        self.rules = rules  # the reading of the rules the games are played under
         self._game: Game | None = None
         self._points = [0] * players
 
@@ -92,8 +94,8 @@ class Table:
 
     def deal(self, seed: int) -> None:
         """A new game dealt from ``seed`` (the engine's deal: ``Game.new(variant, players,
-        seed)``, so ``nimmt`` can replay it)."""
-        self._game = Game.new(self.variant.name, self.players, seed)
+        seed, rules)``, so ``nimmt`` can replay it)."""
+        self._game = Game.new(self.variant.name, self.players, seed, self.rules)
         self._points = self.points()
 
     def asked(self) -> tuple[int, ...]:
