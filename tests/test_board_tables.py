@@ -3,7 +3,10 @@ Game plays them, under both readings (the same asked seats, masks, vectors, rewa
 scores from the same seeds, every seat at every step), and refuses bad arguments with a clear
 error."""
 
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -11,8 +14,19 @@ import pytest
 from arena.engine import VARIANT_NAMES, Game
 from arena.engine.observation import observe
 from arena.engine.readings import READINGS, Reading
+from arena.env import SeatEnv, VectorEnv, env, parallel_env
 from arena.env.actions import ACTION_COUNT, action_of
-from arena.env.core import ACTION, LUCK, OVER, TILE, BoardTables, CoreTable, core_available
+from arena.env.core import (
+    ACTION,
+    LUCK,
+    OVER,
+    TILE,
+    BoardTables,
+    ClassicTables,
+    CoreTable,
+    core_available,
+    make_table,
+)
 from arena.env.encoding import action_mask, encode
 from arena.env.table import IllegalActionError, Table
 
@@ -231,3 +245,51 @@ def test_bad_arguments_to_the_board_tables_core_calls_are_clear_errors_never_a_c
             tables._core.general_board([[0, 0]] * 4, [0] * 4, []), [0] * 7, [], [], [0] * 7,
             [0] * 18, [0] * 11,
         )  # fmt: skip
+
+
+def test_every_environment_plays_every_variant_on_the_cores_table():
+    for variant in VARIANT_NAMES:
+        assert type(make_table(variant, 3)) is CoreTable
+        assert isinstance(env(variant, 3)._table, CoreTable)
+        assert isinstance(parallel_env(variant, 3)._table, CoreTable)
+        assert isinstance(SeatEnv(variant, ["random", "random"])._table, CoreTable)
+        tables = VectorEnv(variant, 3, 2).tables
+        assert isinstance(tables, ClassicTables if variant == "classic" else BoardTables)
+
+
+_WITHOUT_CORE = """
+import numpy as np
+from arena.engine import VARIANT_NAMES
+from arena.env import SeatEnv, VectorEnv, env
+from arena.env.core import core_available, make_table
+from arena.env.table import Table
+assert not core_available()
+for variant in VARIANT_NAMES:
+    assert type(make_table(variant, 3)) is Table, variant
+    game = env(variant, 3, seed=1)
+    game.reset()
+    for agent in game.agent_iter():
+        observation, _, terminated, _, _ = game.last()
+        game.step(None if terminated else int(observation["action_mask"].nonzero()[0][0]))
+    assert game.game.is_over()
+    seat = SeatEnv(variant, ["random", "random"], seed=2)
+    observation, _ = seat.reset()
+    terminated = False
+    while not terminated:
+        action = int(observation["action_mask"].nonzero()[0][0])
+        observation, _, terminated, _, _ = seat.step(action)
+    vector = VectorEnv(variant, 3, 2, seed=3)
+    assert type(vector.tables).__name__ == "_GameTables"
+    obs, _ = vector.reset()
+    vector.step(obs["action_mask"].argmax(axis=-1))
+print("ok")
+"""
+
+
+def test_without_the_core_the_environments_play_on_the_games_table():
+    environ = {**os.environ, "NIMMT_PURE_PLAYOUT": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_CORE], env=environ, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["ok"]

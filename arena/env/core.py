@@ -602,8 +602,8 @@ class CoreTable(Table):
 
 
 def make_table(variant: str, players: int, rules: Reading = CURRENT) -> Table:
-    """The table the environments play ``variant`` on: the compiled core's for the card game
-    (where it is built), else one over the engine's ``Game``."""
-    if variant == "classic" and core_available():
+    """The table the environments play ``variant`` on under the reading ``rules``: the compiled
+    core's (where it is built), else one over the engine's ``Game``."""
+    if core_available():
         return CoreTable(variant, players, rules)
     return Table(variant, players, rules)
