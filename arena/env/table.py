@@ -1,9 +1,9 @@
 """One game as the environments drive it: the deal seeds, a seat's view and mask, the rewards.
 
 The AEC, parallel and single-seat environments share this; none of them touches the engine
-otherwise. :func:`arena.env.core.make_table` gives the card game's table on the compiled core
-(:class:`arena.env.core.CoreTable`: the same methods, the core's placements, vectors and masks)
-where the core is built, else a :class:`Table` over the engine's ``Game``.
+otherwise. :func:`arena.env.core.make_table` gives the table on the compiled core
+(:class:`arena.env.core.CoreTable`: the same methods, the core's placements, vectors and masks,
+every variant) where the core is built, else a :class:`Table` over the engine's ``Game``.
 
 Rewards are changes of score, signed so that more is better for the seat: the board game's
 points as they are, the card game's penalty points negated. The game's final scores
