@@ -103,37 +103,33 @@ def _layout() -> tuple[int, ...]:
     )
 
 
-class ClassicTables:
-    """``count`` card-game tables of ``players`` seats, in one buffer the core steps."""
+class _CoreTables:
+    """What the card game's and the board game's tables share: ``count`` tables of
+    ``players`` seats in one buffer the core steps, and the arrays handed to it (the core's
+    calls are the subclass's ``_deal``, ``_step``, ``_observe`` and ``_status``)."""
 
-    def __init__(self, players: int, count: int) -> None:
-        if CORE is None or not core_available():
-            raise RuntimeError("the compiled core is not built: the card-game tables need it")
-        variant("classic").check_players(players)
+    def __init__(self, players: int, count: int, table_size: int) -> None:
         if count < 1:
             raise ValueError(f"count {count}: at least one table")
         self.players = players
         self.count = count
         self._core: Any = CORE
-        self._tables = np.zeros(count * self._core.classic_table_size(), np.uint8)
-        self._template = _static("classic", players)
-        self._layout = _layout()
+        self._tables = np.zeros(count * table_size, np.uint8)
         self._illegal = np.zeros((count, players), np.uint8)
         self.dealt = False
 
     def deal(
         self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.bool_] | None = None
     ) -> None:
-        """Deal table ``i`` from ``seeds[i]`` (as ``Game.new("classic", players, seed)``),
+        """Deal table ``i`` from ``seeds[i]`` (as ``Game.new(variant, players, seed)``),
         every table or those where ``which`` is set."""
         seeds = np.ascontiguousarray(seeds, np.uint64)
         if seeds.shape != (self.count,):
             raise ValueError(f"seeds: shape ({self.count},), not {seeds.shape}")
-        if which is not None:
-            which = np.ascontiguousarray(which, np.uint8)
-            if not self.dealt and not which.all():
-                raise ValueError("the first deal deals every table")
-        self._core.classic_deal(self._tables, self.players, seeds, which)
+        chosen = None if which is None else np.ascontiguousarray(which, np.uint8)
+        if chosen is not None and not self.dealt and not chosen.all():
+            raise ValueError("the first deal deals every table")
+        self._deal(seeds, chosen)
         self.dealt = True
 
     def step(
@@ -143,18 +139,17 @@ class ClassicTables:
         strict: bool = False,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
         """One decision point of every table: ``actions`` ``(count, players)`` (``-1``: this
-        seat does not answer yet). The rewards (change of score, penalty points negative), where
-        an asked seat's action was illegal, and the actions played: an illegal one's fault
-        default, or with ``strict`` nothing (that table is left as it was)."""
+        seat does not answer yet). The rewards (change of points: penalty points negative,
+        the final scores counting once a game is over), where an asked seat's action was
+        illegal, and the actions played: an illegal one's fault default, or with ``strict``
+        nothing (that table is left as it was)."""
         self._check()
         played = np.array(actions, np.int64, order="C")
         if played.shape != (self.count, self.players):
             raise ValueError(f"actions: shape {(self.count, self.players)}, not {played.shape}")
         if rewards is None:
             rewards = np.empty((self.count, self.players), np.float32)
-        self._core.classic_step(
-            self._tables, played, rewards, self._illegal, self._layout[14], strict
-        )
+        self._step(played, rewards, strict)
         return rewards, self._illegal == 1, played
 
     @property
@@ -179,7 +174,8 @@ class ClassicTables:
 
         ``shown`` (from :meth:`shown_buffer`, with ``obs`` and ``mask``): the tables as ``obs``
         and ``mask`` show them, kept up to date by every call given it; primed, only the entries
-        that differ from what they show are written (a step changes a few of them)."""
+        that differ from what they show are written (a step changes a few of them). The board
+        game's tables write every vector whole (``primed`` and ``shown`` change nothing)."""
         self._check()
         shape = (self.count,) if seat >= 0 else (self.count, self.players)
         if obs is None:
@@ -189,9 +185,7 @@ class ClassicTables:
         if obs.shape != (*shape, OBSERVATION_SIZE) or mask.shape != (*shape, ACTION_COUNT):
             raise ValueError(f"obs and mask: shapes {shape} + (size,), not {obs.shape}")
         chosen = None if which is None else np.ascontiguousarray(which, np.uint8)
-        self._core.classic_observe(
-            self._tables, self._layout, self._template, seat, obs, mask, chosen, primed, shown
-        )
+        self._observe(self._tables, seat, obs, mask, chosen, primed, shown)
         return obs, mask
 
     def observe_tables(
@@ -205,30 +199,27 @@ class ClassicTables:
         obs = np.empty((*shape, OBSERVATION_SIZE), np.float32)
         mask = np.empty((*shape, ACTION_COUNT), np.int8)
         if len(index):
-            self._core.classic_observe(tables, self._layout, self._template, seat, obs, mask)
+            self._observe(tables, seat, obs, mask)
         return obs, mask
 
-    def shown_buffer(self) -> npt.NDArray[np.uint8]:
-        """A buffer for :meth:`observe`'s ``shown``: nothing shown yet (the first call writes
-        every entry)."""
-        return np.zeros_like(self._tables)
-
     def status(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-        """Each table's phase (:data:`OVER`, :data:`TILE`, :data:`TAKE_ROW`) and the seat a
-        row is asked of (-1: none)."""
+        """Each table's phase (:data:`OVER`, :data:`TILE`, :data:`TAKE_ROW`, :data:`LUCK`,
+        :data:`ACTION`) and the seat a row, a luck card or an action card is asked of (-1:
+        none)."""
         self._check()
         phase = np.empty(self.count, np.int8)
         asked = np.empty(self.count, np.int8)
-        self._core.classic_status(self._tables, phase, asked)
+        self._status(phase, asked)
         return phase, asked
 
     def scores(self) -> npt.NDArray[np.int64]:
-        """Every table's scores as the engine counts them (penalty points), ``(count,
+        """Every table's scores as the engine counts them (the card game's penalty points
+        positive; the final scores, after the hand penalty, once a game is over), ``(count,
         players)``."""
         self._check()
         phase = np.empty(self.count, np.int8)
         scores = np.empty((self.count, self.players), np.int64)
-        self._core.classic_status(self._tables, phase, np.empty_like(phase), scores)
+        self._status(phase, np.empty_like(phase), scores)
         return scores
 
     def masks(self, seat: int = -1) -> npt.NDArray[np.int8]:
@@ -236,14 +227,8 @@ class ClassicTables:
         self._check()
         shape = (self.count,) if seat >= 0 else (self.count, self.players)
         mask = np.empty((*shape, ACTION_COUNT), np.int8)
-        self._core.classic_observe(self._tables, self._layout, self._template, seat, None, mask)
+        self._observe(self._tables, seat, None, mask)
         return mask
-
-    def view(self, index: int) -> dict[str, Any]:
-        """Table ``index`` as plain values: rows, hands, scores, chosen, phase, asked, turn."""
-        self._check()
-        result: dict[str, Any] = self._core.classic_view(self._tables, index)
-        return result
 
     def _check(self) -> None:
         if not self.dealt:
@@ -252,11 +237,95 @@ class ClassicTables:
     @property
     def buffer(self) -> npt.NDArray[np.uint8]:
         """The tables' memory, read-only (for the house policies, :mod:`arena.bots._policies`,
-        and to keep a state: ``buffer.copy()``, given back by :meth:`restore`). Only the core
-        writes it: what it holds indexes the core's arrays."""
+        and to keep a state: ``buffer.copy()``). Only the core writes it: what it holds indexes
+        the core's arrays."""
         view = self._tables.view()
         view.flags.writeable = False
         return view
+
+    # the core's calls
+    def _deal(self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.uint8] | None) -> None:
+        raise NotImplementedError
+
+    def _step(
+        self, played: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32], strict: bool
+    ) -> None:
+        raise NotImplementedError
+
+    def _observe(
+        self,
+        tables: npt.NDArray[np.uint8],
+        seat: int,
+        obs: npt.NDArray[np.float32] | None,
+        mask: npt.NDArray[np.int8] | None,
+        which: npt.NDArray[np.uint8] | None = None,
+        primed: bool = False,
+        shown: npt.NDArray[np.uint8] | None = None,
+    ) -> None:
+        raise NotImplementedError
+
+    def _status(
+        self,
+        phase: npt.NDArray[np.int8],
+        asked: npt.NDArray[np.int8],
+        scores: npt.NDArray[np.int64] | None = None,
+    ) -> None:
+        raise NotImplementedError
+
+
+class ClassicTables(_CoreTables):
+    """``count`` card-game tables of ``players`` seats, in one buffer the core steps."""
+
+    def __init__(self, players: int, count: int) -> None:
+        if CORE is None or not core_available():
+            raise RuntimeError("the compiled core is not built: the card-game tables need it")
+        variant("classic").check_players(players)
+        super().__init__(players, count, CORE.classic_table_size())
+        self._template = _static("classic", players)
+        self._layout = _layout()
+
+    def _deal(self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.uint8] | None) -> None:
+        self._core.classic_deal(self._tables, self.players, seeds, which)
+
+    def _step(
+        self, played: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32], strict: bool
+    ) -> None:
+        self._core.classic_step(
+            self._tables, played, rewards, self._illegal, self._layout[14], strict
+        )
+
+    def _observe(
+        self,
+        tables: npt.NDArray[np.uint8],
+        seat: int,
+        obs: npt.NDArray[np.float32] | None,
+        mask: npt.NDArray[np.int8] | None,
+        which: npt.NDArray[np.uint8] | None = None,
+        primed: bool = False,
+        shown: npt.NDArray[np.uint8] | None = None,
+    ) -> None:
+        self._core.classic_observe(
+            tables, self._layout, self._template, seat, obs, mask, which, primed, shown
+        )
+
+    def _status(
+        self,
+        phase: npt.NDArray[np.int8],
+        asked: npt.NDArray[np.int8],
+        scores: npt.NDArray[np.int64] | None = None,
+    ) -> None:
+        self._core.classic_status(self._tables, phase, asked, scores)
+
+    def shown_buffer(self) -> npt.NDArray[np.uint8]:
+        """A buffer for :meth:`observe`'s ``shown``: nothing shown yet (the first call writes
+        every entry)."""
+        return np.zeros_like(self._tables)
+
+    def view(self, index: int) -> dict[str, Any]:
+        """Table ``index`` as plain values: rows, hands, scores, chosen, phase, asked, turn."""
+        self._check()
+        result: dict[str, Any] = self._core.classic_view(self._tables, index)
+        return result
 
     def restore(self, state: npt.ArrayLike) -> None:
         """Put back a state :attr:`buffer` held (``buffer.copy()``): every table is checked
@@ -318,10 +387,10 @@ def _board_rules(variant_name: str, rules: str) -> object:
     )
 
 
-class BoardTables:
+class BoardTables(_CoreTables):
     """``count`` tables of the board variant ``variant_name`` for ``players`` seats, in one
     buffer the core steps, played under the reading ``rules``: the methods of
-    :class:`ClassicTables` (but :meth:`~ClassicTables.restore`)."""
+    :class:`ClassicTables` (but :meth:`~ClassicTables.restore`), and :meth:`asked`."""
 
     def __init__(
         self, variant_name: str, players: int, count: int, rules: Reading = CURRENT
@@ -332,120 +401,42 @@ class BoardTables:
         if v.classic:
             raise ValueError("the card game's tables are ClassicTables")
         v.check_players(players)
-        if count < 1:
-            raise ValueError(f"count {count}: at least one table")
+        super().__init__(players, count, CORE.board_table_size())
         self.variant = v.name
         self.rules = rules
-        self.players = players
-        self.count = count
-        self._core: Any = CORE
         self._rules = _board_rules(v.name, rules.name)
-        self._tables = np.zeros(count * self._core.board_table_size(), np.uint8)
         self._template = _static(v.name, players)
-        self._illegal = np.zeros((count, players), np.uint8)
-        self.dealt = False
 
-    def deal(
-        self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.bool_] | None = None
-    ) -> None:
-        """Deal table ``i`` from ``seeds[i]`` (as ``Game.new(variant, players, seed,
-        rules)``), every table or those where ``which`` is set."""
-        seeds = np.ascontiguousarray(seeds, np.uint64)
-        if seeds.shape != (self.count,):
-            raise ValueError(f"seeds: shape ({self.count},), not {seeds.shape}")
-        if which is not None:
-            which = np.ascontiguousarray(which, np.uint8)
-            if not self.dealt and not which.all():
-                raise ValueError("the first deal deals every table")
+    def _deal(self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.uint8] | None) -> None:
         self._core.board_deal(self._tables, self._rules, self.players, seeds, which)
-        self.dealt = True
 
-    def step(
-        self,
-        actions: npt.NDArray[np.int64],
-        rewards: npt.NDArray[np.float32] | None = None,
-        strict: bool = False,
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
-        """One decision point of every table, as :meth:`ClassicTables.step` (rewards: the
-        change of points, the final scores counting once a game is over)."""
-        self._check()
-        played = np.array(actions, np.int64, order="C")
-        if played.shape != (self.count, self.players):
-            raise ValueError(f"actions: shape {(self.count, self.players)}, not {played.shape}")
-        if rewards is None:
-            rewards = np.empty((self.count, self.players), np.float32)
+    def _step(
+        self, played: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32], strict: bool
+    ) -> None:
         self._core.board_step(self._tables, self._rules, played, rewards, self._illegal, strict)
-        return rewards, self._illegal == 1, played
 
-    @property
-    def flags(self) -> npt.NDArray[np.uint8]:
-        """The last step's flags per seat (as :attr:`ClassicTables.flags`)."""
-        return self._illegal
-
-    def observe(
+    def _observe(
         self,
-        seat: int = -1,
-        obs: npt.NDArray[np.float32] | None = None,
-        mask: npt.NDArray[np.int8] | None = None,
-        which: npt.NDArray[np.bool_] | None = None,
+        tables: npt.NDArray[np.uint8],
+        seat: int,
+        obs: npt.NDArray[np.float32] | None,
+        mask: npt.NDArray[np.int8] | None,
+        which: npt.NDArray[np.uint8] | None = None,
         primed: bool = False,
         shown: npt.NDArray[np.uint8] | None = None,
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
-        """Every seat's vector and mask, as :meth:`ClassicTables.observe`; each is written
-        whole (``primed`` and ``shown`` change nothing here)."""
-        self._check()
-        shape = (self.count,) if seat >= 0 else (self.count, self.players)
-        if obs is None:
-            obs = np.empty((*shape, OBSERVATION_SIZE), np.float32)
-        if mask is None:
-            mask = np.empty((*shape, ACTION_COUNT), np.int8)
-        if obs.shape != (*shape, OBSERVATION_SIZE) or mask.shape != (*shape, ACTION_COUNT):
-            raise ValueError(f"obs and mask: shapes {shape} + (size,), not {obs.shape}")
-        chosen = None if which is None else np.ascontiguousarray(which, np.uint8)
-        self._core.board_observe(self._tables, self._rules, self._template, seat, obs, mask, chosen)
-        return obs, mask
+    ) -> None:
+        self._core.board_observe(tables, self._rules, self._template, seat, obs, mask, which)
 
-    def observe_tables(
-        self, index: npt.NDArray[np.intp], seat: int = -1
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
-        """The vectors and masks of the tables ``index`` only, in new arrays."""
-        self._check()
-        tables = self._tables.reshape(self.count, -1)[index].reshape(-1)
-        shape = (len(index),) if seat >= 0 else (len(index), self.players)
-        obs = np.empty((*shape, OBSERVATION_SIZE), np.float32)
-        mask = np.empty((*shape, ACTION_COUNT), np.int8)
-        if len(index):
-            self._core.board_observe(tables, self._rules, self._template, seat, obs, mask)
-        return obs, mask
+    def _status(
+        self,
+        phase: npt.NDArray[np.int8],
+        asked: npt.NDArray[np.int8],
+        scores: npt.NDArray[np.int64] | None = None,
+    ) -> None:
+        self._core.board_status(self._tables, self._rules, phase, asked, scores)
 
     def shown_buffer(self) -> None:
         """Nothing: every vector is written whole."""
-
-    def status(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-        """Each table's phase (:data:`OVER`, :data:`TILE`, :data:`LUCK`, :data:`ACTION`) and
-        the seat a luck or action card is asked of (-1: none)."""
-        self._check()
-        phase = np.empty(self.count, np.int8)
-        asked = np.empty(self.count, np.int8)
-        self._core.board_status(self._tables, self._rules, phase, asked)
-        return phase, asked
-
-    def scores(self) -> npt.NDArray[np.int64]:
-        """Every table's scores, the final ones (after the hand penalty) once it is over,
-        ``(count, players)``."""
-        self._check()
-        phase = np.empty(self.count, np.int8)
-        scores = np.empty((self.count, self.players), np.int64)
-        self._core.board_status(self._tables, self._rules, phase, np.empty_like(phase), scores)
-        return scores
-
-    def masks(self, seat: int = -1) -> npt.NDArray[np.int8]:
-        """The masks alone (see :meth:`observe`)."""
-        self._check()
-        shape = (self.count,) if seat >= 0 else (self.count, self.players)
-        mask = np.empty((*shape, ACTION_COUNT), np.int8)
-        self._core.board_observe(self._tables, self._rules, self._template, seat, None, mask)
-        return mask
 
     def asked(self, index: int) -> tuple[int, ...]:
         """The seats table ``index`` waits for (none once it is over)."""
@@ -459,17 +450,6 @@ class BoardTables:
         self._check()
         result: dict[str, Any] = self._core.board_view(self._tables, self._rules, index)
         return result
-
-    def _check(self) -> None:
-        if not self.dealt:
-            raise RuntimeError("no game dealt yet: call reset() first")
-
-    @property
-    def buffer(self) -> npt.NDArray[np.uint8]:
-        """The tables' memory, read-only (only the core writes it)."""
-        view = self._tables.view()
-        view.flags.writeable = False
-        return view
 
 
 class CoreTable(Table):
