@@ -6,10 +6,14 @@ For every variant at ``N`` players (default 4) it plays games for ``S`` seconds 
 every action drawn uniformly from the mask, and prints steps (decisions) per CPU second:
 
 - **engine**: ``game.apply(seat, rng.choice(game.legal(seat)))`` on the readable ``Game``;
-- **core** (the card game): the bare loop over the compiled core the environments step
-  (:class:`arena.env.core.ClassicTables`, one table: a seat's mask, then the step), with the
-  same actions as the AEC env (the same generator, the same choice from the same masks);
+- **core**: the bare loop over the compiled core the environments step
+  (:class:`arena.env.core.ClassicTables` or :class:`~arena.env.core.BoardTables`, one table: a
+  seat's mask, then the step), with the same actions as the AEC env (the same generator, the
+  same choice from the same masks);
 - **AEC**: ``env.last()`` (vector and mask of the selected agent) then ``env.step(action)``;
+- **AEC Game**: the same AEC env on the table over the engine's ``Game``
+  (:class:`arena.env.table.Table`, what the environments play on without the core), measured in
+  the same run;
 - **parallel**: one ``env.step(actions)`` per decision point; its figure counts decisions, so
   the simultaneous tile choice of four seats is four;
 - **seat**: :class:`arena.env.SeatEnv` against ``random`` bots (the learner's decisions only);
@@ -17,28 +21,28 @@ every action drawn uniformly from the mask, and prints steps (decisions) per CPU
   ``copy=False``), every seat's random legal action drawn by the core's batched random policy;
   counted in decisions as the parallel env.
 
-Then the ratios the environment issue asks for: AEC / core and vector / AEC.
+Then the ratios the environment issue asks for: AEC / core, AEC / AEC Game and vector / AEC.
 
-Measured in one run on the shared 2-core development machine under a load average of 4.8
-(other work running; ``nice -n 10``, ``--seconds 3``), steps per CPU second:
+Measured in one run on the shared 2-core development machine (load average 1.5 as it started,
+other work running; ``nice -n 10``, ``--seconds 3``), steps per CPU second:
 
-=========== ======== ======== ======== ========= ======== =========
-variant     engine   core     AEC      parallel  seat     AEC/core
-=========== ======== ======== ======== ========= ======== =========
-basic       123543   -        13919    12537     6876     -
-basic+luck  67486    -        12195    8096      6074     -
-pro         97729    -        12570    9824      6630     -
-pro+luck    66222    -        11497    7674      5663     -
-classic     137149   176850   102903   89712     8063     0.58
-=========== ======== ======== ======== ========= ======== =========
+=========== ======== ======== ======== ========= ========= ======== ========= =========
+variant     engine   core     AEC      AEC Game  parallel  seat     AEC/core  AEC/Game
+=========== ======== ======== ======== ========= ========= ======== ========= =========
+basic       113079   130319   81767    13149     99515     9192     0.63      6.22
+basic+luck  58582    142489   96890    10985     74747     7088     0.68      8.82
+pro         95721    143237   90631    12276     84397     8426     0.63      7.38
+pro+luck    65641    135888   92659    11175     69215     6723     0.68      8.29
+classic     130862   164067   100188   16356     84781     9706     0.61      6.13
+=========== ======== ======== ======== ========= ========= ======== ========= =========
 
-The card game's AEC env: **0.58x** the bare core loop and 103,000 steps/s (before it stepped the
-core: 0.08-0.13x, about 5,500). The vector env with 1,024 card games: 2,320,000 decisions/s,
-**22.5x** the AEC env (22.4x in a second run a minute later). A step writes only the entries
-of each vector that changed (before, every seat's whole vector: 9.6x); what changes alike for
-every seat of a table is worked out once a table, and the lines of the next seat's vector are
-fetched while this one's are written (before those two: 16.5x to 17.8x; in six alternated
-runs of the two builds, the one before them made 0.87x the decisions per second of this one).
+The board game's AEC env on the core: **6.2x to 8.8x** the same env on the Game's table,
+0.63-0.68x the bare core loop (before, every board variant played on the Game: 9,000-14,000
+steps/s in an earlier run). The card game's AEC env: 0.61x the bare core loop (the earlier
+run's 0.58x). The vector env with 1,024 card games: 1,948,000 decisions/s, **19.4x** the AEC
+env (22.5x in an earlier run under a load average of 4.8). A card-game step writes only the
+entries of each vector that changed; what changes alike for every seat of a table is worked out
+once a table, and the lines of the next seat's vector are fetched while this one's are written.
 """
 
 import argparse
@@ -57,7 +61,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena.engine import VARIANT_NAMES, Game
 from arena.env import SeatEnv, VectorEnv, env, parallel_env
 from arena.env.actions import BLOCKS
-from arena.env.core import ClassicTables, core_available
+from arena.env.core import BoardTables, ClassicTables, core_available
+from arena.env.table import Table
 
 
 def rate(play_one: Callable[[], int], seconds: float) -> float:
@@ -86,9 +91,14 @@ def engine_game(variant: str, players: int, rng: random.Random) -> int:
 
 def core_game(variant: str, players: int, rng: random.Random) -> int:
     """The AEC env's game, its seats answering one after the other, on the bare core."""
-    tables = ClassicTables(players, 1)
+    tables: ClassicTables | BoardTables
+    if variant == "classic":
+        tables = ClassicTables(players, 1)
+        asked = partial(tables._core.classic_asked, tables.buffer, 0)
+    else:
+        tables = BoardTables(variant, players, 1)
+        asked = partial(tables.asked, 0)
     tables.deal(np.array([rng.getrandbits(32)], np.uint64))
-    asked = partial(tables._core.classic_asked, tables.buffer, 0)
     actions = np.full((1, players), -1, np.int64)
     steps = 0
     while seats := asked():
@@ -100,8 +110,10 @@ def core_game(variant: str, players: int, rng: random.Random) -> int:
     return steps
 
 
-def aec_game(variant: str, players: int, rng: random.Random) -> int:
+def aec_game(variant: str, players: int, rng: random.Random, on_game: bool = False) -> int:
     e = env(variant, players, seed=rng.getrandbits(32))
+    if on_game:
+        e._table = Table(variant, players)
     e.reset()
     steps = 0
     for _ in e.agent_iter():
@@ -164,21 +176,34 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cpus")
     print(f"steps per CPU second at {args.players} players, random legal actions")
-    names = ("engine", "core", "AEC", "parallel", "seat")
-    print(f"{'variant':12} " + " ".join(f"{n:>9}" for n in names) + f" {'AEC/core':>9}")
+    names = ("engine", "core", "AEC", "AEC Game", "parallel", "seat")
+    plays: tuple[Callable[[str, int, random.Random], int], ...] = (
+        engine_game,
+        core_game,
+        aec_game,
+        partial(aec_game, on_game=True),
+        parallel_game,
+        seat_game,
+    )
+    ratios = (("AEC/core", "AEC", "core"), ("AEC/Game", "AEC", "AEC Game"))
+    print(
+        f"{'variant':12} "
+        + " ".join(f"{n:>9}" for n in names)
+        + "".join(f" {r:>9}" for r, *_ in ratios)
+    )
     classic: dict[str, float] = {}
     for variant in VARIANT_NAMES:
         figures: dict[str, float] = {}
-        for name, play in zip(
-            names, (engine_game, core_game, aec_game, parallel_game, seat_game), strict=True
-        ):
-            if name == "core" and (variant != "classic" or not core_available()):
+        for name, play in zip(names, plays, strict=True):
+            if name in ("core", "AEC Game") and not core_available():
                 continue
             rng = random.Random(1)
             figures[name] = rate(partial(play, variant, args.players, rng), args.seconds)
         cells = [f"{figures[n]:9.0f}" if n in figures else f"{'-':>9}" for n in names]
-        ratio = f"{figures['AEC'] / figures['core']:9.2f}" if "core" in figures else f"{'-':>9}"
-        print(f"{variant:12} " + " ".join(cells) + f" {ratio}")
+        cells += [
+            f"{figures[a] / figures[b]:9.2f}" if b in figures else f"{'-':>9}" for _, a, b in ratios
+        ]
+        print(f"{variant:12} " + " ".join(cells))
         if variant == "classic":
             classic = figures
     if core_available() and classic:

@@ -15,10 +15,11 @@ from arena.bots.heuristic import HeuristicBot
 from arena.engine import Game
 from arena.engine.observation import observe
 from arena.engine.replay import to_replay, verify
+from arena.engine.variants import VARIANT_NAMES
 from arena.env import IllegalActionError, SeatEnv, SeatVectorEnv, VectorEnv, env, parallel_env
 from arena.env.actions import BLOCKS as ACTION_BLOCKS
 from arena.env.actions import action_of, decision_of
-from arena.env.core import ClassicTables, core_available
+from arena.env.core import BoardTables, ClassicTables, core_available
 from arena.env.encoding import action_mask, encode
 from arena.env.vector import random_actions
 from arena.table.defaults import default_decision
@@ -185,16 +186,18 @@ def test_the_random_policy_plays_every_legal_action_and_only_those():
     assert set(ACTION_BLOCKS["take_row"]) <= seen and len(seen) > 100
 
 
-def test_the_vector_env_plays_the_parallel_envs_games_for_the_same_seeds():
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_the_vector_env_plays_the_parallel_envs_games_for_the_same_seeds(variant):
     count, players, seed = 5, 4, 7
-    env = VectorEnv("classic", players, count, seed=seed)
+    env = VectorEnv(variant, players, count, seed=seed)
+    assert isinstance(env.tables, ClassicTables if variant == "classic" else BoardTables)
     obs, infos = env.reset()
     assert infos["deal_seed"].tolist() == [seed + i for i in range(count)]
-    singles = [parallel_env("classic", players, seed=seed + i) for i in range(count)]
+    singles = [parallel_env(variant, players, seed=seed + i) for i in range(count)]
     single_obs = [e.reset()[0] for e in singles]
     rng = np.random.default_rng(0)
     ended = 0
-    for _ in range(70):
+    for _ in range(70 if variant == "classic" else 110):
         for i in range(count):
             for s in range(players):
                 mine = single_obs[i][f"player_{s}"]
@@ -234,27 +237,6 @@ def test_the_vector_env_deals_seed_plus_game_then_one_round_further_and_reset_go
     after = max(len(seeds) for seeds in dealt.values())
     assert env.reset()[1]["deal_seed"].tolist() == [100 + 4 * after + i for i in range(4)]
     assert env.reset(seed=5)[1]["deal_seed"].tolist() == [5, 6, 7, 8]
-
-
-@pytest.mark.parametrize("variant", ["basic", "pro+luck"])
-def test_the_vector_env_plays_the_board_games_through_the_game(variant):
-    env = VectorEnv(variant, 3, 2, seed=4)
-    obs, _ = env.reset()
-    singles = [parallel_env(variant, 3, seed=4 + i) for i in range(2)]
-    single_obs = [e.reset()[0] for e in singles]
-    rng = np.random.default_rng(2)
-    for _ in range(20):
-        for i in range(2):
-            for s in range(3):
-                assert np.array_equal(
-                    obs["observation"][i, s], single_obs[i][f"player_{s}"]["observation"]
-                )
-        actions = random_actions(obs["action_mask"], rng)
-        obs, rewards, _, _, _ = env.step(actions)
-        for i, single in enumerate(singles):
-            out = single.step({f"player_{s}": int(actions[i, s]) for s in range(3)})
-            assert [out[1][f"player_{s}"] for s in range(3)] == rewards[i].tolist()
-            single_obs[i] = out[0]
 
 
 def test_the_vector_env_refuses_bad_actions_and_plays_defaults_for_illegal_ones():

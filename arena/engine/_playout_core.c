@@ -1340,16 +1340,43 @@ static void g_put_marker(Sim *m, int seat, int card, int row, int space) {
         m->f10[row] = 1;
 }
 
+/* Sim.err when a step-by-step Sim stops at a decision it has no answer for (Sim.script) */
+#define G_ASKED 3
+
+/* the next answer of m->script, which must be of ``kind``: 1 with it in *d; -1 with m->err set
+ * if there is none (G_ASKED: the question is in m->ask, ``what`` the card or the tile) or it is
+ * of another kind */
+static int g_answer(Sim *m, int kind, int seat, int what, Forced *d) {
+    if (m->iscript >= m->nscript) {
+        m->ask.kind = kind;
+        m->ask.a = seat;
+        m->ask.b = what;
+        m->err = G_ASKED;
+        return -1;
+    }
+    *d = m->script[m->iscript++];
+    if (d->kind != kind) {
+        m->err = 1;
+        return -1;
+    }
+    return 1;
+}
+
 static void g_luck(Sim *m, int seat, int card) {
     int row, space;
-    if (m->forced.kind != F_NONE) {
-        if (m->forced.kind != F_LUCK) {
-            m->err = 1;
+    if (m->forced.kind != F_NONE || m->script != NULL) {
+        Forced d = m->forced;
+        if (m->forced.kind != F_NONE) {
+            m->forced.kind = F_NONE;
+            if (d.kind != F_LUCK) {
+                m->err = 1;
+                return;
+            }
+        } else if (g_answer(m, F_LUCK, seat, card, &d) < 0) {
             return;
         }
-        row = m->forced.a;
-        space = m->forced.b;
-        m->forced.kind = F_NONE;
+        row = d.a;
+        space = d.b;
         if (row < 0 || row >= m->board->nrows || space < 0 || space >= m->board->length[row]) {
             m->err = 1;
             return;
@@ -1363,7 +1390,7 @@ static void g_luck(Sim *m, int seat, int card) {
 
 static void g_after_loss(Sim *m, int seat) {
     int card = m->luck[m->luck_i];
-    if (m->forced.kind != F_NONE) {
+    if (m->forced.kind != F_NONE || m->script != NULL) {
         int rs[G_ROWS * G_SPACES], ss[G_ROWS * G_SPACES];
         if (g_free_spaces(m, card, rs, ss)) {
             m->luck_i++;
@@ -1399,79 +1426,58 @@ static int g_front_rows(const Sim *m, int t, int *rows) {
     return n;
 }
 
-/* _random_action: 1 with (card, row, new) set (card -1: declined), 0 if the Game would not
- * ask */
-static int g_random_action(Sim *m, int seat, int t, int *card, int *row, int *newt) {
+/* Every option of an action decision on tile t (Game._action_options): declining first, then
+ * each held card (in ACTION_CARDS order) with each of its targets, as F_ACTION decisions (card
+ * a, row b, new tile c; -1 where the card takes none). The count, or -1 with m->err set. */
+#define G_OPTIONS (1 + 4 * G_ROWS + 2 * G_HAND + 2)
+static int g_action_options(Sim *m, int seat, int t, Forced *out) {
     int ti = g_target(m, t);
     if (ti < 0) {
         m->err = 1;
-        return 0;
+        return -1;
     }
-    int target = m->erow[ti];
-    int nhand = m->nh[seat];
-    int cards[8], counts[8], nc = 0, total = 1;
-    int front[G_ROWS];
+    int target = m->erow[ti], n = 0;
+    out[n++] = (Forced){F_ACTION, A_NONE, -1, -1};
     for (int c = 0; c < 8; c++) {
         if (!g_holds(m, seat, c)) continue;
-        int n;
-        if (c == A_STOP)
-            n = m->nends > 1 && m->stop_own ? m->nends : m->nends - 1;
-        else if (c == A_SWAP || c == A_ANOTHER)
-            n = nhand;
-        else if (c == A_SKIP)
-            n = m->fill[target] + 1 < m->board->length[target] ? 1 : 0;
-        else if (c == A_FRONT)
-            n = g_front_rows(m, t, front);
-        else if (c == A_ASCENDING)
-            n = g_bisect(m, t);
-        else if (c == A_ANYWHERE)
-            n = m->nends;
-        else
-            n = 1;
-        if (n) {
-            cards[nc] = c;
-            counts[nc++] = n;
-            total += n;
-        }
-    }
-    if (total == 1) return 0;
-    int k = (int)(g_random(m) * total) - 1;
-    *card = A_NONE;
-    *row = -1;
-    *newt = -1;
-    if (k < 0) return 1;
-    for (int j = 0; j < nc; j++) {
-        int c = cards[j], n = counts[j];
-        if (k >= n) {
-            k -= n;
-            continue;
-        }
-        *card = c;
-        if (c == A_STOP) {
-            if (m->stop_own) {
-                *row = m->erow[k];
-            } else {
-                int seen = 0;
-                for (int q = 0; q < m->nends; q++) {
-                    if (m->erow[q] == target) continue;
-                    if (seen++ == k) {
-                        *row = m->erow[q];
-                        break;
-                    }
-                }
-            }
+        if (c == A_STOP) { /* at least one row stays active */
+            for (int k = 0; k < m->nends; k++)
+                if (m->stop_own ? m->nends > 1 : m->erow[k] != target)
+                    out[n++] = (Forced){F_ACTION, c, m->erow[k], -1};
         } else if (c == A_SWAP || c == A_ANOTHER) {
-            *newt = m->hands[seat][k];
+            for (int k = 0; k < m->nh[seat]; k++)
+                out[n++] = (Forced){F_ACTION, c, -1, m->hands[seat][k]};
+        } else if (c == A_SKIP) {
+            if (m->fill[target] + 1 < m->board->length[target])
+                out[n++] = (Forced){F_ACTION, c, -1, -1};
         } else if (c == A_FRONT) {
-            g_front_rows(m, t, front);
-            *row = front[k];
+            int front[G_ROWS], nf = g_front_rows(m, t, front);
+            for (int k = 0; k < nf; k++) out[n++] = (Forced){F_ACTION, c, front[k], -1};
         } else if (c == A_ASCENDING || c == A_ANYWHERE) {
-            *row = m->erow[k];
+            int upto = c == A_ASCENDING ? g_bisect(m, t) : m->nends;
+            for (int k = 0; k < upto; k++) out[n++] = (Forced){F_ACTION, c, m->erow[k], -1};
+        } else {
+            out[n++] = (Forced){F_ACTION, c, -1, -1};
         }
-        return 1;
     }
-    m->err = 1;
-    return 0;
+    return n;
+}
+
+/* _random_action: 1 with (card, row, new) set (card -1: declined), 0 if the Game would not
+ * ask */
+static int g_random_action(Sim *m, int seat, int t, int *card, int *row, int *newt) {
+    Forced options[G_OPTIONS];
+    int n = g_action_options(m, seat, t, options);
+    if (n <= 1) return 0;
+    int k = (int)(g_random(m) * n);
+    if (k >= n) {
+        m->err = 1;
+        return 0;
+    }
+    *card = options[k].a;
+    *row = options[k].b;
+    *newt = options[k].c;
+    return 1;
 }
 
 static int g_remove(int *a, int *n, int x) {
@@ -1604,6 +1610,16 @@ static void g_place_queue(Sim *m) {
                 newt = m->forced.c;
                 m->forced.kind = F_NONE;
                 act = 1;
+            } else if (m->script != NULL) { /* asked only where the Game asks */
+                Forced options[G_OPTIONS], d;
+                int n = g_action_options(m, seat, t, options);
+                act = n > 1 ? g_answer(m, F_ACTION, seat, t, &d) : 0;
+                if (n < 0 || act < 0) return;
+                if (act) {
+                    card = d.a;
+                    row = d.b;
+                    newt = d.c;
+                }
             } else {
                 act = g_random_action(m, seat, t, &card, &row, &newt);
             }
@@ -3379,6 +3395,911 @@ static PyObject *py_classic_asked(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ------------------------------------------------------------ the board game, step by step */
+/* The environments' tables of the board game (arena/env/core.py): BoardTable records in one
+ * writable buffer, dealt as Game.new deals, played by the general simulator's rules (Sim) one
+ * decision point at a time, and shown to each seat as the environments' vector and mask
+ * (arena/env/features.py, arena/env/actions.py).
+ *
+ * A table keeps its turn as it was at the reveal (start) and the luck and action decisions
+ * answered since (answers). To go on, the Sim plays the turn again from the reveal, taking the
+ * answers where the Game asks for them (Sim.script), and stops at the first decision that has
+ * none: that is the position now (now), the question the table asks. A turn asks few
+ * decisions, so playing it again costs less than a Sim that could pause. */
+
+#define BT_ANSWERS 128
+#define BT_LEGAL (G_ROWS * G_SPACES > G_OPTIONS ? G_ROWS * G_SPACES : G_OPTIONS)
+/* the phases (arena/env/core.py names them); 2 is the card game's row choice */
+enum { BT_OVER, BT_TILE, BT_LUCK = 3, BT_ACTION };
+
+typedef struct {
+    int players;
+    int phase;  /* BT_TILE: every seat holding tiles and without a chosen one */
+    int asked;  /* BT_LUCK, BT_ACTION: the seat asked */
+    int what;   /* BT_LUCK: the luck card (0 plus5, 1 final10); BT_ACTION: the tile */
+    int chosen[G_SEATS]; /* this turn's tile, before the reveal (0: none yet) */
+    int latest[G_SEATS]; /* the tiles revealed in the latest turn (0: none) */
+    int nanswers;
+    Forced answers[BT_ANSWERS]; /* this turn's luck and action decisions so far */
+    unsigned char revealed[NTILES]; /* 1: revealed in some turn so far */
+    uint64_t seed;                  /* the deal's */
+    Sim start; /* the turn at its reveal */
+    Sim now;   /* the position now */
+} BoardTable;
+
+/* The vector's blocks and scales (arena/env/features.py) and the action space's blocks
+ * (arena/env/actions.py), as board_rules takes them. */
+enum {
+    BO_DECISION, BO_HAND, BO_CHOSEN, BO_PLACING, BO_LUCK_CARD, BO_REVEALED, BO_TO_PLACE,
+    BO_SPACES, BO_ROWS, BO_SEATS, BO_CARDS, BO_PLAYED, BO_COUNTERS, BO_SIZE, BO_SPACE_FEATURES,
+    BO_TILES, BO_LUCK_DECK, BO_ACTION_DECK, BO_N
+};
+enum { BA_LUCK, BA_SPACES, BA_NONE, BA_CARDS, BA_COUNT = BA_CARDS + 8, BA_N };
+
+/* A variant under one reading of the rules, with the vector's and the action space's layout */
+typedef struct {
+    GBoard board;
+    int pro, hs, tiles, start_rows, stop_own, another_low, plus5_replaces;
+    long bh[NTILES];
+    int nluck, luck[G_DECK], nactions, actions[G_DECK]; /* the decks, unshuffled */
+    long ob[BO_N], at[BA_N];
+} BoardRules;
+
+#define BOARD_RULES_CAPSULE "nimmt.board_rules"
+
+static void board_rules_free(PyObject *capsule) {
+    PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_RULES_CAPSULE));
+}
+
+/* what is wrong with the layouts of r (each block within the vector or the action space, in
+ * the order the features give them), or NULL */
+static const char *br_check_layout(const BoardRules *r) {
+    const long *o = r->ob, *a = r->at;
+    long rows = r->board.nrows, spaces = a[BA_SPACES], tiles = o[BO_TILES];
+    for (int k = 0; k < BO_N; k++)
+        if (o[k] < 0) return "vector layout: a negative number";
+    for (int k = 0; k < BA_N; k++)
+        if (a[k] < 0) return "action layout: a negative number";
+    for (int row = 0; row < rows; row++)
+        if (r->board.length[row] > spaces) return "action layout: fewer spaces than a row has";
+    if (tiles < r->tiles || o[BO_SPACE_FEATURES] < 13 || o[BO_LUCK_DECK] < 1 ||
+        o[BO_ACTION_DECK] < 1)
+        return "vector layout: a scale too small";
+    const long blocks[][2] = {
+        {o[BO_DECISION], 5},     {o[BO_HAND], tiles},    {o[BO_CHOSEN], tiles},
+        {o[BO_PLACING], tiles},  {o[BO_LUCK_CARD], 2},   {o[BO_REVEALED], tiles},
+        {o[BO_TO_PLACE], tiles}, {o[BO_SPACES], rows * spaces * o[BO_SPACE_FEATURES]},
+        {o[BO_ROWS], rows * 5},  {o[BO_SEATS], G_SEATS * 6},
+        {o[BO_CARDS], 8},        {o[BO_PLAYED], 8},
+        {o[BO_COUNTERS], 5},
+    };
+    for (size_t k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++) {
+        long end = blocks[k][0] + blocks[k][1];
+        long next = k + 1 < sizeof(blocks) / sizeof(blocks[0]) ? blocks[k + 1][0] : o[BO_SIZE];
+        if (end > next) return "vector layout: blocks that overlap or leave the vector";
+    }
+    const long cards[][2] = {
+        {a[BA_LUCK], rows * spaces}, {a[BA_NONE], 1},
+        {a[BA_CARDS + A_STOP], rows}, {a[BA_CARDS + A_SWAP], r->tiles},
+        {a[BA_CARDS + A_SKIP], 1}, {a[BA_CARDS + A_FRONT], rows},
+        {a[BA_CARDS + A_ASCENDING], rows}, {a[BA_CARDS + A_ANYWHERE], rows},
+        {a[BA_CARDS + A_ANOTHER], r->tiles}, {a[BA_CARDS + A_PLUS5], 1},
+    };
+    if (r->tiles >= a[BA_LUCK]) return "action layout: the tiles overlap the luck block";
+    for (size_t k = 0; k < sizeof(cards) / sizeof(cards[0]); k++)
+        if (cards[k][0] < 1 || cards[k][0] + cards[k][1] > a[BA_COUNT])
+            return "action layout: a block outside the action space";
+    return NULL;
+}
+
+/* board_rules(board, bh, luck, actions, numbers, vector, action_space) -> capsule
+ *
+ * A board variant under one reading, for the board tables: ``board`` a general_board capsule,
+ * ``bh`` the reading's bullheads (105 entries), ``luck`` and ``actions`` the decks' cards as
+ * codes in the variant's (unshuffled) order, ``numbers`` (professional, hand size, tiles,
+ * starting rows, stop on the own row, another lowest first, plus five replaces), ``vector``
+ * the BO_* numbers (block starts, then size, space features, tile scale, deck scales),
+ * ``action_space`` the BA_* numbers (luck block, spaces a row, none, the eight cards' blocks in
+ * ACTION_CARDS order, the count of actions). */
+static PyObject *py_board_rules(PyObject *self, PyObject *args) {
+    PyObject *board_in, *bh_in, *luck_in, *actions_in, *numbers_in, *vector_in, *space_in;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &board_in, &bh_in, &luck_in, &actions_in, &numbers_in,
+                          &vector_in, &space_in))
+        return NULL;
+    if (!PyCapsule_IsValid(board_in, "nimmt.general_board")) {
+        PyErr_SetString(PyExc_ValueError, "board: not general_board's capsule");
+        return NULL;
+    }
+    const GBoard *b = PyCapsule_GetPointer(board_in, "nimmt.general_board");
+    if (b == NULL) return NULL;
+    BoardRules *r = PyMem_Calloc(1, sizeof(BoardRules));
+    if (r == NULL) return PyErr_NoMemory();
+    r->board = *b;
+    long numbers[7], codes[G_DECK];
+    const char *wrong = NULL;
+    if (read_ints(bh_in, r->bh, NTILES, "bh") != NTILES) {
+        wrong = "bh: 105 entries";
+        goto fail;
+    }
+    int n = read_ints(luck_in, codes, G_DECK, "luck");
+    if (n < 0) goto fail;
+    r->nluck = n;
+    for (int k = 0; k < n; k++) {
+        if (codes[k] < 0 || codes[k] > 1) wrong = "luck: card codes 0 (plus5) and 1 (final10)";
+        r->luck[k] = (int)codes[k];
+    }
+    n = read_ints(actions_in, codes, G_DECK, "actions");
+    if (n < 0) goto fail;
+    r->nactions = n;
+    for (int k = 0; k < n; k++) {
+        if (codes[k] < 0 || codes[k] > 7) wrong = "actions: card codes 0 to 7";
+        r->actions[k] = (int)codes[k];
+    }
+    if (read_ints(numbers_in, numbers, 7, "numbers") != 7) {
+        wrong = "numbers: seven of them";
+        goto fail;
+    }
+    r->pro = (int)numbers[0];
+    r->hs = (int)numbers[1];
+    r->tiles = (int)numbers[2];
+    r->start_rows = (int)numbers[3];
+    r->stop_own = (int)numbers[4];
+    r->another_low = (int)numbers[5];
+    r->plus5_replaces = (int)numbers[6];
+    if (r->tiles < 1 || r->tiles >= NTILES || r->hs < 1 || r->hs > G_HAND ||
+        r->start_rows < 1 || r->start_rows > b->nrows)
+        wrong = "numbers: tiles 1 to 104, a hand of 1 to 128, 1 to all rows to start";
+    if (read_ints(vector_in, r->ob, BO_N, "vector") != BO_N) {
+        wrong = "vector: the vector's block starts and scales";
+        goto fail;
+    }
+    if (read_ints(space_in, r->at, BA_N, "action_space") != BA_N) {
+        wrong = "action_space: the action space's block starts";
+        goto fail;
+    }
+    if (wrong == NULL) wrong = br_check_layout(r);
+fail:
+    if (wrong != NULL && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, wrong);
+    if (PyErr_Occurred()) {
+        PyMem_Free(r);
+        return NULL;
+    }
+    return PyCapsule_New(r, BOARD_RULES_CAPSULE, board_rules_free);
+}
+
+/* the BoardRules of a board_rules capsule, or NULL with an error set */
+static const BoardRules *br_arg(PyObject *obj) {
+    if (!PyCapsule_IsValid(obj, BOARD_RULES_CAPSULE)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "rules: not board_rules' capsule (" BOARD_RULES_CAPSULE ")");
+        return NULL;
+    }
+    return PyCapsule_GetPointer(obj, BOARD_RULES_CAPSULE);
+}
+
+/* the Sim's pointers, which a table's buffer does not keep */
+static void bt_bind(Sim *m, const BoardRules *r, Gen *gen) {
+    m->board = &r->board;
+    m->gen = gen;
+    m->policy = NULL;
+    m->rec = NULL;
+    m->script = NULL;
+    m->forced.kind = F_NONE;
+    m->err = 0;
+}
+
+/* what is wrong with a Sim of a table (a number the core indexes by out of range), or NULL */
+static const char *bt_check_sim(const Sim *m, const BoardRules *r, int players) {
+    const GBoard *b = &r->board;
+    if (m->players != players) return "players: not the tables' count of seats";
+    for (int row = 0; row < b->nrows; row++) {
+        if (m->fill[row] < 0 || m->fill[row] > b->length[row]) return "fill: out of range";
+        for (int s = 0; s < b->length[row]; s++)
+            if (m->spaces[row][s] < -1 || m->spaces[row][s] > r->tiles ||
+                m->kind[row][s] < K_PLAIN || m->kind[row][s] > K_ACTION)
+                return "spaces: out of range";
+    }
+    if (m->nends < 0 || m->nends > b->nrows || m->nstops < 0 || m->nstops > b->nrows)
+        return "rows: out of range";
+    for (int k = 0; k < m->nends; k++)
+        if (m->erow[k] < 0 || m->erow[k] >= b->nrows) return "rows: out of range";
+    for (int k = 0; k < m->nstops; k++)
+        if (m->stops[k] < 0 || m->stops[k] >= b->nrows || m->fill[m->stops[k]] < 1)
+            return "stops: out of range";
+    for (int s = 0; s < players; s++) {
+        if (m->nh[s] < 0 || m->nh[s] > G_HAND || m->nheld[s] < 0 || m->nheld[s] > G_HELD)
+            return "hands: out of range";
+        for (int k = 0; k < m->nh[s]; k++)
+            if (m->hands[s][k] < 1 || m->hands[s][k] > r->tiles) return "hands: not a tile";
+        for (int k = 0; k < m->nheld[s]; k++)
+            if (m->held[s][k] < 0 || m->held[s][k] > 7) return "held: not an action card";
+    }
+    if (m->nsupply < 0 || m->nsupply > G_DECK || m->sup_i < 0 || m->sup_i > m->nsupply ||
+        m->nluck < 0 || m->nluck > G_DECK || m->luck_i < 0 || m->luck_i > m->nluck ||
+        m->nactions < 0 || m->nactions > G_DECK || m->act_i < 0 || m->act_i > m->nactions)
+        return "decks: out of range";
+    for (int k = 0; k < m->nsupply; k++)
+        if (m->supply[k] < 1 || m->supply[k] > r->tiles) return "supply: not a tile";
+    for (int k = 0; k < m->nluck; k++)
+        if (m->luck[k] < 0 || m->luck[k] > 1) return "luck: not a luck card";
+    for (int k = 0; k < m->nactions; k++)
+        if (m->actions[k] < 0 || m->actions[k] > 7) return "actions: not an action card";
+    if (m->nq < 0 || m->nq > G_QUEUE) return "queue: out of range";
+    for (int k = 0; k < m->nq; k++)
+        if ((m->queue[k] >> 4) < 1 || (m->queue[k] >> 4) > r->tiles ||
+            (m->queue[k] & 15) >= players)
+            return "queue: an entry that is not a tile and a seat";
+    if (m->nturns < 0 || m->set_number < 1 || m->set_number > 2) return "turns: out of range";
+    return NULL;
+}
+
+/* what is wrong with a table of ``players`` (bt_check_sim of its position now), or NULL */
+static const char *bt_check(const BoardTable *g, const BoardRules *r, int players) {
+    if (g->players != players) return "players: not the tables' count of seats";
+    if (g->phase != BT_OVER && g->phase != BT_TILE && g->phase != BT_LUCK &&
+        g->phase != BT_ACTION)
+        return "phase: over, tile, luck or action";
+    if ((g->phase == BT_LUCK || g->phase == BT_ACTION) && (g->asked < 0 || g->asked >= players))
+        return "asked: not a seat";
+    if (g->phase == BT_LUCK && (g->what < 0 || g->what > 1)) return "what: not a luck card";
+    if (g->phase == BT_ACTION && (g->what < 1 || g->what > r->tiles)) return "what: not a tile";
+    if (g->nanswers < 0 || g->nanswers > BT_ANSWERS) return "answers: out of range";
+    for (int s = 0; s < players; s++)
+        if (g->chosen[s] < 0 || g->chosen[s] > r->tiles || g->latest[s] < 0 ||
+            g->latest[s] > r->tiles)
+            return "chosen: not a tile";
+    return bt_check_sim(&g->now, r, players);
+}
+
+static void bt_shuffle(Gen *gen, int *items, int n) { /* DealRandom.shuffle */
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)gen_below(gen, (uint64_t)i + 1), x = items[i];
+        items[i] = items[j];
+        items[j] = x;
+    }
+}
+
+/* Game.new(variant, players, seed): the tiles, the luck deck and the action deck shuffled in
+ * that order, a tile on each starting row, hand_size tiles a seat, the rest the supply */
+static void bt_deal(BoardTable *g, const BoardRules *r, int players, uint64_t seed) {
+    Gen gen = {seed};
+    int tiles[NTILES];
+    for (int i = 0; i < r->tiles; i++) tiles[i] = i + 1;
+    memset(g, 0, sizeof(*g));
+    Sim *m = &g->now;
+    bt_shuffle(&gen, tiles, r->tiles);
+    memcpy(m->luck, r->luck, sizeof(r->luck));
+    m->nluck = r->nluck;
+    bt_shuffle(&gen, m->luck, m->nluck);
+    memcpy(m->actions, r->actions, sizeof(r->actions));
+    m->nactions = r->nactions;
+    bt_shuffle(&gen, m->actions, m->nactions);
+    g->players = players;
+    g->phase = BT_TILE;
+    g->seed = seed;
+    m->players = players;
+    m->pro = r->pro;
+    m->hs = r->hs;
+    m->stop_own = r->stop_own;
+    m->another_low = r->another_low;
+    m->plus5_replaces = r->plus5_replaces;
+    m->set_number = 1;
+    memcpy(m->bh, r->bh, sizeof(r->bh));
+    for (int row = 0; row < r->board.nrows; row++)
+        for (int s = 0; s < r->board.length[row]; s++) m->kind[row][s] = r->board.kinds[row][s];
+    for (int row = 0; row < r->start_rows; row++) {
+        int t = tiles[row];
+        m->spaces[row][0] = t;
+        m->fill[row] = 1;
+        m->rsum[row] = m->bh[t];
+        g_insert_end(m, t, row);
+    }
+    int at = r->start_rows;
+    for (int s = 0; s < players; s++) {
+        for (int k = 0; k < r->hs; k++) m->hands[s][k] = tiles[at++];
+        m->nh[s] = r->hs;
+    }
+    while (at < r->tiles) m->supply[m->nsupply++] = tiles[at++];
+}
+
+/* play the turn from its reveal with the answers so far, to the next decision (BT_LUCK,
+ * BT_ACTION) or the turn's end (BT_TILE, BT_OVER): 0, or -1 with an error set */
+static int bt_run(BoardTable *g, const BoardRules *r) {
+    const char *wrong = bt_check_sim(&g->start, r, g->players);
+    if (wrong != NULL) {
+        PyErr_Format(PyExc_ValueError, "a board table's turn start: %s", wrong);
+        return -1;
+    }
+    Sim *m = &g->now;
+    /* a tile going back to a hand goes to a random place in it, which shows nowhere: the
+     * same generator each time the turn is played again keeps it the same place */
+    Gen gen = {g->seed};
+    memcpy(m, &g->start, sizeof(Sim));
+    bt_bind(m, r, &gen);
+    m->script = g->answers;
+    m->nscript = g->nanswers;
+    m->iscript = 0;
+    long plays[G_SEATS];
+    for (int s = 0; s < g->players; s++) plays[s] = g->latest[s];
+    g_turn(m, plays, NULL, 0);
+    int err = m->err, used = m->iscript;
+    m->gen = NULL;
+    m->script = NULL;
+    m->err = 0;
+    if ((err != 0 && err != G_ASKED) || used != g->nanswers) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a board table whose turn breaks the rules the core plays");
+        return -1;
+    }
+    if (err == G_ASKED) {
+        g->phase = m->ask.kind == F_LUCK ? BT_LUCK : BT_ACTION;
+        g->asked = m->ask.a;
+        g->what = m->ask.b;
+    } else {
+        g->phase = m->over ? BT_OVER : BT_TILE;
+        g->asked = g->what = 0;
+        g->nanswers = 0;
+    }
+    return 0;
+}
+
+/* every chosen tile revealed: the turn played from here (bt_run) */
+static int bt_reveal(BoardTable *g, const BoardRules *r) {
+    for (int s = 0; s < g->players; s++) {
+        g->latest[s] = g->chosen[s];
+        g->revealed[g->chosen[s]] = 1;
+        g->chosen[s] = 0;
+    }
+    g->revealed[0] = 0;
+    memcpy(&g->start, &g->now, sizeof(Sim));
+    g->nanswers = 0;
+    return bt_run(g, r);
+}
+
+/* what is asked of seat, as the vector's decision block counts: 0 nothing, 1 a tile, 2 a luck
+ * card's space, 3 an action card */
+static inline int bt_decision(const BoardTable *g, int seat) {
+    if (g->phase == BT_TILE) return g->now.nh[seat] > 0 && g->chosen[seat] == 0;
+    if (g->asked != seat) return 0;
+    return g->phase == BT_LUCK ? 2 : g->phase == BT_ACTION ? 3 : 0;
+}
+
+/* the action an action-card decision is (arena/env/actions.py) */
+static long bt_action_of(const BoardRules *r, const Forced *d) {
+    if (d->a == A_NONE) return r->at[BA_NONE];
+    long start = r->at[BA_CARDS + d->a];
+    if (d->a == A_STOP || d->a == A_FRONT || d->a == A_ASCENDING || d->a == A_ANYWHERE)
+        return start + d->b;
+    if (d->a == A_SWAP || d->a == A_ANOTHER) return start + d->c - 1;
+    return start;
+}
+
+/* seat's legal actions now and the decisions they are (Game.legal, in its order): their
+ * count (0: nothing asked), or -1 with an error set. The table's Sim must be bound. */
+static int bt_legal(BoardTable *g, const BoardRules *r, int seat, long *actions,
+                    Forced *decisions) {
+    Sim *m = &g->now;
+    int n = 0, kind = bt_decision(g, seat);
+    if (kind == 1) {
+        for (int k = 0; k < m->nh[seat]; k++) {
+            actions[n] = m->hands[seat][k];
+            decisions[n++] = (Forced){F_TILE, m->hands[seat][k], 0, 0};
+        }
+    } else if (kind == 2) {
+        int rs[G_ROWS * G_SPACES], ss[G_ROWS * G_SPACES];
+        n = g_free_spaces(m, g->what, rs, ss);
+        for (int k = 0; k < n; k++) {
+            actions[k] = r->at[BA_LUCK] + rs[k] * r->at[BA_SPACES] + ss[k];
+            decisions[k] = (Forced){F_LUCK, rs[k], ss[k], 0};
+        }
+    } else if (kind == 3) {
+        n = g_action_options(m, seat, g->what, decisions);
+        for (int k = 0; k < n; k++) actions[k] = bt_action_of(r, decisions + k);
+    }
+    if (m->err) {
+        m->err = 0;
+        PyErr_SetString(PyExc_ValueError, "a board table whose position breaks the rules");
+        return -1;
+    }
+    return n;
+}
+
+static int bt_lowest(const Sim *m, int seat) {
+    int low = NTILES;
+    for (int k = 0; k < m->nh[seat]; k++)
+        if (m->hands[seat][k] < low) low = m->hands[seat][k];
+    return low;
+}
+
+/* one table's step, as ct_step: actions[s] for every seat (-1: no answer yet); an asked seat's
+ * illegal action flagged 1 in illegal[s], an answer of a seat not asked 2 (and ignored); with
+ * ``strict`` the table is then left as it was, else the arena's fault default is played for an
+ * illegal action (the lowest tile, the first free space, no action card) and written over
+ * actions[s]. 0, or -1 with an error set. */
+static int bt_step(BoardTable *g, const BoardRules *r, int64_t *actions, unsigned char *illegal,
+                   int strict) {
+    int players = g->players, wrong = 0;
+    Sim *m = &g->now;
+    for (int s = 0; s < players; s++)
+        if (!bt_decision(g, s) && actions[s] >= 0) {
+            illegal[s] = 2;
+            wrong = 1;
+        }
+    if (wrong && strict) return 0;
+    if (g->phase == BT_TILE) {
+        int waiting = 0, asked[G_SEATS];
+        wrong = 0;
+        for (int s = 0; s < players; s++) {
+            asked[s] = bt_decision(g, s);
+            if (!asked[s]) continue;
+            int64_t a = actions[s];
+            int held = 0;
+            for (int k = 0; k < m->nh[s] && !held; k++) held = m->hands[s][k] == a;
+            if (a < 0) {
+                waiting = 1;
+            } else if (!held) {
+                illegal[s] = 1;
+                wrong = 1;
+                if (!strict) actions[s] = bt_lowest(m, s);
+            }
+        }
+        if (wrong && strict) return 0;
+        for (int s = 0; s < players; s++) {
+            if (!asked[s] || actions[s] < 0) continue;
+            g_remove(m->hands[s], &m->nh[s], (int)actions[s]);
+            g->chosen[s] = (int)actions[s];
+        }
+        return waiting ? 0 : bt_reveal(g, r);
+    }
+    if (g->phase != BT_LUCK && g->phase != BT_ACTION) return 0;
+    int s = g->asked;
+    int64_t a = actions[s];
+    if (a < 0) return 0;
+    long legal[BT_LEGAL];
+    Forced decisions[BT_LEGAL];
+    int n = bt_legal(g, r, s, legal, decisions), k = 0;
+    if (n <= 0) {
+        if (n == 0) PyErr_SetString(PyExc_ValueError, "a board table asks a seat with no options");
+        return -1;
+    }
+    while (k < n && legal[k] != a) k++;
+    if (k == n) {
+        illegal[s] = 1;
+        if (strict) return 0;
+        k = 0; /* Game.legal's first: the first free space; no action card */
+        actions[s] = legal[0];
+    }
+    if (g->nanswers >= BT_ANSWERS) {
+        PyErr_SetString(PyExc_ValueError, "a turn of more decisions than a board table keeps");
+        return -1;
+    }
+    g->answers[g->nanswers++] = decisions[k];
+    return bt_run(g, r);
+}
+
+/* a seat's points as the environments count them: the score, the final score once over */
+static inline long bt_points(const BoardTable *g, int s) {
+    return g->phase == BT_OVER ? g->now.final[s] : g->now.scores[s];
+}
+
+/* 1/3 added up k times, as arena/env/features.py adds the action cards up */
+static inline float bt_thirds(int k) {
+    double x = 0.0;
+    while (k-- > 0) x += 1.0 / 3.0;
+    return (float)x;
+}
+
+/* one seat's vector (over the static ``template``) and mask, as arena/env/features.py and
+ * arena/env/encoding.py make them of the Game's view; the table's Sim bound. 0 or -1. */
+static int bt_observe(BoardTable *g, const BoardRules *r, int seat, const float *template,
+                      float *out, signed char *mask) {
+    const Sim *m = &g->now;
+    const GBoard *b = &r->board;
+    const long *o = r->ob;
+    int players = g->players, kind = bt_decision(g, seat);
+    int in_turn = g->phase == BT_LUCK || g->phase == BT_ACTION;
+    double tiles = (double)o[BO_TILES], spaces = (double)r->at[BA_SPACES];
+    if (out != NULL) {
+        memcpy(out, template, (size_t)o[BO_SIZE] * 4);
+        out[o[BO_DECISION] + kind] = 1.0f;
+        for (int k = 0; k < m->nh[seat]; k++) out[o[BO_HAND] + m->hands[seat][k] - 1] = 1.0f;
+        if (g->chosen[seat]) out[o[BO_CHOSEN] + g->chosen[seat] - 1] = 1.0f;
+        if (kind == 3) out[o[BO_PLACING] + g->what - 1] = 1.0f;
+        if (kind == 2) out[o[BO_LUCK_CARD] + g->what] = 1.0f;
+        for (int t = 1; t <= r->tiles; t++)
+            if (g->revealed[t]) out[o[BO_REVEALED] + t - 1] = 1.0f;
+        int placing[G_SEATS] = {0};
+        for (int k = 0; in_turn && k < m->nq; k++) {
+            out[o[BO_TO_PLACE] + (m->queue[k] >> 4) - 1] = 1.0f;
+            placing[m->queue[k] & 15] = 1;
+        }
+        for (int row = 0; row < b->nrows; row++) {
+            int len = b->length[row], filled = 0, last = 0;
+            long heads = 0;
+            float *x = out + o[BO_SPACES] + row * r->at[BA_SPACES] * o[BO_SPACE_FEATURES];
+            for (int s = 0; s < len; s++, x += o[BO_SPACE_FEATURES]) {
+                int t = m->spaces[row][s];
+                if (t > 0) {
+                    x[1] = (float)(t / tiles);
+                    x[2] = 1.0f;
+                    filled = s + 1;
+                    last = t;
+                    heads += m->bh[t];
+                } else if (t < 0) {
+                    x[3] = 1.0f;
+                    filled = s + 1;
+                }
+                if (m->kind[row][s] == K_PLUS5) x[11] = 1.0f;
+                if (s == len - 1 && m->f10[row]) x[12] = 1.0f;
+            }
+            int stopped = 0;
+            for (int k = 0; k < m->nstops; k++) stopped |= m->stops[k] == row;
+            float *y = out + o[BO_ROWS] + row * 5;
+            y[0] = filled > 0 && !stopped ? 1.0f : 0.0f;
+            y[1] = stopped ? 1.0f : 0.0f;
+            y[2] = (float)(last / tiles);
+            y[3] = (float)(filled / spaces);
+            y[4] = (float)(heads / 64.0);
+        }
+        float *x = out + o[BO_SEATS];
+        for (int s = seat, rel = 0; rel < players;
+             rel++, s = s + 1 == players ? 0 : s + 1, x += 6) {
+            double score = (double)m->scores[s] / 50.0;
+            x[0] = 1.0f;
+            x[1] = (float)(score > 20.0 ? 20.0 : score < -20.0 ? -20.0 : score);
+            x[2] = (float)((m->nh[s] + (g->chosen[s] != 0)) / 24.0);
+            x[3] = (float)(m->nheld[s] / 8.0);
+            x[4] = m->nturns > 0 ? (float)(g->latest[s] / tiles) : 0.0f;
+            x[5] = placing[s] ? 1.0f : 0.0f;
+        }
+        int held[8] = {0}, played[8] = {0};
+        for (int k = 0; k < m->nheld[seat]; k++) held[m->held[seat][k]]++;
+        for (int k = 0; in_turn && k < g->nanswers; k++)
+            if (g->answers[k].kind == F_ACTION && g->answers[k].a >= 0 && g->answers[k].a < 8)
+                played[g->answers[k].a]++;
+        for (int c = 0; c < 8; c++) {
+            out[o[BO_CARDS] + c] = bt_thirds(held[c]);
+            out[o[BO_PLAYED] + c] = bt_thirds(played[c]);
+        }
+        float *c = out + o[BO_COUNTERS];
+        c[0] = (float)((m->nturns + (g->phase == BT_TILE)) / 24.0);
+        c[1] = (float)(m->set_number - 1);
+        c[2] = (float)((m->nsupply - m->sup_i) / tiles);
+        c[3] = (float)((m->nluck - m->luck_i) / (double)o[BO_LUCK_DECK]);
+        c[4] = (float)((m->nactions - m->act_i) / (double)o[BO_ACTION_DECK]);
+    }
+    if (mask != NULL) {
+        long legal[BT_LEGAL];
+        Forced decisions[BT_LEGAL];
+        int n = bt_legal(g, r, seat, legal, decisions);
+        if (n < 0) return -1;
+        memset(mask, 0, (size_t)r->at[BA_COUNT]);
+        for (int k = 0; k < n; k++) mask[legal[k]] = 1;
+        if (n == 0) mask[0] = 1; /* WAIT */
+    }
+    return 0;
+}
+
+/* the rules capsule and the tables buffer of a call (writable: the core binds its Sims'
+ * pointers there), every table checked (bt_check: of the first table's count of seats); *n
+ * the count. 0, or -1 with an error set (and nothing held). */
+static int bt_args(PyObject *tables_in, PyObject *rules_in, Py_buffer *view, const BoardRules **r,
+                   Py_ssize_t *n) {
+    *r = br_arg(rules_in);
+    if (*r == NULL) return -1;
+    if (ct_buffer(tables_in, view, -1, sizeof(BoardTable), "tables") < 0) return -1;
+    *n = view->len / (Py_ssize_t)sizeof(BoardTable);
+    BoardTable *g = view->buf;
+    int players = g[0].players;
+    if (players < 2 || players > G_SEATS) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "board tables not dealt");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        const char *wrong = bt_check(g + i, *r, players);
+        if (wrong != NULL) {
+            PyBuffer_Release(view);
+            PyErr_Format(PyExc_ValueError, "board table %zd: %s", i, wrong);
+            return -1;
+        }
+        bt_bind(&g[i].now, *r, NULL);
+    }
+    return 0;
+}
+
+/* board_table_size() -> bytes of one table */
+static PyObject *py_board_table_size(PyObject *self, PyObject *args) {
+    return PyLong_FromSsize_t((Py_ssize_t)sizeof(BoardTable));
+}
+
+/* board_deal(tables, rules, players, seeds, which): deal table i from seeds[i] (uint64) where
+ * which is None or which[i] (uint8) is set */
+static PyObject *py_board_deal(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *rules_in, *seeds_in, *which_in;
+    int players;
+    if (!PyArg_ParseTuple(args, "OOiOO", &tables_in, &rules_in, &players, &seeds_in, &which_in))
+        return NULL;
+    const BoardRules *r = br_arg(rules_in);
+    if (r == NULL) return NULL;
+    if (players < 2 || players > G_SEATS || r->start_rows + players * r->hs > r->tiles) {
+        PyErr_Format(PyExc_ValueError, "players %d: from 2 to as many as the variant's tiles deal",
+                     players);
+        return NULL;
+    }
+    Py_buffer tv, sv, wv = {0};
+    Py_ssize_t n;
+    if (ct_buffer(tables_in, &tv, -1, sizeof(BoardTable), "tables") < 0) return NULL;
+    n = tv.len / (Py_ssize_t)sizeof(BoardTable);
+    if (ct_buffer(seeds_in, &sv, n * 8, 8, "seeds") < 0) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    if (which_in != Py_None && ct_buffer(which_in, &wv, n, 1, "which") < 0) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&sv);
+        return NULL;
+    }
+    BoardTable *g = tv.buf;
+    const uint64_t *seeds = sv.buf;
+    const unsigned char *which = which_in != Py_None ? wv.buf : NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (which == NULL || which[i]) bt_deal(g + i, r, players, seeds[i]);
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&sv);
+    if (which != NULL) PyBuffer_Release(&wv);
+    Py_RETURN_NONE;
+}
+
+/* board_step(tables, rules, actions, rewards, illegal[, strict]): every table one step, as
+ * classic_step (bt_step): actions int64 (n, players), the defaults played written back;
+ * rewards float32 (n, players), the change of points; illegal uint8 (n, players) */
+static PyObject *py_board_step(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *rules_in, *actions_in, *rewards_in, *illegal_in;
+    int strict = 0;
+    if (!PyArg_ParseTuple(args, "OOOOO|p", &tables_in, &rules_in, &actions_in, &rewards_in,
+                          &illegal_in, &strict))
+        return NULL;
+    Py_buffer tv, av, rv, iv;
+    Py_ssize_t n;
+    const BoardRules *r;
+    if (bt_args(tables_in, rules_in, &tv, &r, &n) < 0) return NULL;
+    BoardTable *g = tv.buf;
+    int players = g[0].players;
+    Py_ssize_t cells = n * players;
+    if (ct_buffer(actions_in, &av, cells * 8, 8, "actions") < 0) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    if (ct_buffer(rewards_in, &rv, cells * 4, 4, "rewards") < 0) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&av);
+        return NULL;
+    }
+    if (ct_buffer(illegal_in, &iv, cells, 1, "illegal") < 0) {
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&av);
+        PyBuffer_Release(&rv);
+        return NULL;
+    }
+    int64_t *actions = av.buf;
+    float *rewards = rv.buf;
+    unsigned char *illegal = iv.buf;
+    memset(illegal, 0, (size_t)cells);
+    int rc = 0;
+    for (Py_ssize_t i = 0; i < n && rc == 0; i++) {
+        BoardTable *t = g + i;
+        long before[G_SEATS];
+        for (int s = 0; s < players; s++) before[s] = bt_points(t, s);
+        rc = bt_step(t, r, actions + i * players, illegal + i * players, strict);
+        for (int s = 0; s < players; s++)
+            rewards[i * players + s] = (float)(bt_points(t, s) - before[s]);
+    }
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&av);
+    PyBuffer_Release(&rv);
+    PyBuffer_Release(&iv);
+    if (rc < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* board_observe(tables, rules, template, seat, obs, mask[, which]): the vectors (float32, over
+ * the static entries of ``template``) and masks (int8) of every table, of every seat (obs (n,
+ * players, size), mask (n, players, actions)) or of ``seat`` (obs (n, size), ...); obs or mask
+ * may be None; ``which`` (uint8 (n,), or None): only the tables where it is set */
+static PyObject *py_board_observe(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *rules_in, *template_in, *obs_in, *mask_in, *which_in = Py_None;
+    int seat;
+    if (!PyArg_ParseTuple(args, "OOOiOO|O", &tables_in, &rules_in, &template_in, &seat, &obs_in,
+                          &mask_in, &which_in))
+        return NULL;
+    Py_buffer tv, pv = {0}, ov = {0}, mv = {0}, wv = {0};
+    Py_ssize_t n;
+    const BoardRules *r;
+    if (bt_args(tables_in, rules_in, &tv, &r, &n) < 0) return NULL;
+    BoardTable *g = tv.buf;
+    int players = g[0].players, ok = 1;
+    if (seat >= players) {
+        PyErr_Format(PyExc_ValueError, "seat %d: the tables seat %d", seat, players);
+        ok = 0;
+    }
+    Py_ssize_t per = seat < 0 ? n * players : n;
+    const long size = r->ob[BO_SIZE], count = r->at[BA_COUNT];
+    if (ok && ct_buffer_flags(template_in, &pv, size * 4, 4, "template", PyBUF_SIMPLE) < 0) ok = 0;
+    int have_obs = ok && obs_in != Py_None;
+    if (have_obs && ct_buffer(obs_in, &ov, per * size * 4, 4, "obs") < 0) ok = have_obs = 0;
+    int have_mask = ok && mask_in != Py_None;
+    if (have_mask && ct_buffer(mask_in, &mv, per * count, 1, "mask") < 0) ok = have_mask = 0;
+    int have_which = ok && which_in != Py_None;
+    if (have_which && ct_buffer_flags(which_in, &wv, n, 1, "which", PyBUF_SIMPLE) < 0)
+        ok = have_which = 0;
+    const unsigned char *which = have_which ? wv.buf : NULL;
+    float *obs = have_obs ? ov.buf : NULL;
+    signed char *mask = have_mask ? mv.buf : NULL;
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        int first = seat < 0 ? 0 : seat, last = seat < 0 ? players : seat + 1;
+        for (int s = first; s < last; s++, k++) {
+            if (which != NULL && !which[i]) continue;
+            if (bt_observe(g + i, r, s, pv.buf, obs == NULL ? NULL : obs + k * size,
+                           mask == NULL ? NULL : mask + k * count) < 0) {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    PyBuffer_Release(&tv);
+    if (pv.obj != NULL) PyBuffer_Release(&pv);
+    if (have_obs) PyBuffer_Release(&ov);
+    if (have_mask) PyBuffer_Release(&mv);
+    if (have_which) PyBuffer_Release(&wv);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* board_status(tables, rules, phase, asked[, scores]): each table's phase (0 over, 1 tiles, 3
+ * a luck card, 4 an action card) and the seat a luck or action card is asked of (-1: none),
+ * int8 (n,) each; scores (int64 (n, players), or None): the scores, the final ones once over */
+static PyObject *py_board_status(PyObject *self, PyObject *args) {
+    PyObject *tables_in, *rules_in, *phase_in, *asked_in, *scores_in = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOO|O", &tables_in, &rules_in, &phase_in, &asked_in,
+                          &scores_in))
+        return NULL;
+    Py_buffer tv, pv, av, sv = {0};
+    Py_ssize_t n;
+    const BoardRules *r;
+    if (bt_args(tables_in, rules_in, &tv, &r, &n) < 0) return NULL;
+    const BoardTable *g = tv.buf;
+    int players = g[0].players, ok = 1;
+    if (ct_buffer(phase_in, &pv, n, 1, "phase") < 0) ok = 0;
+    if (ok && ct_buffer(asked_in, &av, n, 1, "asked") < 0) {
+        PyBuffer_Release(&pv);
+        ok = 0;
+    }
+    int have_scores = ok && scores_in != Py_None;
+    if (have_scores && ct_buffer(scores_in, &sv, n * players * 8, 8, "scores") < 0) {
+        PyBuffer_Release(&pv);
+        PyBuffer_Release(&av);
+        ok = have_scores = 0;
+    }
+    if (ok) {
+        signed char *phase = pv.buf, *asked = av.buf;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            phase[i] = (signed char)g[i].phase;
+            asked[i] = (signed char)(g[i].phase == BT_LUCK || g[i].phase == BT_ACTION
+                                         ? g[i].asked : -1);
+        }
+        if (have_scores) {
+            int64_t *scores = sv.buf;
+            for (Py_ssize_t i = 0; i < n; i++)
+                for (int s = 0; s < players; s++) scores[i * players + s] = bt_points(g + i, s);
+            PyBuffer_Release(&sv);
+        }
+        PyBuffer_Release(&pv);
+        PyBuffer_Release(&av);
+    }
+    PyBuffer_Release(&tv);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* (tables, rules, i) -> table i, its buffer held in *view (release it); NULL with an error */
+static BoardTable *bt_table_arg(PyObject *args, Py_buffer *view, const BoardRules **r) {
+    PyObject *tables_in, *rules_in;
+    Py_ssize_t i, n;
+    if (!PyArg_ParseTuple(args, "OOn", &tables_in, &rules_in, &i)) return NULL;
+    if (bt_args(tables_in, rules_in, view, r, &n) < 0) return NULL;
+    if (i < 0 || i >= n) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_IndexError, "no such table");
+        return NULL;
+    }
+    return (BoardTable *)view->buf + i;
+}
+
+/* board_asked(tables, rules, i) -> tuple: the seats table i waits for (none once it is over) */
+static PyObject *py_board_asked(PyObject *self, PyObject *args) {
+    Py_buffer tv;
+    const BoardRules *r;
+    const BoardTable *g = bt_table_arg(args, &tv, &r);
+    if (g == NULL) return NULL;
+    int seats[G_SEATS], k = 0;
+    for (int s = 0; s < g->players; s++)
+        if (bt_decision(g, s)) seats[k++] = s;
+    PyBuffer_Release(&tv);
+    PyObject *out = PyTuple_New(k);
+    for (int j = 0; out != NULL && j < k; j++) PyTuple_SET_ITEM(out, j, PyLong_FromLong(seats[j]));
+    return out;
+}
+
+static PyObject *int_list(const int *items, int n) {
+    PyObject *out = PyList_New(n);
+    for (int k = 0; out != NULL && k < n; k++) PyList_SET_ITEM(out, k, PyLong_FromLong(items[k]));
+    return out;
+}
+
+/* board_view(tables, rules, i) -> dict: table i's state as plain values (tests, debugging):
+ * phase, asked, what, turn, set, scores, final (None until over), hands (sorted), held (card
+ * codes), chosen, latest, rows (each row's spaces), answers ((kind, a, b, c) each), seed */
+static PyObject *py_board_view(PyObject *self, PyObject *args) {
+    Py_buffer tv;
+    const BoardRules *r;
+    const BoardTable *g = bt_table_arg(args, &tv, &r);
+    if (g == NULL) return NULL;
+    const Sim *m = &g->now;
+    int p = g->players;
+    PyObject *hands = PyList_New(p), *held = PyList_New(p), *rows = PyList_New(r->board.nrows);
+    PyObject *answers = PyList_New(g->nanswers), *scores = NULL, *final = NULL, *out = NULL;
+    long points[G_SEATS];
+    for (int s = 0; s < p; s++) points[s] = m->scores[s];
+    scores = scores_list(points, p);
+    if (g->phase == BT_OVER) {
+        for (int s = 0; s < p; s++) points[s] = m->final[s];
+        final = scores_list(points, p);
+    } else {
+        final = Py_NewRef(Py_None);
+    }
+    if (hands && held && rows && answers && scores && final) {
+        for (int s = 0; s < p; s++) {
+            int hand[G_HAND], n = m->nh[s];
+            memcpy(hand, m->hands[s], sizeof(int) * (size_t)n);
+            for (int i = 1; i < n; i++) { /* sorted, as the Game keeps a hand */
+                int x = hand[i], j = i - 1;
+                while (j >= 0 && hand[j] > x) {
+                    hand[j + 1] = hand[j];
+                    j--;
+                }
+                hand[j + 1] = x;
+            }
+            PyList_SET_ITEM(hands, s, int_list(hand, n));
+            PyList_SET_ITEM(held, s, int_list(m->held[s], m->nheld[s]));
+        }
+        for (int row = 0; row < r->board.nrows; row++)
+            PyList_SET_ITEM(rows, row, int_list(m->spaces[row], r->board.length[row]));
+        for (int k = 0; k < g->nanswers; k++) {
+            const Forced *d = g->answers + k;
+            PyList_SET_ITEM(answers, k, Py_BuildValue("(iiii)", d->kind, d->a, d->b, d->c));
+        }
+        if (!PyErr_Occurred())
+            out = Py_BuildValue(
+                "{s:i,s:i,s:i,s:i,s:i,s:i,s:O,s:O,s:O,s:O,s:N,s:N,s:O,s:O,s:i,s:i,s:i,s:K}",
+                "players", p, "phase", g->phase, "asked", g->asked, "what", g->what, "turn",
+                m->nturns + (g->phase == BT_TILE), "set", m->set_number, "scores", scores,
+                "final", final, "hands", hands, "held", held, "chosen", int_list(g->chosen, p),
+                "latest", int_list(g->latest, p), "rows", rows, "answers", answers, "supply",
+                m->nsupply - m->sup_i, "luck_deck", m->nluck - m->luck_i, "action_deck",
+                m->nactions - m->act_i, "seed", (unsigned long long)g->seed);
+    }
+    Py_XDECREF(hands);
+    Py_XDECREF(held);
+    Py_XDECREF(rows);
+    Py_XDECREF(answers);
+    Py_XDECREF(scores);
+    Py_XDECREF(final);
+    PyBuffer_Release(&tv);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"basic_board", py_basic_board, METH_VARARGS, "The basic loop's tables of a board."},
     {"tile_playouts", py_tile_playouts, METH_VARARGS,
@@ -3407,6 +4328,17 @@ static PyMethodDef methods[] = {
     {"classic_view", py_classic_view, METH_VARARGS, "One card-game table as plain values."},
     {"classic_asked", py_classic_asked, METH_VARARGS, "The seats a card-game table waits for."},
     {"classic_status", py_classic_status, METH_VARARGS, "Card-game tables' phases, at once."},
+    {"board_rules", py_board_rules, METH_VARARGS,
+     "A board variant under one reading, for the board tables of the environments."},
+    {"board_table_size", py_board_table_size, METH_NOARGS,
+     "Bytes of one board-game table of the environments."},
+    {"board_deal", py_board_deal, METH_VARARGS, "Deal board tables as Game.new deals."},
+    {"board_step", py_board_step, METH_VARARGS, "One decision point of board tables."},
+    {"board_observe", py_board_observe, METH_VARARGS,
+     "The environments' vectors and masks of board tables."},
+    {"board_status", py_board_status, METH_VARARGS, "Board tables' phases and scores, at once."},
+    {"board_asked", py_board_asked, METH_VARARGS, "The seats a board table waits for."},
+    {"board_view", py_board_view, METH_VARARGS, "One board table as plain values."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout_core",

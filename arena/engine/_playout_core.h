@@ -117,6 +117,13 @@ typedef struct {
     double explore;                   /* the policy's share of uniformly random tiles */
     int err;     /* set when the position breaks an assumption, or a record could not be written */
     PyObject *rec; /* NULL, or the list that receives the game's turns in the replay's form */
+    /* Step by step (the environments' board tables): the turn's luck and action decisions
+     * answered so far, taken in order where the Game asks one; at the first with no answer the
+     * Sim stops (err G_ASKED) with the question in ask (F_LUCK: seat a, card b; F_ACTION: seat
+     * a, tile b). NULL: decisions are forced or random. */
+    const Forced *script;
+    int nscript, iscript;
+    Forced ask;
 } Sim;
 
 /* A policy: each member may be NULL where the policy has nothing to say (random play). */

@@ -148,3 +148,36 @@ def classic_observe(
 def classic_status(tables: Any, phase: Any, asked: Any, scores: Any = None, /) -> None: ...
 def classic_view(tables: Any, index: int, /) -> dict[str, Any]: ...
 def classic_asked(tables: Any, index: int, /) -> tuple[int, ...]: ...
+
+# The board game's tables of the environments (arena/env/core.py): buffers of BoardTable, stepped
+# under the rules of a board_rules capsule.
+def board_rules(
+    board: object,
+    bh: Sequence[int],
+    luck: Sequence[int],
+    actions: Sequence[int],
+    numbers: Sequence[int],
+    vector: Sequence[int],
+    action_space: Sequence[int],
+    /,
+) -> object: ...
+def board_table_size() -> int: ...
+def board_deal(tables: Any, rules: object, players: int, seeds: Any, which: Any, /) -> None: ...
+def board_step(
+    tables: Any, rules: object, actions: Any, rewards: Any, illegal: Any, strict: bool = False, /
+) -> None: ...
+def board_observe(
+    tables: Any,
+    rules: object,
+    template: Any,
+    seat: int,
+    obs: Any,
+    mask: Any,
+    which: Any = None,
+    /,
+) -> None: ...
+def board_status(
+    tables: Any, rules: object, phase: Any, asked: Any, scores: Any = None, /
+) -> None: ...
+def board_asked(tables: Any, rules: object, index: int, /) -> tuple[int, ...]: ...
+def board_view(tables: Any, rules: object, index: int, /) -> dict[str, Any]: ...

@@ -78,6 +78,7 @@ __all__ = [
     "SEED_BITS",
     "Position",
     "TileRule",
+    "general_board",
     "random_game",
     "random_game_scores",
     "runs_compiled",
@@ -179,6 +180,13 @@ def _board(name: str, rules: str = CURRENT.name) -> _Board:
     v = variant(name)
     assert v.board is not None
     return _Board(v.board.rows, reading(rules).bullheads(v))
+
+
+def general_board(name: str, rules: str = CURRENT.name) -> object:
+    """The compiled core's general board of the board variant ``name`` under the reading
+    ``rules`` (``None`` where the core is not built): what the core's board tables are made
+    of (:mod:`arena.env.core`)."""
+    return _board(name, rules).general
 
 
 # ------------------------------------------------------------------------------ positions

@@ -1,16 +1,21 @@
-"""Card-game tables on the compiled core: many games in numpy arrays, a decision point a step.
+"""Tables on the compiled core: many games in numpy arrays, a decision point a step.
 
-The environments of the card game (``classic``) step the compiled core
-(``arena/engine/_playout_core.c``: ``classic_deal``, ``classic_step``, ``classic_observe``),
-whose placements are the core's one card-game loop; this module holds the tables' memory and
-hands the core numpy arrays. The core writes each seat's vector (:mod:`arena.env.features`) and
-action mask directly, without a Python object per card.
+The environments step the compiled core (``arena/engine/_playout_core.c``) for every variant:
+the card game (``classic``) through :class:`ClassicTables` (``classic_deal``, ``classic_step``,
+``classic_observe``: placements by the core's card-game loop), the board game's four variants
+through :class:`BoardTables` (``board_deal``, ``board_step``, ``board_observe``: the core's
+general simulator, which plays a turn again from its reveal with the decisions answered so far
+and stops at the next one). This module holds the tables' memory and hands the core numpy
+arrays. The core writes each seat's vector (:mod:`arena.env.features`) and action mask
+directly, without a Python object per tile; a seed deals what ``Game.new`` deals from it, so
+the games are the Game's.
 
 A step answers one decision point of every table at once, as the parallel environment does: at
-a card choice every seat without a chosen card answers (``-1``: not yet, for the AEC env, whose
-seats answer one after the other), at a row choice only the asked seat. An asked seat's action
-outside its mask plays the arena's fault default (the lowest card; the row with the fewest
-bullheads, the topmost of equal rows) and is flagged in ``illegal``.
+a tile choice every seat without a chosen tile answers (``-1``: not yet, for the AEC env, whose
+seats answer one after the other), at a row, luck-card or action-card choice only the asked
+seat. An asked seat's action outside its mask plays the arena's fault default (the lowest tile;
+the row with the fewest bullheads, the topmost of equal rows; the first free space for a luck
+card; no action card) and is flagged in ``illegal``.
 
 >>> tables = ClassicTables(players=4, count=2)
 >>> tables.deal(np.array([5, 6], np.uint64))
@@ -20,29 +25,36 @@ bullheads, the topmost of equal rows) and is flagged in ``illegal``.
 >>> from arena.engine import Game
 >>> sorted(Game.new("classic", 4, 5).hands[1]) == tables.view(0)["hands"][1]
 True
+>>> board = BoardTables("pro+luck", players=3, count=2)
+>>> board.deal(np.array([5, 6], np.uint64))
+>>> board.view(1)["hands"][2] == Game.new("pro+luck", 3, 6).hands[2]
+True
 """
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from arena.engine.game import Game
-from arena.engine.playout import CORE
-from arena.engine.variants import variant
+from arena.engine.playout import CORE, general_board
+from arena.engine.readings import CURRENT, Reading, reading
+from arena.engine.variants import ACTION_CARDS, LUCK_CARDS, variant
 
 from .actions import ACTION_COUNT, BLOCKS, TILES, decision_of
 from .encoding import _static
+from .features import _ACTION_DECK, _LUCK_DECK, OBSERVATION_SIZE, SPACE_KINDS, SPEC
 from .features import BLOCKS as FEATURE_BLOCKS
-from .features import OBSERVATION_SIZE, SPACE_KINDS, SPEC
 from .table import IllegalActionError, SeatObservation, Table
 
-__all__ = ["ClassicTables", "CoreTable", "core_available", "make_table"]
+__all__ = ["BoardTables", "ClassicTables", "CoreTable", "core_available", "make_table"]
 
-#: The phases a table is in (``phase`` of :meth:`ClassicTables.phases`).
-OVER, TILE, TAKE_ROW = 0, 1, 2
+#: The phases a table is in (``phase`` of :meth:`ClassicTables.status` and
+#: :meth:`BoardTables.status`): over, the tile choice, the card game's row, a luck card's
+#: space, an action card.
+OVER, TILE, TAKE_ROW, LUCK, ACTION = 0, 1, 2, 3, 4
 
 _SPACES = FEATURE_BLOCKS["spaces"]
 _SPACE_FEATURES = 4 + len(SPACE_KINDS) + 2
@@ -50,7 +62,7 @@ _SPACE_FEATURES = 4 + len(SPACE_KINDS) + 2
 
 def core_available() -> bool:
     """Whether the compiled core is built (else the environments play through the Game)."""
-    return CORE is not None and hasattr(CORE, "classic_step")
+    return CORE is not None and hasattr(CORE, "classic_step") and hasattr(CORE, "board_step")
 
 
 @cache
@@ -91,37 +103,33 @@ def _layout() -> tuple[int, ...]:
     )
 
 
-class ClassicTables:
-    """``count`` card-game tables of ``players`` seats, in one buffer the core steps."""
+class _CoreTables:
+    """What the card game's and the board game's tables share: ``count`` tables of
+    ``players`` seats in one buffer the core steps, and the arrays handed to it (the core's
+    calls are the subclass's ``_deal``, ``_step``, ``_observe`` and ``_status``)."""
 
-    def __init__(self, players: int, count: int) -> None:
-        if CORE is None or not core_available():
-            raise RuntimeError("the compiled core is not built: the card-game tables need it")
-        variant("classic").check_players(players)
+    def __init__(self, players: int, count: int, table_size: int) -> None:
         if count < 1:
             raise ValueError(f"count {count}: at least one table")
         self.players = players
         self.count = count
         self._core: Any = CORE
-        self._tables = np.zeros(count * self._core.classic_table_size(), np.uint8)
-        self._template = _static("classic", players)
-        self._layout = _layout()
+        self._tables = np.zeros(count * table_size, np.uint8)
         self._illegal = np.zeros((count, players), np.uint8)
         self.dealt = False
 
     def deal(
         self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.bool_] | None = None
     ) -> None:
-        """Deal table ``i`` from ``seeds[i]`` (as ``Game.new("classic", players, seed)``),
+        """Deal table ``i`` from ``seeds[i]`` (as ``Game.new(variant, players, seed)``),
         every table or those where ``which`` is set."""
         seeds = np.ascontiguousarray(seeds, np.uint64)
         if seeds.shape != (self.count,):
             raise ValueError(f"seeds: shape ({self.count},), not {seeds.shape}")
-        if which is not None:
-            which = np.ascontiguousarray(which, np.uint8)
-            if not self.dealt and not which.all():
-                raise ValueError("the first deal deals every table")
-        self._core.classic_deal(self._tables, self.players, seeds, which)
+        chosen = None if which is None else np.ascontiguousarray(which, np.uint8)
+        if chosen is not None and not self.dealt and not chosen.all():
+            raise ValueError("the first deal deals every table")
+        self._deal(seeds, chosen)
         self.dealt = True
 
     def step(
@@ -131,18 +139,17 @@ class ClassicTables:
         strict: bool = False,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
         """One decision point of every table: ``actions`` ``(count, players)`` (``-1``: this
-        seat does not answer yet). The rewards (change of score, penalty points negative), where
-        an asked seat's action was illegal, and the actions played: an illegal one's fault
-        default, or with ``strict`` nothing (that table is left as it was)."""
+        seat does not answer yet). The rewards (change of points: penalty points negative,
+        the final scores counting once a game is over), where an asked seat's action was
+        illegal, and the actions played: an illegal one's fault default, or with ``strict``
+        nothing (that table is left as it was)."""
         self._check()
         played = np.array(actions, np.int64, order="C")
         if played.shape != (self.count, self.players):
             raise ValueError(f"actions: shape {(self.count, self.players)}, not {played.shape}")
         if rewards is None:
             rewards = np.empty((self.count, self.players), np.float32)
-        self._core.classic_step(
-            self._tables, played, rewards, self._illegal, self._layout[14], strict
-        )
+        self._step(played, rewards, strict)
         return rewards, self._illegal == 1, played
 
     @property
@@ -167,7 +174,8 @@ class ClassicTables:
 
         ``shown`` (from :meth:`shown_buffer`, with ``obs`` and ``mask``): the tables as ``obs``
         and ``mask`` show them, kept up to date by every call given it; primed, only the entries
-        that differ from what they show are written (a step changes a few of them)."""
+        that differ from what they show are written (a step changes a few of them). The board
+        game's tables write every vector whole (``primed`` and ``shown`` change nothing)."""
         self._check()
         shape = (self.count,) if seat >= 0 else (self.count, self.players)
         if obs is None:
@@ -177,9 +185,7 @@ class ClassicTables:
         if obs.shape != (*shape, OBSERVATION_SIZE) or mask.shape != (*shape, ACTION_COUNT):
             raise ValueError(f"obs and mask: shapes {shape} + (size,), not {obs.shape}")
         chosen = None if which is None else np.ascontiguousarray(which, np.uint8)
-        self._core.classic_observe(
-            self._tables, self._layout, self._template, seat, obs, mask, chosen, primed, shown
-        )
+        self._observe(self._tables, seat, obs, mask, chosen, primed, shown)
         return obs, mask
 
     def observe_tables(
@@ -193,30 +199,27 @@ class ClassicTables:
         obs = np.empty((*shape, OBSERVATION_SIZE), np.float32)
         mask = np.empty((*shape, ACTION_COUNT), np.int8)
         if len(index):
-            self._core.classic_observe(tables, self._layout, self._template, seat, obs, mask)
+            self._observe(tables, seat, obs, mask)
         return obs, mask
 
-    def shown_buffer(self) -> npt.NDArray[np.uint8]:
-        """A buffer for :meth:`observe`'s ``shown``: nothing shown yet (the first call writes
-        every entry)."""
-        return np.zeros_like(self._tables)
-
     def status(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-        """Each table's phase (:data:`OVER`, :data:`TILE`, :data:`TAKE_ROW`) and the seat a
-        row is asked of (-1: none)."""
+        """Each table's phase (:data:`OVER`, :data:`TILE`, :data:`TAKE_ROW`, :data:`LUCK`,
+        :data:`ACTION`) and the seat a row, a luck card or an action card is asked of (-1:
+        none)."""
         self._check()
         phase = np.empty(self.count, np.int8)
         asked = np.empty(self.count, np.int8)
-        self._core.classic_status(self._tables, phase, asked)
+        self._status(phase, asked)
         return phase, asked
 
     def scores(self) -> npt.NDArray[np.int64]:
-        """Every table's scores as the engine counts them (penalty points), ``(count,
+        """Every table's scores as the engine counts them (the card game's penalty points
+        positive; the final scores, after the hand penalty, once a game is over), ``(count,
         players)``."""
         self._check()
         phase = np.empty(self.count, np.int8)
         scores = np.empty((self.count, self.players), np.int64)
-        self._core.classic_status(self._tables, phase, np.empty_like(phase), scores)
+        self._status(phase, np.empty_like(phase), scores)
         return scores
 
     def masks(self, seat: int = -1) -> npt.NDArray[np.int8]:
@@ -224,14 +227,8 @@ class ClassicTables:
         self._check()
         shape = (self.count,) if seat >= 0 else (self.count, self.players)
         mask = np.empty((*shape, ACTION_COUNT), np.int8)
-        self._core.classic_observe(self._tables, self._layout, self._template, seat, None, mask)
+        self._observe(self._tables, seat, None, mask)
         return mask
-
-    def view(self, index: int) -> dict[str, Any]:
-        """Table ``index`` as plain values: rows, hands, scores, chosen, phase, asked, turn."""
-        self._check()
-        result: dict[str, Any] = self._core.classic_view(self._tables, index)
-        return result
 
     def _check(self) -> None:
         if not self.dealt:
@@ -240,11 +237,95 @@ class ClassicTables:
     @property
     def buffer(self) -> npt.NDArray[np.uint8]:
         """The tables' memory, read-only (for the house policies, :mod:`arena.bots._policies`,
-        and to keep a state: ``buffer.copy()``, given back by :meth:`restore`). Only the core
-        writes it: what it holds indexes the core's arrays."""
+        and to keep a state: ``buffer.copy()``). Only the core writes it: what it holds indexes
+        the core's arrays."""
         view = self._tables.view()
         view.flags.writeable = False
         return view
+
+    # the core's calls
+    def _deal(self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.uint8] | None) -> None:
+        raise NotImplementedError
+
+    def _step(
+        self, played: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32], strict: bool
+    ) -> None:
+        raise NotImplementedError
+
+    def _observe(
+        self,
+        tables: npt.NDArray[np.uint8],
+        seat: int,
+        obs: npt.NDArray[np.float32] | None,
+        mask: npt.NDArray[np.int8] | None,
+        which: npt.NDArray[np.uint8] | None = None,
+        primed: bool = False,
+        shown: npt.NDArray[np.uint8] | None = None,
+    ) -> None:
+        raise NotImplementedError
+
+    def _status(
+        self,
+        phase: npt.NDArray[np.int8],
+        asked: npt.NDArray[np.int8],
+        scores: npt.NDArray[np.int64] | None = None,
+    ) -> None:
+        raise NotImplementedError
+
+
+class ClassicTables(_CoreTables):
+    """``count`` card-game tables of ``players`` seats, in one buffer the core steps."""
+
+    def __init__(self, players: int, count: int) -> None:
+        if CORE is None or not core_available():
+            raise RuntimeError("the compiled core is not built: the card-game tables need it")
+        variant("classic").check_players(players)
+        super().__init__(players, count, CORE.classic_table_size())
+        self._template = _static("classic", players)
+        self._layout = _layout()
+
+    def _deal(self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.uint8] | None) -> None:
+        self._core.classic_deal(self._tables, self.players, seeds, which)
+
+    def _step(
+        self, played: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32], strict: bool
+    ) -> None:
+        self._core.classic_step(
+            self._tables, played, rewards, self._illegal, self._layout[14], strict
+        )
+
+    def _observe(
+        self,
+        tables: npt.NDArray[np.uint8],
+        seat: int,
+        obs: npt.NDArray[np.float32] | None,
+        mask: npt.NDArray[np.int8] | None,
+        which: npt.NDArray[np.uint8] | None = None,
+        primed: bool = False,
+        shown: npt.NDArray[np.uint8] | None = None,
+    ) -> None:
+        self._core.classic_observe(
+            tables, self._layout, self._template, seat, obs, mask, which, primed, shown
+        )
+
+    def _status(
+        self,
+        phase: npt.NDArray[np.int8],
+        asked: npt.NDArray[np.int8],
+        scores: npt.NDArray[np.int64] | None = None,
+    ) -> None:
+        self._core.classic_status(self._tables, phase, asked, scores)
+
+    def shown_buffer(self) -> npt.NDArray[np.uint8]:
+        """A buffer for :meth:`observe`'s ``shown``: nothing shown yet (the first call writes
+        every entry)."""
+        return np.zeros_like(self._tables)
+
+    def view(self, index: int) -> dict[str, Any]:
+        """Table ``index`` as plain values: rows, hands, scores, chosen, phase, asked, turn."""
+        self._check()
+        result: dict[str, Any] = self._core.classic_view(self._tables, index)
+        return result
 
     def restore(self, state: npt.ArrayLike) -> None:
         """Put back a state :attr:`buffer` held (``buffer.copy()``): every table is checked
@@ -259,38 +340,168 @@ class ClassicTables:
         self.dealt = True
 
 
+@cache
+def _board_rules(variant_name: str, rules: str) -> object:
+    """The core's rules of a board variant under the reading ``rules``, with the vector's and
+    the action space's layout (its ``BO_*`` and ``BA_*`` numbers)."""
+    from .actions import SPACES
+
+    v = variant(variant_name)
+    r = reading(rules)
+    names = [name for name, *_ in SPEC]
+    # the blocks after the static ones, in the order the core numbers them (its BO_*)
+    assert names[:3] == ["variant", "players", "decision"]
+    vector = [
+        *(FEATURE_BLOCKS[name].start for name in names[2:]),
+        OBSERVATION_SIZE,
+        _SPACE_FEATURES,
+        TILES,
+        max(_LUCK_DECK, 1),
+        max(_ACTION_DECK, 1),
+    ]
+    space = [
+        BLOCKS["luck"].start,
+        SPACES,
+        BLOCKS["action none"].start,
+        *(BLOCKS[f"action {card}"].start for card in ACTION_CARDS),
+        ACTION_COUNT,
+    ]
+    numbers = (
+        int(v.actions),
+        v.hand_size,
+        v.tiles,
+        v.start_rows,
+        int(r.stop_on_own_row),
+        int(r.another_lowest_first),
+        int(r.plus5_replaces),
+    )
+    core: Any = CORE
+    return core.board_rules(
+        general_board(v.name, r.name),
+        r.bullheads(v),
+        [LUCK_CARDS.index(card) for card in v.luck_deck],
+        [ACTION_CARDS.index(card) for card in v.action_deck],
+        numbers,
+        vector,
+        space,
+    )
+
+
+class BoardTables(_CoreTables):
+    """``count`` tables of the board variant ``variant_name`` for ``players`` seats, in one
+    buffer the core steps, played under the reading ``rules``: the methods of
+    :class:`ClassicTables` (but :meth:`~ClassicTables.restore`), and :meth:`asked`."""
+
+    def __init__(
+        self, variant_name: str, players: int, count: int, rules: Reading = CURRENT
+    ) -> None:
+        if CORE is None or not core_available():
+            raise RuntimeError("the compiled core is not built: the board tables need it")
+        v = variant(variant_name)
+        if v.classic:
+            raise ValueError("the card game's tables are ClassicTables")
+        v.check_players(players)
+        super().__init__(players, count, CORE.board_table_size())
+        self.variant = v.name
+        self.rules = rules
+        self._rules = _board_rules(v.name, rules.name)
+        self._template = _static(v.name, players)
+
+    def _deal(self, seeds: npt.NDArray[np.uint64], which: npt.NDArray[np.uint8] | None) -> None:
+        self._core.board_deal(self._tables, self._rules, self.players, seeds, which)
+
+    def _step(
+        self, played: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32], strict: bool
+    ) -> None:
+        self._core.board_step(self._tables, self._rules, played, rewards, self._illegal, strict)
+
+    def _observe(
+        self,
+        tables: npt.NDArray[np.uint8],
+        seat: int,
+        obs: npt.NDArray[np.float32] | None,
+        mask: npt.NDArray[np.int8] | None,
+        which: npt.NDArray[np.uint8] | None = None,
+        primed: bool = False,
+        shown: npt.NDArray[np.uint8] | None = None,
+    ) -> None:
+        self._core.board_observe(tables, self._rules, self._template, seat, obs, mask, which)
+
+    def _status(
+        self,
+        phase: npt.NDArray[np.int8],
+        asked: npt.NDArray[np.int8],
+        scores: npt.NDArray[np.int64] | None = None,
+    ) -> None:
+        self._core.board_status(self._tables, self._rules, phase, asked, scores)
+
+    def shown_buffer(self) -> None:
+        """Nothing: every vector is written whole."""
+
+    def asked(self, index: int) -> tuple[int, ...]:
+        """The seats table ``index`` waits for (none once it is over)."""
+        self._check()
+        asked: tuple[int, ...] = self._core.board_asked(self._tables, self._rules, index)
+        return asked
+
+    def view(self, index: int) -> dict[str, Any]:
+        """Table ``index`` as plain values: phase, asked, turn, scores, final, hands, held,
+        chosen, rows, the turn's answers so far, ..."""
+        self._check()
+        result: dict[str, Any] = self._core.board_view(self._tables, self._rules, index)
+        return result
+
+
 class CoreTable(Table):
-    """One card game on the compiled core, with :class:`~arena.env.table.Table`'s methods.
+    """One game of any variant on the compiled core, with :class:`~arena.env.table.Table`'s
+    methods.
 
     The core plays and shows the game; :attr:`game` (the engine's ``Game``, for views, replays
     and analysis) is brought up to date from the decisions played when it is asked for, so an
     environment that only steps and observes never builds one.
 
-    >>> table = CoreTable(players=3)
+    >>> table = CoreTable("pro+luck", players=3)
     >>> table.deal(seed=5)
     >>> while table.asked():
     ...     for seat in table.asked():
     ...         table.apply(seat, int(table.mask(seat).nonzero()[0][0]))
-    >>> [-int(r) for r in table.rewards()] == list(table.game.result().scores)
+    >>> [int(r) for r in table.rewards()] == list(table.game.result().scores)
     True
     """
 
-    def __init__(self, players: int) -> None:
-        super().__init__("classic", players)
-        self._tables = ClassicTables(players, 1)
+    def __init__(self, variant_name: str, players: int, rules: Reading = CURRENT) -> None:
+        super().__init__(variant_name, players, rules)
+        core: Any = CORE
         self._actions = np.full((1, players), -1, np.int64)
         self._rewards = np.zeros((1, players), np.float32)
         self._gained = np.zeros(players, np.float64)
         self._seed = 0
         self._log: list[tuple[int, int]] = []  # (seat, action) since the deal
         self._played = 0  # of which the game has played so far
-        # the core's calls, bound once: an AEC step is a few of them
-        self._core: Any = CORE
-        self._buffer = self._tables._tables  # written by the core's step
+        self._tables: ClassicTables | BoardTables
+        # the core's calls, bound once to this table's arrays: an AEC step is a few of them
+        if self.variant.classic:
+            classic = ClassicTables(players, 1)
+            buffer = classic._tables
+            self._asked = partial(core.classic_asked, buffer, 0)
+            self._observe = partial(core.classic_observe, buffer, _layout(), classic._template)
+            self._apply = partial(
+                core.classic_step, buffer, self._actions, self._rewards, classic.flags,
+                BLOCKS["take_row"].start, True,
+            )  # fmt: skip
+            self._tables = classic
+        else:
+            board = BoardTables(self.variant.name, players, 1, rules)
+            buffer, rules_of = board._tables, board._rules
+            self._asked = partial(core.board_asked, buffer, rules_of, 0)
+            self._observe = partial(core.board_observe, buffer, rules_of, board._template)
+            self._apply = partial(
+                core.board_step, buffer, rules_of, self._actions, self._rewards, board.flags, True
+            )
+            self._tables = board
         self._flags = self._tables.flags
-        self._layout = _layout()
-        self._template = _static("classic", players)
-        self._take_row = BLOCKS["take_row"].start
+        # points are signed so that more is better: the card game's penalty points negated
+        self._sign = -1 if self.variant.classic else 1
 
     @property
     def game(self) -> Game:
@@ -298,7 +509,7 @@ class CoreTable(Table):
         if not self._tables.dealt:
             raise RuntimeError("no game dealt yet: call reset() first")
         if self._game is None:
-            self._game = Game.new("classic", self.players, self._seed)
+            self._game = Game.new(self.variant.name, self.players, self._seed, self.rules)
             self._played = 0
         for seat, action in self._log[self._played :]:
             decision = decision_of(action)
@@ -316,7 +527,7 @@ class CoreTable(Table):
 
     def asked(self) -> tuple[int, ...]:
         self._tables._check()
-        asked: tuple[int, ...] = self._core.classic_asked(self._buffer, 0)
+        asked: tuple[int, ...] = self._asked()
         return asked
 
     def observation(self, seat: int, view: object = None) -> SeatObservation:
@@ -324,7 +535,7 @@ class CoreTable(Table):
         self._tables._check()
         obs = np.empty(OBSERVATION_SIZE, np.float32)
         mask = np.empty(ACTION_COUNT, np.int8)
-        self._core.classic_observe(self._buffer, self._layout, self._template, seat, obs, mask)
+        self._observe(seat, obs, mask)
         return {"observation": obs, "action_mask": mask}
 
     def observations(self) -> list[SeatObservation]:
@@ -344,9 +555,7 @@ class CoreTable(Table):
         actions = self._actions
         actions.fill(-1)
         actions[0, seat] = action
-        self._core.classic_step(
-            self._buffer, actions, self._rewards, self._flags, self._take_row, True
-        )
+        self._apply()
         if self._flags[0, seat]:
             raise IllegalActionError(f"action {action} is not legal for seat {seat} now")
         self._gained += self._rewards[0]
@@ -364,8 +573,7 @@ class CoreTable(Table):
         return {seat for seat in asked if illegal[0, seat]}
 
     def points(self) -> list[int]:
-        scores = self._tables.view(0)["scores"]
-        return [-s for s in scores]
+        return [self._sign * int(s) for s in self._tables.scores()[0]]
 
     def rewards(self) -> list[float]:
         gained: list[float] = self._gained.tolist()
@@ -373,9 +581,9 @@ class CoreTable(Table):
         return gained
 
 
-def make_table(variant: str, players: int) -> Table:
-    """The table the environments play ``variant`` on: the compiled core's for the card game
-    (where it is built), else one over the engine's ``Game``."""
-    if variant == "classic" and core_available():
-        return CoreTable(players)
-    return Table(variant, players)
+def make_table(variant: str, players: int, rules: Reading = CURRENT) -> Table:
+    """The table the environments play ``variant`` on under the reading ``rules``: the compiled
+    core's (where it is built), else one over the engine's ``Game``."""
+    if core_available():
+        return CoreTable(variant, players, rules)
+    return Table(variant, players, rules)

@@ -7,9 +7,11 @@ in seat order. A step is one of the learner's decisions; the bots play in betwee
 each bot gets its own seed, from the deal seed as ``nimmt play`` derives it). The reward is the
 learner's change of score since its previous decision (penalty points negative; the game's final
 scores count), so a game's rewards add up to its final score. Observations, actions and masks
-are those of the PettingZoo environments (:mod:`arena.env.actions`, :mod:`arena.env.features`);
-an action outside the mask plays the arena's fault default instead and the step's info says
-``{"illegal_action": True}``.
+are those of the PettingZoo environments (:mod:`arena.env.actions`, :mod:`arena.env.features`),
+and the game is played on the same table (:func:`arena.env.core.make_table`: the compiled
+core where it is built; the bots' views come from the engine's ``Game``, brought up to date
+from the decisions played); an action outside the mask plays the arena's fault default instead
+and the step's info says ``{"illegal_action": True}``.
 
 >>> env = SeatEnv("basic", opponents=["heuristic", "random"], seed=1)
 >>> observation, info = env.reset()
@@ -31,15 +33,16 @@ import numpy as np
 
 from arena.bots.base import Bot, GameInfo
 from arena.bots.registry import make_bot
-from arena.engine.decisions import Decision, DecisionKind
+from arena.engine.decisions import DecisionKind
 from arena.engine.game import Game
 from arena.engine.observation import Observation
 from arena.local import bot_seed
 from arena.table.defaults import default_decision
 
-from .actions import ACTION_COUNT, decision_of
+from .actions import ACTION_COUNT, action_of
 from .aec import observation_space
-from .table import DealSeeds, SeatObservation, Table
+from .core import make_table
+from .table import DealSeeds, SeatObservation
 
 
 class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -58,7 +61,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if isinstance(opponents, str):
             raise TypeError("opponents: a list of bot specs, one per other seat")
         players = len(opponents) + 1
-        self._table = Table(variant, players)
+        self._table = make_table(variant, players)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: a table of {players} has seats 0..{players - 1}")
         if render_mode not in (None, "ansi"):
@@ -74,6 +77,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.observation_space = observation_space()
         self.action_space = gymnasium.spaces.Discrete(ACTION_COUNT)
         self._view: Observation | None = None
+        self._observation: SeatObservation = {}
         self._deal_seed = 0
 
     @property
@@ -100,7 +104,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             bot.start_game(GameInfo(variant, players, s, bot_seed(self._deal_seed, 0, s)))
         self._advance()
         self._table.rewards()  # what happened before the learner's first decision counts too
-        return self._observation(), {}
+        return self._observation, {}
 
     def step(self, action: Any) -> tuple[SeatObservation, float, bool, bool, dict[str, Any]]:
         view = self.view()
@@ -108,39 +112,41 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise RuntimeError("the game is over: call reset() to deal a new one")
         info: dict[str, Any] = {}
         index = operator.index(action)
-        decision = decision_of(index) if 0 <= index < ACTION_COUNT else None
-        if decision is None or decision not in view.legal:
-            decision = default_decision(view)
+        if not (0 <= index < ACTION_COUNT and self._observation["action_mask"][index]):
+            index = action_of(default_decision(view))
             info["illegal_action"] = True
-        self._table.game.apply(self.seat, decision)
+        self._table.apply(self.seat, index)
         self._advance()
         reward = self._table.rewards()[self.seat]
-        terminated = self._table.game.is_over()
+        terminated = not self._table.asked()
         if terminated:
             self._finish()
-        return self._observation(), reward, terminated, False, info
-
-    def _observation(self) -> SeatObservation:
-        return self._table.observation(self.seat, self.view())
+        return self._observation, reward, terminated, False, info
 
     def _advance(self) -> None:
         """Let the bots play until the learner is asked or the game is over; keep the learner's
-        view from the moment it is asked (before any bot's tile choice of the same turn)."""
-        game = self._table.game
-        while (pending := game.pending) is not None:
-            if self.seat in pending.seats:
-                self._view = self._table.view(self.seat)
-                if pending.kind is DecisionKind.TILE:
-                    self._bots_decide([s for s in pending.seats if s != self.seat])
+        view and observation from the moment it is asked (before any bot's tile choice of the
+        same turn)."""
+        table = self._table
+        while asked := table.asked():
+            if self.seat in asked:
+                self._keep_learners()
+                pending = self.view().pending
+                if pending is not None and pending.kind is DecisionKind.TILE:
+                    self._bots_decide([s for s in asked if s != self.seat])
                 return
-            self._bots_decide(list(pending.seats))
+            self._bots_decide(list(asked))
+        self._keep_learners()
+
+    def _keep_learners(self) -> None:
         self._view = self._table.view(self.seat)
+        self._observation = self._table.observation(self.seat, self._view)
 
     def _bots_decide(self, seats: list[int]) -> None:
         views = [self._table.view(s) for s in seats]
-        decisions: list[Decision] = [self._bots[v.seat].decide(v) for v in views]
+        decisions = [self._bots[v.seat].decide(v) for v in views]
         for view, decision in zip(views, decisions, strict=True):
-            self._table.game.apply(view.seat, decision)
+            self._table.apply(view.seat, action_of(decision))
 
     def _finish(self) -> None:
         result = self._table.game.result()

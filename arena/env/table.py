@@ -1,9 +1,9 @@
 """One game as the environments drive it: the deal seeds, a seat's view and mask, the rewards.
 
 The AEC, parallel and single-seat environments share this; none of them touches the engine
-otherwise. :func:`arena.env.core.make_table` gives the card game's table on the compiled core
-(:class:`arena.env.core.CoreTable`: the same methods, the core's placements, vectors and masks)
-where the core is built, else a :class:`Table` over the engine's ``Game``.
+otherwise. :func:`arena.env.core.make_table` gives the table on the compiled core
+(:class:`arena.env.core.CoreTable`: the same methods, the core's placements, vectors and masks,
+every variant) where the core is built, else a :class:`Table` over the engine's ``Game``.
 
 Rewards are changes of score, signed so that more is better for the seat: the board game's
 points as they are, the card game's penalty points negated. The game's final scores
@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
+from arena.engine.readings import CURRENT, Reading
 from arena.engine.variants import variant as get_variant
 from arena.table.defaults import default_decision
 
@@ -76,10 +77,11 @@ class DealSeeds:
 class Table:
     """A game of ``variant`` for ``players`` seats, dealt again by :meth:`deal`."""
 
-    def __init__(self, variant: str, players: int) -> None:
+    def __init__(self, variant: str, players: int, rules: Reading = CURRENT) -> None:
         self.variant = get_variant(variant)
         self.variant.check_players(players)
         self.players = players
+        self.rules = rules  # the reading of the rules the games are played under
         self._game: Game | None = None
         self._points = [0] * players
 
@@ -92,8 +94,8 @@ class Table:
 
     def deal(self, seed: int) -> None:
         """A new game dealt from ``seed`` (the engine's deal: ``Game.new(variant, players,
-        seed)``, so ``nimmt`` can replay it)."""
-        self._game = Game.new(self.variant.name, self.players, seed)
+        seed, rules)``, so ``nimmt`` can replay it)."""
+        self._game = Game.new(self.variant.name, self.players, seed, self.rules)
         self._points = self.points()
 
     def asked(self) -> tuple[int, ...]:

@@ -25,8 +25,8 @@ truncates.
 ``Game.new(variant, players, seed)`` and the single environments deal from it, so game ``i``'s
 first game equals ``parallel_env(variant, players, seed=S + i)``'s with the same actions.
 
-The card game runs on the compiled core (:mod:`arena.env.core`: placements, vectors and masks
-in C); the board game's variants go through the engine's ``Game``, game by game (correct, the
+Every variant runs on the compiled core (:mod:`arena.env.core`: placements, vectors and masks
+in C); where the core is not built, the engine's ``Game`` plays, game by game (correct, the
 same API, not fast).
 
 >>> env = VectorEnv("classic", players=4, num_envs=8, seed=1)
@@ -59,7 +59,7 @@ from arena.engine.variants import variant as get_variant
 
 from .actions import ACTION_COUNT, BLOCKS
 from .aec import observation_space
-from .core import OVER, TAKE_ROW, ClassicTables, core_available
+from .core import OVER, TAKE_ROW, BoardTables, ClassicTables, core_available
 from .encoding import action_mask, encode
 from .features import OBSERVATION_SIZE
 from .table import Table
@@ -134,8 +134,8 @@ def house_actions(
 
 
 class _GameTables:
-    """The board game's variants: the same interface as :class:`ClassicTables`, one ``Game``
-    per table (the engine's rules and views, game by game)."""
+    """Where the core is not built: the same interface as :class:`ClassicTables`, one
+    ``Game`` per table (the engine's rules and views, game by game)."""
 
     def __init__(self, variant: str, players: int, count: int) -> None:
         self.players = players
@@ -196,7 +196,10 @@ class _GameTables:
         return phase, np.full(self.count, -1, np.int8)
 
     def scores(self) -> npt.NDArray[np.int64]:
-        return np.array([t.game.scores for t in self._tables], np.int64)
+        return np.array(
+            [t.game.result().scores if t.game.is_over() else t.game.scores for t in self._tables],
+            np.int64,
+        )
 
     def observe_tables(
         self, index: npt.NDArray[np.intp], seat: int = -1
@@ -217,7 +220,7 @@ class _GameTables:
         """Nothing: every observation is written whole."""
 
 
-Tables = ClassicTables | _GameTables
+Tables = ClassicTables | BoardTables | _GameTables
 
 
 class _Batch:
@@ -227,11 +230,13 @@ class _Batch:
 
     def __init__(self, variant: str, players: int, count: int, seed: int | None, seat: int):
         get_variant(variant).check_players(players)
-        self.tables: Tables = (
-            ClassicTables(players, count)
-            if variant == "classic" and core_available()
-            else _GameTables(variant, players, count)
-        )
+        self.tables: Tables
+        if not core_available():
+            self.tables = _GameTables(variant, players, count)
+        elif variant == "classic":
+            self.tables = ClassicTables(players, count)
+        else:
+            self.tables = BoardTables(variant, players, count)
         self.players = players
         self.count = count
         self.seat = seat
