@@ -293,3 +293,52 @@ def test_without_the_core_the_environments_play_on_the_games_table():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["ok"]
+
+
+#: Run in a child process: a crash there fails the test below instead of ending pytest.
+CORRUPTED_MID_TURN = """
+import random, sys
+import numpy as np
+from arena.env.core import BoardTables
+seed = int(sys.argv[1])
+rng = random.Random(seed)
+tables = BoardTables("pro+luck", 4, 1)
+tables.deal(np.array([seed], np.uint64))
+while len(tables.asked(0)) != 1:  # a luck card or an action card asked: a turn under way
+    masks = tables.masks()
+    pick = [rng.choice(np.flatnonzero(masks[0, s])) if masks[0, s].any() else 0 for s in range(4)]
+    tables.step(np.array([pick], np.int64))
+core, rules, kept = tables._core, tables._rules, tables._tables.copy()
+rewards, flags = np.zeros((1, 4), np.float32), np.zeros((1, 4), np.uint8)
+refused = 0
+for trial in range(150):
+    wild = kept.copy()
+    for _ in range(rng.randint(1, 12)):  # ints anywhere before the position now
+        at = rng.randrange(0, kept.size // 2) // 4 * 4
+        value = rng.choice([-5, -1, 7, 200, 1000, 2**30, rng.randrange(-100, 300)])
+        wild[at : at + 4] = np.frombuffer(np.int32(value).tobytes(), np.uint8)
+    masks = np.zeros((1, 4, 432), np.int8)
+    try:
+        core.board_observe(wild, rules, tables._template, -1, None, masks)
+        pick = [rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in masks[0]]
+        for _ in range(3):
+            core.board_step(wild, rules, np.array([pick], np.int64), rewards, flags)
+    except ValueError:
+        refused += 1
+print(refused)
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_board_table_corrupted_mid_turn_is_refused_or_played_never_a_crash(seed):
+    """The turn's start and its answers so far are replayed from the buffer: numbers out of
+    range there (a hostile or careless caller's bytes) give a ValueError, never a crash."""
+    done = subprocess.run(
+        [sys.executable, "-c", CORRUPTED_MID_TURN, str(seed)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout) > 0  # some corruptions were caught, the rest played
