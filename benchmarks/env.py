@@ -17,32 +17,34 @@ every action drawn uniformly from the mask, and prints steps (decisions) per CPU
 - **parallel**: one ``env.step(actions)`` per decision point; its figure counts decisions, so
   the simultaneous tile choice of four seats is four;
 - **seat**: :class:`arena.env.SeatEnv` against ``random`` bots (the learner's decisions only);
-- **vector** (the card game): :class:`arena.env.VectorEnv` with ``G`` games (default 1,024,
-  ``copy=False``), every seat's random legal action drawn by the core's batched random policy;
-  counted in decisions as the parallel env.
+- **vector**: :class:`arena.env.VectorEnv` with ``G`` games (default 1,024, ``copy=False``),
+  counted in decisions as the parallel env; in the card game every seat's random legal action
+  is drawn by the core's batched random policy, in the board game by numpy from the masks.
 
-Then the ratios the environment issue asks for: AEC / core, AEC / AEC Game and vector / AEC.
+Then the ratios the environment issue asks for: AEC / core, AEC / AEC Game and vector / AEC
+(each variant's vector env against its own AEC env).
 
-Measured in one run on the shared 2-core development machine (load average 1.5 as it started,
-other work running; ``nice -n 10``, ``--seconds 3``), steps per CPU second:
+Measured in one run on the shared 2-core development machine (load average 1.3 as it started;
+``--seconds 3``), steps per CPU second:
 
 =========== ======== ======== ======== ========= ========= ======== ========= =========
 variant     engine   core     AEC      AEC Game  parallel  seat     AEC/core  AEC/Game
 =========== ======== ======== ======== ========= ========= ======== ========= =========
-basic       113079   130319   81767    13149     99515     9192     0.63      6.22
-basic+luck  58582    142489   96890    10985     74747     7088     0.68      8.82
-pro         95721    143237   90631    12276     84397     8426     0.63      7.38
-pro+luck    65641    135888   92659    11175     69215     6723     0.68      8.29
-classic     130862   164067   100188   16356     84781     9706     0.61      6.13
+basic       121362   135133   90653    12537     115629    9121     0.67      7.23
+basic+luck  67916    140307   93653    11622     78686     7239     0.67      8.06
+pro         97793    146105   96253    13080     90670     8668     0.66      7.36
+pro+luck    67440    142152   97068    11993     73117     6972     0.68      8.09
+classic     131240   160420   103051   17040     94601     10453    0.64      6.05
 =========== ======== ======== ======== ========= ========= ======== ========= =========
 
-The board game's AEC env on the core: **6.2x to 8.8x** the same env on the Game's table,
-0.63-0.68x the bare core loop (before, every board variant played on the Game: 9,000-14,000
-steps/s in an earlier run). The card game's AEC env: 0.61x the bare core loop (the earlier
-run's 0.58x). The vector env with 1,024 card games: 1,948,000 decisions/s, **19.4x** the AEC
-env (22.5x in an earlier run under a load average of 4.8). A card-game step writes only the
-entries of each vector that changed; what changes alike for every seat of a table is worked out
-once a table, and the lines of the next seat's vector are fetched while this one's are written.
+The board game's AEC env on the core: **7.2x to 8.1x** the same env on the Game's table,
+0.66-0.68x the bare core loop (before, every board variant played on the Game). The card game's
+AEC env: 103,000 steps/s, **0.64x** the bare core loop. The vector env with 1,024 card games:
+2,240,000 decisions/s, **21.7x** the AEC env (19.4x in an earlier run under more load). A
+card-game step writes only the entries of each vector that changed; what changes alike for
+every seat of a table is worked out once a table, and the lines of the next seat's vector are
+fetched while this one's are written. ``seat`` stays near 10,000: :class:`arena.env.SeatEnv`'s
+house bots read the engine's view, so it keeps a ``Game`` up to date every step.
 """
 
 import argparse
@@ -63,6 +65,7 @@ from arena.env import SeatEnv, VectorEnv, env, parallel_env
 from arena.env.actions import BLOCKS
 from arena.env.core import BoardTables, ClassicTables, core_available
 from arena.env.table import Table
+from arena.env.vector import random_actions
 
 
 def rate(play_one: Callable[[], int], seconds: float) -> float:
@@ -168,6 +171,25 @@ def vector_rate(players: int, games: int, seconds: float) -> float:
     return decisions / (now - start)
 
 
+def board_vector_rate(variant: str, players: int, games: int, seconds: float) -> float:
+    """Decisions per CPU second of :class:`VectorEnv`'s steps with ``games`` board games; every
+    asked seat's action is drawn from its mask by numpy (:func:`arena.env.vector.random_actions`)
+    outside the time counted (a uniform draw over 432 actions of 4,096 seats costs more than the
+    step: the board game has no batched random policy in the core)."""
+    e = VectorEnv(variant, players, games, seed=1, copy=False)
+    observations, _ = e.reset()
+    rng = np.random.default_rng(1)
+    decisions, spent = 0, 0.0
+    while spent < seconds:
+        mask = observations["action_mask"]
+        decisions += int((mask[..., 0] == 0).sum())  # WAIT illegal: the seat is asked
+        actions = random_actions(mask, rng)
+        start = time.process_time()
+        observations, *_ = e.step(actions)
+        spent += time.process_time() - start
+    return decisions / spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
@@ -191,6 +213,7 @@ def main() -> None:
         + " ".join(f"{n:>9}" for n in names)
         + "".join(f" {r:>9}" for r, *_ in ratios)
     )
+    aecs: dict[str, float] = {}
     classic: dict[str, float] = {}
     for variant in VARIANT_NAMES:
         figures: dict[str, float] = {}
@@ -204,6 +227,7 @@ def main() -> None:
             f"{figures[a] / figures[b]:9.2f}" if b in figures else f"{'-':>9}" for _, a, b in ratios
         ]
         print(f"{variant:12} " + " ".join(cells))
+        aecs[variant] = figures["AEC"]
         if variant == "classic":
             classic = figures
     if core_available() and classic:
@@ -212,6 +236,11 @@ def main() -> None:
         print(f"classic: AEC {aec / core:.2f}x the core loop")
         print(f"vector env, {args.games} classic games: {vector:.0f} decisions/s, ", end="")
         print(f"{vector / aec:.1f}x the AEC env")
+        for variant in VARIANT_NAMES:
+            if variant != "classic":
+                board = board_vector_rate(variant, args.players, args.games, args.seconds)
+                print(f"vector env, {args.games} {variant} games: ", end="")
+                print(f"{board:.0f} decisions/s, {board / aecs[variant]:.1f}x its AEC env")
 
 
 if __name__ == "__main__":
