@@ -20,8 +20,11 @@ when it differs from what this script produces now):
   and ``golang-google-grpc-dev`` the code compiles against) write ``arena.pb.go`` and
   ``arena_grpc.pb.go`` (package ``nimmtv1``, import path ``nimmt-arena/bot/nimmt/v1``) into
   the Go kit, ``bots/starter-go/nimmt/v1/``.
-- ``javascript``: ``@grpc/proto-loader`` reads the ``.proto`` itself when the bot starts, so the
-  JavaScript kit gets a copy of it, ``bots/starter-javascript/nimmt/arena.proto``.
+- ``javascript``: the JavaScript kit loads the protocol at start from ``arena.json``, protobufjs's
+  JSON descriptor of the ``.proto`` (``root.toJSON()``, field names as written, no comments), made
+  by Node with the kit's own ``node_modules/protobufjs`` (``npm ci`` in the kit's folder, which
+  ``./dev`` runs): reading it costs a bot less CPU than parsing the ``.proto``. The ``.proto`` is
+  copied beside it for people to read. Both go to ``bots/starter-javascript/nimmt/``.
 - ``reference``: not code but the protocol's reference for people, ``docs/PROTOCOL.md``, made
   from the ``.proto``'s own comments (protoc's descriptor with its source information): the
   overview, the service, every message with its fields, every enum with its values. The site
@@ -153,12 +156,41 @@ def generate_go(out: Path) -> list[Path]:
     return _debian_protoc(out, flags, {path: Path(path).name for path in made})
 
 
+#: The protobufjs the JavaScript kit loads its descriptor with (``npm ci`` installs it).
+PROTOBUFJS = ROOT / "bots" / "starter-javascript" / "node_modules" / "protobufjs"
+#: Node's part of ``generate_javascript``: the ``.proto`` (stdin) parsed as the kit's protobufjs
+#: parses it, keeping field names as written, and its descriptor as JSON (stdout). It names no
+#: file (the source comes on stdin) and keeps no comments, so the output is the same anywhere.
+_TO_JSON = """
+const protobuf = require(process.argv[1]);
+const source = require("fs").readFileSync(0, "utf8");
+const root = protobuf.parse(source, { keepCase: true }).root;
+process.stdout.write(JSON.stringify(root.toJSON(), null, 2) + "\\n");
+"""
+
+
 def generate_javascript(out: Path) -> list[Path]:
-    """Copy the ``.proto`` into ``out`` (proto-loader reads it at start); the paths written."""
+    """Write the JavaScript kit's ``arena.json`` (protobufjs's descriptor, which the kit loads at
+    start) and a copy of the ``.proto`` (for people) into ``out``; the paths written."""
+    node = _tool("node", "nodejs")
+    if not (PROTOBUFJS / "package.json").is_file():
+        raise RuntimeError(f"{PROTOBUFJS} is missing: run `npm ci` in {PROTOBUFJS.parent.parent}")
+    source = (PROTOS / SOURCES[0]).read_text(encoding="utf-8")
+    done = subprocess.run(
+        [node, "-e", _TO_JSON, str(PROTOBUFJS)],
+        input=source,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"node could not describe {SOURCES[0]}:\n{done.stderr}")
     out.mkdir(parents=True, exist_ok=True)
+    descriptor = out / "arena.json"
+    descriptor.write_text(done.stdout, encoding="utf-8")
     target = out / "arena.proto"
     shutil.copyfile(PROTOS / SOURCES[0], target)
-    return [target]
+    return [descriptor, target]
 
 
 # ---------------------------------------------------------------------------- the reference

@@ -10,10 +10,10 @@ same protocol); a runtime whose stamp holds another key is stale and rebuilt bes
 under a lock, then swapped in.
 
 The runtime also carries the JavaScript bot kit's npm packages (``@grpc/grpc-js``,
-``@grpc/proto-loader``) as ``node_modules``, copied from ``bots/starter-javascript/node_modules``
-where ``./dev`` installs them with ``npm ci`` (no network is needed to build a runtime); the kit
-finds them at ``/opt/nimmt/runtime/node_modules``. Without them the runtime is built all the same
-and a JavaScript bot says what is missing.
+``@grpc/proto-loader``, ``protobufjs``) as ``node_modules``, copied from
+``bots/starter-javascript/node_modules`` where ``./dev`` installs them with ``npm ci`` (no
+network is needed to build a runtime); the kit finds them at ``/opt/nimmt/runtime/node_modules``.
+Without them the runtime is built all the same and a JavaScript bot says what is missing.
 """
 
 from __future__ import annotations

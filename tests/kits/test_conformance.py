@@ -15,6 +15,7 @@ A kit of :data:`FRAMED` is run against the same scripts a second time on the fra
 """
 
 import contextlib
+import dataclasses
 import importlib.util
 import json
 import os
@@ -725,3 +726,44 @@ def test_it_sends_the_starters_note_with_its_answer_cut_between_characters(kit):
     assert len(text.encode()) > NOTE_BYTES
     assert second.note == cut_utf8(text) and len(second.note.encode()) <= NOTE_BYTES
     assert list(second.option_values) == values and len(values) == len(crowded.legal)
+
+
+#: Loaded before a JavaScript bot: on its way out, it logs the files of every module loaded.
+_REPORT_MODULES = """
+process.on("exit", () => {
+  process.stderr.write("modules: " + JSON.stringify(Object.keys(require.cache)) + "\\n");
+});
+"""
+
+
+@pytest.mark.skipif("javascript" not in LANGUAGES, reason="no JavaScript starter")
+@pytest.mark.parametrize("transport", ["framed", "grpc"])
+def test_a_javascript_bot_loads_the_grpc_packages_only_for_the_grpc_socket(transport, tmp_path):
+    """Loading @grpc/grpc-js and @grpc/proto-loader is most of a JavaScript bot's start; on the
+    framed socket (every sandboxed bot's) the kit reads its messages with protobufjs's light
+    build from arena.json instead. The gRPC socket still loads both."""
+    report = tmp_path / "report-modules.js"
+    report.write_text(_REPORT_MODULES)
+    program = starter("javascript")
+    command = (program.command[0], "--require", str(report), *program.command[1:])
+    kit = Kit(dataclasses.replace(program, command=command), transport)
+
+    def script(stream, context):
+        yield from opening()
+        yield request(1, views()[0])
+        stream.answer()
+        yield from ending()
+
+    run = run_kit(kit, script)
+    assert run.code == 0, run.log
+    line = next(line for line in run.log.splitlines() if line.startswith("modules: "))
+    packages = {
+        name
+        for file in json.loads(line.removeprefix("modules: "))
+        for name in ("@grpc/grpc-js", "@grpc/proto-loader", "protobufjs/light.js")
+        if f"/node_modules/{name}" in file
+    }
+    if transport == "framed":
+        assert packages == {"protobufjs/light.js"}, line
+    else:
+        assert {"@grpc/grpc-js", "@grpc/proto-loader"} <= packages, line

@@ -1,6 +1,7 @@
 """The generated protocol code of every language is what protos/generate.py makes now."""
 
 import importlib.util
+import json
 import shutil
 from pathlib import Path
 
@@ -23,6 +24,7 @@ TOOLS = {
     "cpp": ("protoc", "grpc_cpp_plugin"),
     "java": ("protoc", "grpc_java_plugin"),
     "go": ("protoc", "protoc-gen-go", "protoc-gen-go-grpc"),
+    "javascript": ("node",),
 }
 
 
@@ -31,6 +33,8 @@ def test_it_fails_when_the_generated_code_is_stale(name, tmp_path):
     missing = [tool for tool in TOOLS.get(name, ()) if shutil.which(tool) is None]
     if missing:
         pytest.skip(f"{', '.join(missing)} not installed (./dev installs them)")
+    if name == "javascript" and not GENERATE.PROTOBUFJS.is_dir():
+        pytest.skip("the JavaScript kit's node_modules are not installed (./dev installs them)")
     language = GENERATE.LANGUAGES[name]
     written = language.generate(tmp_path)
     assert written
@@ -50,3 +54,15 @@ def test_it_imports_the_generated_messages_relatively():
     text = (ROOT / "arena" / "protocol" / "arena_pb2_grpc.py").read_text()
     assert "from . import arena_pb2" in text
     assert "from nimmt" not in text
+
+
+def test_it_describes_the_javascript_protocol_with_no_path_of_this_machine(tmp_path):
+    """The kit's JSON descriptor is made anywhere alike: it names no file and keeps field names
+    as the ``.proto`` writes them (the kit's messages are in snake_case)."""
+    if shutil.which("node") is None or not GENERATE.PROTOBUFJS.is_dir():
+        pytest.skip("node or the JavaScript kit's node_modules are missing (./dev installs them)")
+    (descriptor, _) = GENERATE.generate_javascript(tmp_path)
+    text = descriptor.read_text()
+    assert str(ROOT) not in text and "arena.proto" not in text
+    hello = json.loads(text)["nested"]["nimmt"]["nested"]["v1"]["nested"]["Hello"]
+    assert "protocol_version" in hello["fields"]

@@ -42,10 +42,13 @@
  * bytes of UTF-8 (between characters), values to 128 and to the number of options; a value
  * that is not finite counts as none. Notes never cause a fault.
  *
- * The packages @grpc/grpc-js and @grpc/proto-loader come from `npm ci` in this folder when
- * there is a node_modules here, else from the arena's runtime, read-only in every sandbox at
- * /opt/nimmt/runtime/node_modules (so an upload needs no node_modules). @grpc/grpc-js is loaded
- * only for the gRPC socket: on the framed one the bot starts without it.
+ * The packages @grpc/grpc-js, @grpc/proto-loader and protobufjs come from `npm ci` in this
+ * folder when there is a node_modules here, else from the arena's runtime, read-only in every
+ * sandbox at /opt/nimmt/runtime/node_modules (so an upload needs no node_modules). The protocol's
+ * messages are read from nimmt/arena.json (protobufjs's descriptor of arena.proto, which
+ * protos/generate.py writes), not parsed from the .proto. @grpc/grpc-js and @grpc/proto-loader
+ * are loaded only for the gRPC socket: on the framed one the bot starts with protobufjs's light
+ * build alone.
  */
 
 const fs = require("fs");
@@ -63,26 +66,31 @@ const MAX_VALUES = 128;
 // Where the arena's runtime keeps the kit's npm packages inside the sandbox.
 const RUNTIME_NODE_MODULES = "/opt/nimmt/runtime/node_modules";
 
+/** `name` (a package, or a module in one: "protobufjs/light") from the bot's node_modules, else
+ * from the runtime's. */
 function requirePackage(name) {
   try {
     return require(name); // node_modules of the bot's folder, or NODE_PATH
   } catch (error) {
-    if (error.code !== "MODULE_NOT_FOUND" || !fs.existsSync(path.join(RUNTIME_NODE_MODULES, name))) {
+    const parts = name.split("/");
+    const folder = parts.slice(0, name.startsWith("@") ? 2 : 1).join("/");
+    if (error.code !== "MODULE_NOT_FOUND" || !fs.existsSync(path.join(RUNTIME_NODE_MODULES, folder))) {
       throw error;
     }
   }
   return require(path.join(RUNTIME_NODE_MODULES, name));
 }
 
-/** One of the kit's npm packages, loaded when first needed (loading @grpc/grpc-js is a large
- * part of a bot's start, and a bot on the framed socket never needs it); exits if it is missing. */
+/** One of the kit's npm packages, loaded when first needed (loading @grpc/grpc-js and
+ * @grpc/proto-loader is a large part of a bot's start, and a bot on the framed socket needs
+ * neither: protobufjs's light build reads its messages); exits if it is missing. */
 function kitPackage(name) {
   if (!kitPackage.loaded.has(name)) {
     try {
       kitPackage.loaded.set(name, requirePackage(name));
     } catch (error) {
       process.stderr.write(
-        "the bot kit needs the npm packages @grpc/grpc-js and @grpc/proto-loader: the arena's " +
+        "the bot kit needs the npm packages @grpc/grpc-js, @grpc/proto-loader and protobufjs: the arena's " +
           "runtime provides them (./dev installs them); to run the bot yourself, run `npm ci` in " +
           `its folder (${error.message.split("\n")[0]})\n`,
       );
@@ -577,19 +585,39 @@ function statusError(code, details) {
   );
 }
 
+/** How messages become plain objects: field names as in arena.proto, 64-bit numbers and enums
+ * as strings, every field present (its default if unset), and a oneof's name holding the field
+ * that is set (@grpc/proto-loader's options; the framed socket gives the same objects). */
+const MESSAGE_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true };
+/** arena.proto as protobufjs's JSON descriptor (protos/generate.py writes it beside the .proto):
+ * reading it costs a bot less CPU at start than parsing the .proto. */
+const DESCRIPTOR = path.join(__dirname, "arena.json");
+
 let arenaDefinition = null;
 
-/** arena.proto as @grpc/proto-loader reads it (once): its service's methods (de)serialize the
- * messages, for the gRPC client and the framed socket alike. */
+/** The gRPC client's definition of the service (once), @grpc/proto-loader's from the descriptor. */
 function loadDefinition() {
-  arenaDefinition ??= kitPackage("@grpc/proto-loader").loadSync(path.join(__dirname, "arena.proto"), {
-    keepCase: true,
-    longs: String,
-    enums: String,
-    defaults: true,
-    oneofs: true,
-  });
+  arenaDefinition ??= kitPackage("@grpc/proto-loader").fromJSON(require(DESCRIPTOR), MESSAGE_OPTIONS);
   return arenaDefinition;
+}
+
+let arenaMessages = null;
+
+/** The framed socket's messages (once), with protobufjs's light build alone: `write(message)`
+ * encodes a BotMessage, `read(bytes)` decodes an EngineMessage, exactly as the gRPC client's
+ * definition does (proto-loader's serializer and deserializer, without loading proto-loader). */
+function loadMessages() {
+  if (arenaMessages === null) {
+    const root = kitPackage("protobufjs/light").Root.fromJSON(require(DESCRIPTOR));
+    root.resolveAll();
+    const bot = root.lookupType("nimmt.v1.BotMessage");
+    const engine = root.lookupType("nimmt.v1.EngineMessage");
+    arenaMessages = {
+      write: (message) => bot.encode(bot.fromObject(message)).finish(),
+      read: (bytes) => engine.toObject(engine.decode(bytes), MESSAGE_OPTIONS),
+    };
+  }
+  return arenaMessages;
 }
 
 /** Connect `bot` to the arena at `address` (unix:///path: gRPC; frames+unix:///path: the framed
@@ -745,7 +773,7 @@ function playFramed(bot, socketPath, token, connectTimeout, stays) {
  * message a frame (arena.proto, "The framed socket"), which the arena ends with an empty frame
  * and a status frame ("OK", or a status name, a space and the reason). A Promise of the session. */
 function framedMatch(socket, bot, token, stays) {
-  const method = loadDefinition()["nimmt.v1.Arena"].Play;
+  const messages = loadMessages();
   const session = new Session(bot, "framed socket");
   const buffer = new FrameBuffer();
   let ended = false; // the empty frame came: the next one is the status
@@ -784,7 +812,7 @@ function framedMatch(socket, bot, token, stays) {
         }
         let message;
         try {
-          message = method.responseDeserialize(payload);
+          message = messages.read(payload);
         } catch (error) {
           broken(`an unreadable message (${error.message})`);
           return;
@@ -796,12 +824,12 @@ function framedMatch(socket, bot, token, stays) {
           finish(error);
           return;
         }
-        if (reply) socket.write(frame(method.requestSerialize(reply)));
+        if (reply) socket.write(frame(messages.write(reply)));
       }
     });
     socket.on("error", (error) => broken(error.message));
     socket.on("close", () => finish(new ArenaError("the arena ended the connection without a status (it went away)")));
-    socket.write(frame(method.requestSerialize(hello(bot, token, stays))));
+    socket.write(frame(messages.write(hello(bot, token, stays))));
   });
 }
 
