@@ -2807,6 +2807,23 @@ static int ct_step(ClassicTable *g, int64_t *actions, unsigned char *illegal, lo
     return 0;
 }
 
+/* a step's actions (int64), rewards (float32) and illegal flags (uint8), ``cells`` of each
+ * (tables x seats): 0, or -1 with an error set and none of them held */
+static int step_buffers(PyObject *actions_in, PyObject *rewards_in, PyObject *illegal_in,
+                        Py_ssize_t cells, Py_buffer *av, Py_buffer *rv, Py_buffer *iv) {
+    if (ct_buffer(actions_in, av, cells * 8, 8, "actions") < 0) return -1;
+    if (ct_buffer(rewards_in, rv, cells * 4, 4, "rewards") < 0) {
+        PyBuffer_Release(av);
+        return -1;
+    }
+    if (ct_buffer(illegal_in, iv, cells, 1, "illegal") < 0) {
+        PyBuffer_Release(av);
+        PyBuffer_Release(rv);
+        return -1;
+    }
+    return 0;
+}
+
 /* classic_step(tables, actions, rewards, illegal, take_row[, strict]): every table one step;
  * actions int64 (n, players) (ct_step: the defaults played are written back), rewards float32
  * (n, players) (the change of score, penalty negative), illegal uint8 (n, players) set where an
@@ -2829,19 +2846,8 @@ static PyObject *py_classic_step(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_ssize_t cells = n * players;
-    if (ct_buffer(actions_in, &av, cells * 8, 8, "actions") < 0) {
+    if (step_buffers(actions_in, rewards_in, illegal_in, cells, &av, &rv, &iv) < 0) {
         PyBuffer_Release(&tv);
-        return NULL;
-    }
-    if (ct_buffer(rewards_in, &rv, cells * 4, 4, "rewards") < 0) {
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&av);
-        return NULL;
-    }
-    if (ct_buffer(illegal_in, &iv, cells, 1, "illegal") < 0) {
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&av);
-        PyBuffer_Release(&rv);
         return NULL;
     }
     int64_t *actions = av.buf;
@@ -4067,19 +4073,8 @@ static PyObject *py_board_step(PyObject *self, PyObject *args) {
     BoardTable *g = tv.buf;
     int players = g[0].players;
     Py_ssize_t cells = n * players;
-    if (ct_buffer(actions_in, &av, cells * 8, 8, "actions") < 0) {
+    if (step_buffers(actions_in, rewards_in, illegal_in, cells, &av, &rv, &iv) < 0) {
         PyBuffer_Release(&tv);
-        return NULL;
-    }
-    if (ct_buffer(rewards_in, &rv, cells * 4, 4, "rewards") < 0) {
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&av);
-        return NULL;
-    }
-    if (ct_buffer(illegal_in, &iv, cells, 1, "illegal") < 0) {
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&av);
-        PyBuffer_Release(&rv);
         return NULL;
     }
     int64_t *actions = av.buf;
