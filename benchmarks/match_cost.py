@@ -39,37 +39,37 @@ tree by tree and mode by mode within each repeat, so that the machine's load fal
 The trees must share this checkout's ``.venv`` (the same Python packages); a compiled language's
 starter is built once per content of its folder before it is measured.
 
-**Measured** 2026-12-06 on this 2-core machine (load average 2-6 from other work), ``this`` =
-the framed socket (:mod:`arena.protocol.frames`: every kit plays there, the Python kit without
-gRPC), ``before`` = the same commands on commit ffc0a9a exported (every bot on gRPC), medians:
+**Measured** 2026-12-06 on this 2-core machine, ``this`` = the framed socket, the Python
+kit's 64 KiB reads and the JavaScript kit's precompiled descriptor (protobufjs's light build on
+the framed socket), ``before`` = commit 8421957 exported (the framed socket already), one run of
+``--repeats 5 --long-games 40 --languages python,javascript --series 6``, medians:
 
 =====================================================  ==============  ==============
 figure                                                 this            before
 =====================================================  ==============  ==============
-run A: ``--repeats 9 --long-games 60 --languages none``
-4-game match, one-shot CLI: sandboxed, CPU              0.952 s         1.492 s
-4-game match, one-shot CLI: in process, CPU             0.280 s         0.417 s
-   ratio sandboxed / in process                         3.40x           3.58x
-per decision: sandboxed, CPU                            0.537 ms        0.754 ms
-per decision: in process, CPU                           0.139 ms        0.117 ms
-   ratio                                                3.86x           6.42x
-a worker's 4-game match (7 less 1), sandboxed warm      124 ms          211 ms
-a worker's 4-game match (7 less 1), in process          33 ms           20 ms
-run B: ``--repeats 5 --long-games 40 --series 6``
-4-game match: sandboxed / in process                    0.934 / 0.358   1.480 / 0.420
-per decision: sandboxed / in process (ms)               0.599 / 0.083   0.889 / 0.098
-a worker's 4-game match, sandboxed warm / in process    142 / 16 ms     175 / 26 ms
+4-game match, one-shot CLI: sandboxed, CPU              0.694 s         0.709 s
+4-game match, one-shot CLI: in process, CPU             0.222 s         0.218 s
+   ratio sandboxed / in process                         3.13x           3.25x
+per decision: sandboxed, CPU                            0.385 ms        0.448 ms
+per decision: in process, CPU                           0.093 ms        0.109 ms
+   ratio                                                4.12x           4.11x
+a Python starter's start (item 4), CPU                 152.6 ms        159.8 ms
+a JavaScript starter's start (item 4), CPU             169.0 ms        230.3 ms
+a worker's 4-game match (7 less 1), sandboxed warm      98 ms           100 ms
+a worker's 4-game match (7 less 1), in process          26 ms           20 ms
 =====================================================  ==============  ==============
 
-Side by side, a sandboxed match costs 0.63-0.64x of what it cost on gRPC, a decision through the
-sandbox 0.67-0.71x, a kept bot's 4-game match 0.59-0.81x. The in-process figures move with the
-machine (a decision in process measured 0.08-0.23 ms across runs of the same tree), so the
-per-decision ratio lands anywhere from 2.3x to 7.2x: it is not shown to be within 3x. The
-one-shot 4-game match is 3.4x: per bot process the sandbox (bubblewrap's namespaces, the gate)
-costs ~20 ms of CPU, Python ~8 ms and the imports of a house bot ~90 ms, and the CLI probes the
-sandbox (~100 ms) and checks the bot runtime against the tree (~80 ms) on every run; 2x would
-need a bot start near 60 ms. ``benchmarks/protocol.py`` prints the decision round trip on both
-sockets side by side (p50 0.27-0.28 ms on gRPC, 0.12-0.13 ms framed, in one run).
+The JavaScript starter's start: 0.73x. Against gRPC (commit ffc0a9a, the session before),
+the framed socket made a sandboxed match 0.63-0.64x and a decision through the sandbox
+0.67-0.71x of their CPU. The in-process figures
+move with the machine (a decision in process measured 0.08-0.23 ms across runs of the same
+tree), so the per-decision ratio lands anywhere from 2.3x to 7.2x. Where a one-shot match's CPU
+goes: the runner about 0.27 s (0.2 s of it the same Python start and imports as in process),
+each Python bot about 0.11 s, of which its start (Python and the kit's imports) about 70 ms and
+bubblewrap 6 ms. Where a decision's goes: the runner's asyncio for each reply (about 0.1 ms), the
+kit's work (about 75 µs for ``random`` back to back) and a bot's wake-up after the millisecond it
+waits (``benchmarks/bot_wake.py``: 1.4x to 1.6x its CPU back to back). ``benchmarks/protocol.py``
+prints the decision round trip on both sockets side by side.
 """
 
 from __future__ import annotations
