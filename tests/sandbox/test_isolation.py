@@ -194,7 +194,9 @@ import sys, time
 from pathlib import Path
 from arena.sandbox import LaunchSpec, launch
 bot_dir, socket_path, log_path = map(Path, sys.argv[1:])
-bot = launch(LaunchSpec(["python3", "bot.py"], bot_dir, socket_path, log_path))
+# "stay": the bot lives on beside its daemon (without it, the bot may exit before the daemon
+# has written its line, and its pid namespace takes the daemon with it)
+bot = launch(LaunchSpec(["python3", "bot.py", "stay"], bot_dir, socket_path, log_path))
 print(bot.uid, flush=True)
 time.sleep(60)
 """
