@@ -2639,6 +2639,18 @@ static PyObject *py_classic_table_size(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t((Py_ssize_t)sizeof(ClassicTable));
 }
 
+/* a deal's seeds (uint64) and, unless which_in is None, its which (uint8), ``n`` of each: 0,
+ * or -1 with an error set and neither held */
+static int deal_buffers(PyObject *seeds_in, PyObject *which_in, Py_ssize_t n, Py_buffer *sv,
+                        Py_buffer *wv) {
+    if (ct_buffer(seeds_in, sv, n * 8, 8, "seeds") < 0) return -1;
+    if (which_in != Py_None && ct_buffer(which_in, wv, n, 1, "which") < 0) {
+        PyBuffer_Release(sv);
+        return -1;
+    }
+    return 0;
+}
+
 /* classic_deal(tables, players, seeds, which): deal table i from seeds[i] (uint64) where which
  * is None or which[i] (uint8) is set */
 static PyObject *py_classic_deal(PyObject *self, PyObject *args) {
@@ -2652,13 +2664,8 @@ static PyObject *py_classic_deal(PyObject *self, PyObject *args) {
     Py_buffer tv, sv, wv = {0};
     Py_ssize_t n;
     if (ct_tables(tables_in, &tv, &n) < 0) return NULL;
-    if (ct_buffer(seeds_in, &sv, n * 8, 8, "seeds") < 0) {
+    if (deal_buffers(seeds_in, which_in, n, &sv, &wv) < 0) {
         PyBuffer_Release(&tv);
-        return NULL;
-    }
-    if (which_in != Py_None && ct_buffer(which_in, &wv, n, 1, "which") < 0) {
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&sv);
         return NULL;
     }
     ClassicTable *g = tv.buf;
@@ -4037,13 +4044,8 @@ static PyObject *py_board_deal(PyObject *self, PyObject *args) {
     Py_ssize_t n;
     if (ct_buffer(tables_in, &tv, -1, sizeof(BoardTable), "tables") < 0) return NULL;
     n = tv.len / (Py_ssize_t)sizeof(BoardTable);
-    if (ct_buffer(seeds_in, &sv, n * 8, 8, "seeds") < 0) {
+    if (deal_buffers(seeds_in, which_in, n, &sv, &wv) < 0) {
         PyBuffer_Release(&tv);
-        return NULL;
-    }
-    if (which_in != Py_None && ct_buffer(which_in, &wv, n, 1, "which") < 0) {
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&sv);
         return NULL;
     }
     BoardTable *g = tv.buf;
