@@ -297,6 +297,27 @@ class RemoteBot:
         self.process.wait(timeout=10)
 
 
+@pytest.fixture(autouse=True)
+def settled(transactional_db: None) -> Iterator[None]:
+    """Each test ends once the worker and the gateways are done with its rows.
+
+    The database is emptied after every test; a match or a connection still writing then (a
+    stalled bot's match waiting out its grace, a cancelled stream being recorded) deadlocks the
+    emptying, which CI saw once.
+    """
+    yield
+    wait_for(
+        "the test's matches to end",
+        lambda: not Match.objects.filter(status__in=(Match.QUEUED, Match.RUNNING)).exists(),
+        timeout=120,
+    )
+    wait_for(
+        "the test's connections to be recorded as ended",
+        lambda: not RemoteConnection.objects.filter(ended_at__isnull=True).exists(),
+        timeout=60,
+    )
+
+
 @pytest.fixture
 def started(arena: Arena) -> Iterator[list[RemoteBot]]:
     bots: list[RemoteBot] = []
