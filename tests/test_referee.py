@@ -16,7 +16,7 @@ from arena.engine.decisions import PlayTile, TakeRow
 from arena.engine.game import Game
 from arena.engine.replay import to_replay, verify
 from arena.runner.referee import Player, Referee, TableRules
-from arena.runner.seat import DroppedSeat, HouseSeat, Seat
+from arena.runner.seat import DroppedSeat, HouseSeat, Posted, Seat
 from arena.table.defaults import default_decision
 from arena.table.faults import FaultKind
 from arena.table.messages import GameEnd, GameStart, Notice, Problem, Reply, Request, SeatLost
@@ -249,3 +249,113 @@ def test_fault_order_follows_the_seats_not_the_clock(count):
     _players, replays = play(seats, rules=TableRules(20, 0, 9))
     first_turn = [f for f in replays[0]["result"]["faults"] if f["turn"] == 0]
     assert [f["seat"] for f in first_turn] == list(range(count))
+
+
+class Posting(FakeSeat):
+    """Takes each request at once (:meth:`Seat.post`, as a program on the framed socket does)
+    and answers ``seconds`` later (``None``: never), or fails as lost (``lose``)."""
+
+    def __init__(
+        self, name: str, seconds: float | None = 0.0, lose: bool = False, full: bool = False
+    ) -> None:
+        super().__init__(name)
+        self.seconds = seconds
+        self.lose = lose
+        self.full = full  # the request went into a buffer the bot never drains
+        self.expired: list[int] = []
+
+    async def decide(self, request: Request) -> Reply:
+        raise AssertionError("a seat that takes requests at once is never awaited")
+
+    def post(self, request: Request) -> Posted | None:
+        self.requests.append(request)
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Reply] = loop.create_future()
+
+        def resolve() -> None:
+            if answer.done():  # the deadline passed first
+                return
+            if self.lose:
+                answer.set_exception(SeatLost("the bot closed its stream"))
+            else:
+                answer.set_result(Reply(self.answer(request), loop.time()))
+
+        if self.seconds is not None and not self.full:
+            loop.call_later(self.seconds, resolve)
+        return Posted(answer, answer.result)
+
+    def expire(self, request_id: int) -> bool:
+        self.expired.append(request_id)
+        return self.full
+
+
+def test_seats_that_take_requests_at_once_play_alongside_awaited_ones_without_a_fault():
+    posting = Posting("posting", seconds=0.005)
+    seats = [posting, Sleepy("awaited", seconds=0.01), HouseSeat("house", RandomBot())]
+    players, replays = play(seats, games=2)
+    assert all(p.faults == [] and p.dropped is None for p in players)
+    assert all(verify(r) == [] for r in replays)
+    assert players[0].answers == len(posting.requests) > 0
+    assert 0.005 <= players[0].think_max < 0.05
+
+
+def test_a_taken_request_unanswered_by_its_deadline_is_a_timeout_at_that_deadline():
+    silent = Posting("silent", seconds=None)
+    started = time.monotonic()
+    players, replays = play([silent, FakeSeat("b")], rules=TableRules(50, 100, 2))
+    elapsed = time.monotonic() - started
+    faults = players[0].faults
+    assert [f.kind for f in faults] == [FaultKind.TIMEOUT] * 2
+    assert faults[0].detail == "no answer within 150 ms (allowance 50 ms + bank 100 ms)"
+    assert faults[1].detail == "no answer within 50 ms (allowance 50 ms + bank 0 ms)"
+    assert silent.expired == [r.request_id for r in silent.requests]  # later answers: late
+    assert players[0].dropped is not None
+    assert 0.2 <= elapsed < 5
+    assert verify(replays[0]) == []
+
+
+def test_an_answer_after_the_deadline_is_late_even_if_it_beats_the_timer():
+    """An answer read a moment past the deadline (before the deadline's timer has run) is
+    still a timeout: the verdict is the deadline's."""
+
+    class JustLate(Posting):
+        def post(self, request: Request) -> Posted | None:
+            self.requests.append(request)
+            loop = asyncio.get_running_loop()
+            answer: asyncio.Future[Reply] = loop.create_future()
+            received = loop.time() + request.deadline_ms / 1000 + 0.001
+            answer.set_result(Reply(self.answer(request), received))
+            return Posted(answer, answer.result)
+
+    players, _ = play([JustLate("late"), FakeSeat("b")], rules=TableRules(50, 0, 1))
+    (fault,) = players[0].faults
+    assert fault.kind is FaultKind.TIMEOUT and fault.detail.startswith("no answer within 50 ms")
+
+
+def test_a_taken_request_of_a_lost_seat_is_a_crash_and_the_seat_is_dropped():
+    lost = Posting("lost", lose=True)
+    players, replays = play([lost, FakeSeat("b")])
+    fault = players[0].faults[0]
+    assert fault.kind is FaultKind.CRASH and fault.detail == "the bot closed its stream"
+    assert players[0].dropped is not None and lost.dropped_with is not None
+    assert verify(replays[0]) == []
+
+
+def test_a_request_stuck_in_a_full_buffer_is_a_stall_and_the_seat_is_dropped():
+    stuck = Posting("stuck", full=True)
+    players, _ = play([stuck, FakeSeat("b")], rules=TableRules(50, 100, 99))
+    (fault,) = players[0].faults
+    assert fault.kind is FaultKind.TIMEOUT and "stopped reading its stream" in fault.detail
+    assert players[0].dropped is not None
+
+
+def test_fault_order_follows_the_seats_when_taken_and_awaited_requests_fail_together():
+    seats: list[Seat] = [
+        Sleepy("awaited-0", seconds=0.3, when=1),
+        Posting("taken-1", seconds=None),
+        Sleepy("awaited-2", seconds=0.3, when=1),
+        Posting("taken-3", seconds=None),
+    ]
+    _players, replays = play(seats, rules=TableRules(20, 0, 9))
+    first_turn = [f for f in replays[0]["result"]["faults"] if f["turn"] == 0]
+    assert [f["seat"] for f in first_turn] == [0, 1, 2, 3]

@@ -29,6 +29,7 @@ import contextlib
 import hmac
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,19 @@ class Connection:
             self.lose(f"the stream closed while the arena was writing to it ({exc!r})")
             raise BotLost(self.lost) from None
 
+    def can_post(self) -> bool:
+        """Whether :meth:`post` may write now: a framed stream, open, its buffer not full."""
+        context = self._context
+        return self.lost is None and type(context) is _FramedStream and context.writable()
+
+    def post(self, message: pb.EngineMessage) -> asyncio.Future[None] | None:
+        """Write one message without waiting (after :meth:`can_post`); the future of the
+        bot taking it if this filled its buffer, else ``None``. A stream that breaks meanwhile
+        is found by the reader, which fails the open requests."""
+        context = self._context
+        assert type(context) is _FramedStream
+        return context.write_now(message)
+
     def expect(self, request_id: int) -> asyncio.Future[Reply]:
         """The future of the answer to ``request_id`` (register it before sending the request;
         it fails with :class:`BotLost` if the stream ends first)."""
@@ -141,6 +155,8 @@ class Connection:
 
     async def read_loop(self) -> None:
         """Read until the stream ends; runs as a task of the server's handler."""
+        if type(self._context) is _FramedStream:  # frames come to _receive as they arrive
+            self._context.deliver = self._receive
         try:
             while True:
                 raw = await self._context.read()
@@ -167,10 +183,10 @@ class Connection:
             return
         request_id = message.answer.request_id
         future = self._open.pop(request_id, None)
-        if future is not None:
+        if future is not None and not future.done():
             future.set_result(Reply(message.answer, now))
-        elif request_id in self._expired:
-            del self._expired[request_id]
+        elif future is not None or request_id in self._expired:  # its deadline just passed
+            self._expired.pop(request_id, None)
             self.problems.append(
                 Problem("late", request_id, f"the answer to request {request_id} came too late")
             )
@@ -216,6 +232,9 @@ class _FramedStream(asyncio.Protocol):
         self._paused = False
         self.transport: asyncio.Transport | None = None
         self.task: asyncio.Task[None] | None = None
+        #: Once set (by the connection's reader), each frame is handed to it with the time it
+        #: was read, as it arrives; :meth:`read` then only gives what a flood left queued.
+        self.deliver: Callable[[bytes, float], None] | None = None
 
     # -- asyncio.Protocol
 
@@ -241,6 +260,22 @@ class _FramedStream(asyncio.Protocol):
             if self.transport is not None:
                 self.transport.pause_reading()
             return
+        deliver = self.deliver
+        if deliver is not None and not self._frames:
+            # At most READ_AHEAD frames at once: a flood waits in the queue, where the reader
+            # takes one frame per turn of the loop, as the other seats' answers come in.
+            now = self._loop.time()
+            try:
+                for payload in frames[: self.READ_AHEAD]:
+                    deliver(payload, now)
+            except Exception as exc:  # as the reader's loop would: nothing more is read
+                self._end(f"{type(exc).__name__}: {exc}")
+                if self.transport is not None:
+                    self.transport.pause_reading()
+                return
+            if len(frames) <= self.READ_AHEAD:
+                return
+            frames = frames[self.READ_AHEAD :]
         self._frames.extend(frames)
         if len(self._frames) > self.READ_AHEAD and not self._paused and self.transport:
             self._paused = True
@@ -291,6 +326,18 @@ class _FramedStream(asyncio.Protocol):
             self._paused = False
             self.transport.resume_reading()
         return payload
+
+    def writable(self) -> bool:
+        """Whether a write goes straight into the transport (open, its buffer not full)."""
+        transport = self.transport
+        return transport is not None and self._writable is None and not transport.is_closing()
+
+    def write_now(self, message: pb.EngineMessage) -> asyncio.Future[None] | None:
+        """Write without waiting (after :meth:`writable`); the future of the buffer draining
+        if this write filled it, else ``None``."""
+        assert self.transport is not None
+        self.transport.write(frame(message.SerializeToString()))
+        return self._writable
 
     async def write(self, message: pb.EngineMessage) -> None:
         transport = self.transport

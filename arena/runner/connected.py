@@ -19,12 +19,13 @@ from arena.protocol import arena_pb2 as pb
 from arena.protocol import convert
 from arena.protocol.convert import ProtocolError, decision_from_proto
 from arena.protocol.server import BotLost, Connection
+from arena.protocol.server import Reply as ServerReply
 from arena.sandbox import BotProcess
 from arena.table.messages import GameEnd, GameStart, Notice, Problem, Reply, Request, SeatLost
 from arena.table.notes import Note
 from arena.table.quote import quote
 
-from .seat import Seat
+from .seat import Posted, Seat
 
 #: Last lines of a bot's log quoted in a crash fault's detail.
 LOG_LINES_IN_DETAIL = 3
@@ -81,13 +82,24 @@ class ConnectedSeat(Seat):
             reply = await answer
         except BotLost as lost:
             raise SeatLost(str(lost)) from None
-        sent = reply.answer
-        note = Note.bounded(sent.note, sent.option_values, len(request.view.legal))
-        try:
-            decision = decision_from_proto(sent.decision)
-        except ProtocolError as exc:
-            return Reply(None, reply.received, quote(str(exc)), note=note)
-        return Reply(decision, reply.received, note=note)
+        return _read_reply(reply, request)
+
+    def post(self, request: Request) -> Posted | None:
+        """Write the request at once where the stream takes it without waiting (the framed
+        socket, open, its buffer not full)."""
+        connection = self.connection
+        if not connection.can_post():
+            return None
+        answer = connection.expect(request.request_id)
+        full = connection.post(convert.request_message(request, self._views.public(request)))
+        if full is not None:  # the bot has not read what is in its buffer yet
+            self._writing = request.request_id
+            full.add_done_callback(lambda _: self._written(request.request_id))
+        return Posted(answer, lambda: _posted_reply(answer, request))
+
+    def _written(self, request_id: int) -> None:
+        if self._writing == request_id:
+            self._writing = None
 
     def expire(self, request_id: int) -> bool:
         self.connection.expire(request_id)
@@ -139,6 +151,25 @@ class ProgramSeat(ConnectedSeat):
 
 class ExternalSeat(ConnectedSeat):
     """A bot somebody started by hand (in a debugger) that connected with its token."""
+
+
+def _read_reply(reply: ServerReply, request: Request) -> Reply:
+    """The answer as the referee's :class:`Reply` (an unreadable decision is its ``error``)."""
+    sent = reply.answer
+    note = Note.bounded(sent.note, sent.option_values, len(request.view.legal))
+    try:
+        decision = decision_from_proto(sent.decision)
+    except ProtocolError as exc:
+        return Reply(None, reply.received, quote(str(exc)), note=note)
+    return Reply(decision, reply.received, note=note)
+
+
+def _posted_reply(answer: asyncio.Future[ServerReply], request: Request) -> Reply:
+    try:
+        reply = answer.result()
+    except BotLost as lost:
+        raise SeatLost(str(lost)) from None
+    return _read_reply(reply, request)
 
 
 async def program_lost_detail(process: BotProcess, reason: str) -> str:

@@ -28,6 +28,7 @@ a game is the same whatever order the answers arrive in.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -38,10 +39,18 @@ from arena.engine.game import Game
 from arena.engine.observation import Observation, observe
 from arena.table.defaults import default_decision
 from arena.table.faults import Drop, Fault, FaultKind
-from arena.table.messages import GameEnd, GameStart, Notice, NoticeKind, Request, SeatLost
+from arena.table.messages import (
+    GameEnd,
+    GameStart,
+    Notice,
+    NoticeKind,
+    Reply,
+    Request,
+    SeatLost,
+)
 from arena.table.notes import DecisionNote, Note, option_names
 
-from .seat import DroppedSeat, Seat
+from .seat import DroppedSeat, Posted, Seat
 
 _T = TypeVar("_T")
 
@@ -259,11 +268,28 @@ class Referee:
         game = run.game
         views = {seat: observe(game, seat) for seat in pending.seats}
         self._moment += 1
-        asks = {
-            seat: self._ask(run, seat, views[seat], pending, banks[seat]) for seat in pending.seats
-        }
-        seats = [run.players[seat].seat for seat in asks]
-        outcomes = dict(zip(asks, await _together(list(asks.values()), seats), strict=True))
+        loop = asyncio.get_running_loop()
+        asks: dict[int, Coroutine[Any, Any, _Answered | _Failed]] = {}
+        posted: dict[int, tuple[Posted, Request, float, asyncio.TimerHandle]] = {}
+        for number in pending.seats:
+            who = run.players[number].seat
+            request = self._request(run, number, views[number], pending, banks[number])
+            handed = loop.time()
+            if who.timed and (post := who.post(request)) is not None:
+                # Its own deadline, without a task: the answer's future fails at it.
+                timer = loop.call_at(
+                    handed + request.deadline_ms / 1000 + who.transit, _time_out, post.answer
+                )
+                posted[number] = (post, request, handed, timer)
+            else:
+                asks[number] = self._ask(who, request, pending, handed)
+        seats = [run.players[number].seat for number in asks]
+        gathered = dict(zip(asks, await _together(list(asks.values()), seats), strict=True))
+        for number, (post, request, handed, timer) in posted.items():
+            gathered[number] = await self._collect(
+                run.players[number].seat, post, request, pending, handed, timer
+            )
+        outcomes = {number: gathered[number] for number in pending.seats}  # in seat order
         decisions: dict[int, Decision] = {}
         turn = run.turn_index()
         for seat, outcome in outcomes.items():
@@ -311,13 +337,12 @@ class Referee:
                 self._fault(run, seat, FaultKind.ILLEGAL, str(exc), played=fallback)
                 game.apply(seat, fallback)
 
-    async def _ask(
+    def _request(
         self, run: _Game, seat_number: int, view: Observation, pending: Pending, bank: float
-    ) -> _Answered | _Failed:
-        seat = run.players[seat_number].seat
+    ) -> Request:
         self._request_id += 1
         deadline = self.allowance + bank
-        request = Request(
+        return Request(
             request_id=self._request_id,
             moment=self._moment,
             game_id=run.game_id,
@@ -328,24 +353,57 @@ class Referee:
             bank_ms=int(bank * 1000),
             allowance_ms=self.rules.decision_ms,
         )
-        loop = asyncio.get_running_loop()
-        handed = loop.time()
+
+    async def _ask(
+        self, seat: Seat, request: Request, pending: Pending, handed: float
+    ) -> _Answered | _Failed:
         try:
             if seat.timed:
                 # A timeout scope, not wait_for: no task of its own per decision.
-                async with asyncio.timeout(deadline + seat.transit):
+                async with asyncio.timeout(request.deadline_ms / 1000 + seat.transit):
                     reply = await seat.decide(request)
             else:
                 reply = await seat.decide(request)
         except TimeoutError:
-            stalled = seat.expire(request.request_id)
-            if stalled:
-                return _Failed(FaultKind.TIMEOUT, self._stall_detail(), stalled=True)
-            return self._late(request)
+            return self._timed_out(seat, request)
         except SeatLost as lost:
             return _Failed(FaultKind.CRASH, await seat.lost_detail(str(lost)))
+        return self._judge(seat, request, pending, reply, handed)
+
+    async def _collect(
+        self,
+        seat: Seat,
+        post: Posted,
+        request: Request,
+        pending: Pending,
+        handed: float,
+        timer: asyncio.TimerHandle,
+    ) -> _Answered | _Failed:
+        """The outcome of a request the seat took at once (:meth:`Seat.post`)."""
+        try:
+            if not post.answer.done():
+                with contextlib.suppress(Exception):  # reply() raises it again
+                    await post.answer
+            reply = post.reply()
+        except TimeoutError:
+            return self._timed_out(seat, request)
+        except SeatLost as lost:
+            return _Failed(FaultKind.CRASH, await seat.lost_detail(str(lost)))
+        finally:
+            timer.cancel()
+        return self._judge(seat, request, pending, reply, handed)
+
+    def _timed_out(self, seat: Seat, request: Request) -> _Failed:
+        if seat.expire(request.request_id):
+            return _Failed(FaultKind.TIMEOUT, self._stall_detail(), stalled=True)
+        return self._late(request)
+
+    def _judge(
+        self, seat: Seat, request: Request, pending: Pending, reply: Reply, handed: float
+    ) -> _Answered | _Failed:
+        """A reply in time, or a late one; and whether what it says answers the request."""
         spent = reply.received - handed
-        if seat.timed and spent > deadline:  # read just after the deadline
+        if seat.timed and spent * 1000 > request.deadline_ms:  # read just after the deadline
             seat.expire(request.request_id)
             return self._late(request)
         if reply.decision is None:
@@ -439,6 +497,11 @@ class Referee:
     async def _notify_all(seat: Seat, notices: list[Notice]) -> None:
         for notice in notices:
             await seat.notify(notice)
+
+
+def _time_out(answer: asyncio.Future[Any]) -> None:
+    if not answer.done():
+        answer.set_exception(TimeoutError())
 
 
 async def _together(calls: list[Coroutine[Any, Any, _T]], seats: list[Seat]) -> list[_T]:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from arena.bots.base import Bot, GameInfo
 from arena.table.defaults import default_decision
@@ -54,6 +55,13 @@ class Seat(ABC):
     async def decide(self, request: Request) -> Reply:
         """The seat's answer to ``request``."""
 
+    def post(self, request: Request) -> Posted | None:
+        """Hand ``request`` over without waiting, if the seat can take it at once: its answer
+        comes through the :class:`Posted`, so the referee needs no task per decision to judge
+        each seat at its own deadline. ``None`` (the default): the referee awaits
+        :meth:`decide` instead."""
+        return None
+
     async def notify(self, notice: Notice) -> None:
         """Tell the seat something (default: nothing to tell)."""
         return None
@@ -87,6 +95,19 @@ class Seat(ABC):
         """A remote seat's network figures for ``match.json`` (round trip, allowance); none
         for a seat on this machine."""
         return None
+
+
+class Posted:
+    """A request a seat took without waiting (:meth:`Seat.post`). ``answer`` is done once the
+    answer has been read or the seat lost (the referee fails it with :class:`TimeoutError` at
+    the deadline); ``reply()`` then gives the seat's :class:`Reply`, or raises what
+    :meth:`Seat.decide` would (:class:`~arena.table.messages.SeatLost`, ``TimeoutError``)."""
+
+    __slots__ = ("answer", "reply")
+
+    def __init__(self, answer: asyncio.Future[Any], reply: Callable[[], Reply]) -> None:
+        self.answer = answer
+        self.reply = reply
 
 
 class HouseSeat(Seat):

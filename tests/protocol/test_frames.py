@@ -290,3 +290,60 @@ def test_a_sandboxed_bot_does_not_import_grpc_to_play():
     code = "import sys, arena.botkit, arena.bots.random; print('grpc' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def answer_frame(request_id: int) -> bytes:
+    message = pb.BotMessage(answer=pb.Answer(request_id=request_id))
+    message.answer.decision.tile.tile = 7
+    return frame(message.SerializeToString())
+
+
+def test_answers_reach_their_requests_as_they_are_read_and_a_flood_waits_its_turn():
+    """Frames go to the connection as they arrive, with the time they were read; more than
+    the read-ahead at once queue behind, in order, and each is still judged."""
+
+    async def scenario(server):
+        reader, writer = await asyncio.open_unix_connection(str(server.frames_path))
+        writer.write(frame(hello()))
+        connection = await asyncio.wait_for(server.connected, 5)
+        await reader.readexactly(2)  # the Welcome's frame has begun
+        loop = asyncio.get_running_loop()
+        answers = {i: connection.expect(i) for i in range(1, 41)}
+        before = loop.time()
+        writer.write(b"".join(answer_frame(i) for i in range(1, 41)))  # 40 frames at once
+        replies = [await asyncio.wait_for(answers[i], 5) for i in range(1, 41)]
+        writer.write(answer_frame(99))  # asked never: a problem, after the 40 in order
+        await asyncio.sleep(0.1)
+        writer.close()
+        return before, replies, connection.problems
+
+    before, replies, problems = with_server(scenario)
+    assert [r.answer.request_id for r in replies] == list(range(1, 41))
+    assert all(r.received >= before and r.answer.decision.tile.tile == 7 for r in replies)
+    assert [(p.kind, p.request_id) for p in problems] == [("protocol", 99)]
+
+
+def test_an_answer_read_after_its_deadline_failed_its_request_is_late_not_an_error():
+    """The referee fails a request's future at its deadline; the answer read a moment later
+    (before the referee let go of the request) is a late answer, as one read after."""
+
+    async def scenario(server):
+        errors: list[dict] = []
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, context: errors.append(context))
+        _reader, writer = await asyncio.open_unix_connection(str(server.frames_path))
+        writer.write(frame(hello()))
+        connection = await asyncio.wait_for(server.connected, 5)
+        answer = connection.expect(7)
+        answer.set_exception(TimeoutError())  # the deadline's timer ran
+        writer.write(answer_frame(7))
+        await asyncio.sleep(0.2)
+        with pytest.raises(TimeoutError):
+            answer.result()
+        writer.close()
+        return errors, connection.problems, connection.lost
+
+    errors, problems, lost = with_server(scenario)
+    assert errors == []
+    assert [(p.kind, p.request_id) for p in problems] == [("late", 7)]
+    assert lost is None
