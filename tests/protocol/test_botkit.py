@@ -191,3 +191,39 @@ def test_every_fault_and_notice_kind_has_its_message_value():
 
     assert {FAULT_TO_PROTO[kind] for kind in FaultKind} == set(FAULT_TO_PROTO.values())
     assert {NOTICE_TO_PROTO[kind] for kind in NoticeKind} == set(NOTICE_TO_PROTO.values())
+
+
+BOT_WITH_CLEAN_UP = """
+import atexit, sys
+from arena.botkit import KitBot, run
+atexit.register(lambda: print("cleaned up", flush=True))
+sys.stdout.write("unflushed line")  # no newline, no flush: the kit's exit flushes it
+run(KitBot())
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "said"),
+    [
+        (["--connect", "unix:///nonexistent/x.sock", "--connect-timeout", "0.1"], 1, "cannot"),
+        (["--no-such-option"], 2, "unrecognized arguments"),
+        (["--help"], 0, "--connect ADDRESS"),
+    ],
+    ids=["unreachable", "usage", "help"],
+)
+def test_run_ends_the_process_with_mains_status_after_the_atexit_handlers_and_a_flush(
+    tmp_path, args, status, said
+):
+    """``run`` skips the interpreter's teardown of its modules (a bot's start is the cost of a
+    match), not what a program expects of its exit."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "bot.py"
+    script.write_text(BOT_WITH_CLEAN_UP)
+    done = subprocess.run(
+        [sys.executable, str(script), *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == status, done.stderr
+    assert done.stdout.startswith("unflushed line") and "cleaned up" in done.stdout
+    assert said in done.stdout + done.stderr
