@@ -21,7 +21,11 @@ exported older commit, which builds its own bot runtime the first time), command
 tree by tree and mode by mode within each repeat, so that the machine's load falls alike on all:
 
 1. a ``--games`` match of ``--bots`` (house programs, sandboxed) and the same match
-   ``--in-process``: CPU each (median over repeats) and their ratio;
+   ``--in-process``: CPU each (median over repeats) and their ratio; beside them a Python
+   bot's bare start (:data:`BARE_START` in the tree's bot runtime, the least of three runs per
+   repeat) and the in-process match plus one such start per bot, over the in-process match:
+   the least that ratio can be while each bot is a process of its own, whatever the sandbox,
+   the socket and the runner cost;
 2. per decision: the same two with ``--long-games``; the extra games' CPU over their extra
    decisions (decisions counted in the replays), sandboxed and in process, and the ratio;
 3. with ``--duplicate``: the sandboxed match with duplicate deals (every seat rotation played by
@@ -195,6 +199,32 @@ def series_cpu(
     return cpu
 
 
+#: A Python bot's bare start: the bot runtime's Python importing what a house program imports
+#: before its first message, and exiting at once, without the interpreter's teardown (no
+#: sandbox, no socket, no decision).
+BARE_START = "import os, arena.botkit, arena.bots.registry; os._exit(0)"
+
+
+def runtime_of(tree: Path) -> Path:
+    """The bot runtime the tree's sandbox runs Python bots with (built if need be)."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(tree)!r}); "
+        "from arena.sandbox.runtime import ensure_runtime; print(ensure_runtime())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=command_env(tree), capture_output=True, text=True,
+        check=True,
+    )  # fmt: skip
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+def bare_start_cpu(runtime: Path, cwd: Path) -> float:
+    """CPU seconds of :data:`BARE_START` in ``runtime``, as a bot's process runs it."""
+    env = {"PATH": f"{runtime / 'bin'}:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    cpu, _ = in_cgroup([str(runtime / "bin" / "python3"), "-c", BARE_START], env, cwd)
+    return cpu
+
+
 def median(values: Sequence[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -246,12 +276,17 @@ def main(argv: list[str] | None = None) -> None:
         plans[f"start {language}"] = ["match", starter, "random", "--games", "1", "--in-process"]
     runs: dict[tuple[str, str], list[Run]] = defaultdict(list)
     serial: dict[tuple[str, str, int], list[float]] = defaultdict(list)
+    bare: dict[str, list[float]] = defaultdict(list)
     with tempfile.TemporaryDirectory(prefix="match-cost-") as folder:
         warm = [plans["sandboxed"], *(plans[f"start {lang}"] for lang in languages)]
         for tree in trees.values():  # builds and runtimes: made once, not counted
             for plan in warm:
                 nimmt(tree, plan, Path(tempfile.mkdtemp(dir=folder)))
+        runtimes = {name: runtime_of(tree) for name, tree in trees.items()}
         for repeat in range(args.repeats):
+            for name, runtime in runtimes.items():
+                for _ in range(3):  # the best of three: what a start costs at the least
+                    bare[name].append(bare_start_cpu(runtime, Path(folder)))
             for label, plan in plans.items():
                 for name, tree in trees.items():
                     cwd = Path(tempfile.mkdtemp(dir=folder))
@@ -269,7 +304,7 @@ def main(argv: list[str] | None = None) -> None:
                             )
                             serial[(name, mode, count)].append(cpu)
             print(f"repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
-    report(args, trees, runs, languages)
+    report(args, trees, runs, languages, bare)
     if args.series:
         report_series(args, trees, serial)
 
@@ -279,6 +314,7 @@ def report(
     trees: dict[str, Path],
     runs: dict[tuple[str, str], list[Run]],
     languages: Sequence[str],
+    bare: dict[str, list[float]],
 ) -> None:
     def cpu(name: str, label: str) -> float:
         return median([r.cpu_s for r in runs[(name, label)]])
@@ -293,6 +329,13 @@ def report(
         print(
             f"  {args.games}-game match: sandboxed {sandboxed:.3f} s, in process {local:.3f} s, "
             f"ratio {sandboxed / local:.2f}x"
+        )
+        least = min(bare[name])
+        print(
+            f"  a Python bot's bare start (its runtime's Python and the kit's imports, no "
+            f"sandbox, no decision): {1000 * least:.1f} ms; the in-process match plus "
+            f"{len(args.bots.split(','))} of them: "
+            f"{(local + len(args.bots.split(',')) * least) / local:.2f}x the in-process match"
         )
         extra = {
             mode: (cpu(name, f"{mode} long") - cpu(name, mode))
