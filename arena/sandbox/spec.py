@@ -51,6 +51,8 @@ class Limits:
     ``cpus`` is how many cores' worth of CPU time the bot's processes together get (the cpu
     cgroup's CFS quota, per 100 ms period), so a bot spinning many processes slows no other
     seat; without a cpu cgroup the bot runs at a lower priority (nice ``FALLBACK_NICE``).
+    Every bot runs under the batch scheduling policy (``SCHED_BATCH``): woken by a request, it
+    does not preempt the runner that is still handing out the other seats' requests.
     ``cpu_seconds`` is RLIMIT_CPU (per process; the match deadline bounds the rest).
     ``processes`` bounds the pids cgroup and RLIMIT_NPROC of the bot's own uid; threads count
     (a gRPC client has about 7), the sandbox's two bubblewrap processes come on top.

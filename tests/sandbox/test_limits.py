@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import time
 from pathlib import Path
@@ -240,9 +241,12 @@ def test_without_a_cpu_cgroup_the_bot_runs_at_a_lower_priority(make_bot: MakeBot
         bot.kill()
 
 
-def test_a_bot_can_neither_raise_its_priority_nor_run_in_real_time(make_bot: MakeBot) -> None:
+def test_a_bot_runs_as_a_batch_process_and_can_neither_raise_its_priority_nor_run_in_real_time(
+    make_bot: MakeBot,
+) -> None:
     done = run_to_end(make_bot("priority"))
 
     report = json.loads(done.log)
     assert report["raise"] == "PermissionError"
     assert report["fifo"] == "PermissionError"
+    assert report["policy"] == os.SCHED_BATCH  # it never preempts the referee that wakes it

@@ -4,7 +4,7 @@ import json
 import os
 
 if __name__ == "__main__":
-    report = {"nice": os.getpriority(os.PRIO_PROCESS, 0)}
+    report = {"nice": os.getpriority(os.PRIO_PROCESS, 0), "policy": os.sched_getscheduler(0)}
     try:
         os.setpriority(os.PRIO_PROCESS, 0, report["nice"] - 5)
         report["raise"] = "ok"
