@@ -60,6 +60,7 @@ import logging
 import math
 import os
 import random
+import select
 import socket
 import sys
 import time
@@ -529,9 +530,16 @@ def _framed_match(sock: socket.socket, bot: Bot, token: str, *, stays: bool) -> 
     hello = _hello(bot, token, stays)
     buffer = FrameBuffer()
     ended = False
+    # The kit waits in poll, not in recv: a recv asleep on a Unix stream socket is also woken
+    # each time the arena reads one of the bot's answers (the kernel wakes the socket's
+    # sleepers when the room its data took is free again), a needless wake-up a decision;
+    # poll's wake-ups are for what it waits for.
+    readable = select.poll()
+    readable.register(sock, select.POLLIN)
     try:
         sock.sendall(frame(hello.SerializeToString()))
         while True:
+            readable.poll()
             data = sock.recv(RECEIVE_BYTES)
             if not data:
                 raise ArenaError("the arena ended the connection without a status (it went away)")

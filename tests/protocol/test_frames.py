@@ -347,3 +347,57 @@ def test_an_answer_read_after_its_deadline_failed_its_request_is_late_not_an_err
     assert errors == []
     assert [(p.kind, p.request_id) for p in problems] == [("late", 7)]
     assert lost is None
+
+
+def _voluntary_switches(thread_id: int) -> int:
+    with open(f"/proc/self/task/{thread_id}/status") as status:
+        return int(status.read().split("\nvoluntary_ctxt_switches:")[1].split()[0])
+
+
+def test_the_kit_sleeps_once_a_request_not_again_when_the_arena_reads_its_answer():
+    """Asleep in recv, the kit would also be woken when the arena reads its answer (the kernel
+    wakes a stream socket's sleepers when the room the answer took is free again): two
+    wake-ups a decision where one will do."""
+    import socket
+    import threading
+    import time
+
+    view = observe(Game.new("basic", players=4, seed=3), 0)
+    arena, kit = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    thread_id: list[int] = []
+
+    def play() -> None:
+        thread_id.append(threading.get_native_id())
+        botkit._framed_match(kit, Recorder(), TOKEN, stays=False)
+
+    player = threading.Thread(target=play, daemon=True)
+    player.start()
+    buffer = FrameBuffer()
+
+    def read_frame() -> bytes:
+        while True:
+            frames = buffer.feed(arena.recv(65536))
+            if frames:
+                (payload,) = frames
+                return payload
+
+    assert pb.BotMessage.FromString(read_frame()).WhichOneof("body") == "hello"
+    requests = 20
+    for request_id in range(1, requests + 1):
+        if request_id == 2:  # the first request's wake-ups include the thread's start
+            before = _voluntary_switches(thread_id[0])
+        message = pb.EngineMessage()
+        message.request.request_id = request_id
+        message.request.deadline_ms = 1000
+        put_public(message.request.view, view)
+        put_private(message.request.view, view)
+        arena.sendall(frame(message.SerializeToString()))
+        time.sleep(0.03)  # the kit answers and waits for the next request
+        assert pb.BotMessage.FromString(read_frame()).answer.request_id == request_id
+        time.sleep(0.03)  # reading the answer must not have woken the kit meanwhile
+    switches = _voluntary_switches(thread_id[0]) - before
+    arena.sendall(status_frames("OK", ""))
+    player.join(10)
+    arena.close()
+    assert not player.is_alive()
+    assert switches <= (requests - 1) + 3, switches  # one a request (and a little slack)
