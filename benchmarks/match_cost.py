@@ -43,36 +43,45 @@ tree by tree and mode by mode within each repeat, so that the machine's load fal
 The trees must share this checkout's ``.venv`` (the same Python packages); a compiled language's
 starter is built once per content of its folder before it is measured.
 
-**Measured** 2026-12-06 on this 2-core machine, ``this`` = the framed socket, the Python
-kit's 64 KiB reads and the JavaScript kit's precompiled descriptor (protobufjs's light build on
-the framed socket), ``before`` = commit 8421957 exported (the framed socket already), one run of
-``--repeats 5 --long-games 40 --languages python,javascript --series 6``, medians:
+**Measured** 2026-12-06 on this 2-core machine, ``this`` = a request written to the framed
+socket at once and judged by a timer (no task per seat and decision), answers handed to the
+connection as they are read, bots under ``SCHED_BATCH``, the Python kit waiting in ``poll`` and
+ending without the interpreter's teardown; ``start`` = commit 70b6cf7 exported (the session
+before); one run of ``--repeats 11 --long-games 200 --languages python,javascript --series 6``,
+medians:
 
 =====================================================  ==============  ==============
-figure                                                 this            before
+figure                                                 this            start
 =====================================================  ==============  ==============
-4-game match, one-shot CLI: sandboxed, CPU              0.694 s         0.709 s
-4-game match, one-shot CLI: in process, CPU             0.222 s         0.218 s
-   ratio sandboxed / in process                         3.13x           3.25x
-per decision: sandboxed, CPU                            0.385 ms        0.448 ms
-per decision: in process, CPU                           0.093 ms        0.109 ms
-   ratio                                                4.12x           4.11x
-a Python starter's start (item 4), CPU                 152.6 ms        159.8 ms
-a JavaScript starter's start (item 4), CPU             169.0 ms        230.3 ms
-a worker's 4-game match (7 less 1), sandboxed warm      98 ms           100 ms
-a worker's 4-game match (7 less 1), in process          26 ms           20 ms
+4-game match, one-shot CLI: sandboxed, CPU              0.495 s         0.559 s
+4-game match, one-shot CLI: in process, CPU             0.163 s         0.160 s
+   ratio sandboxed / in process                         3.04x           3.49x
+   floor: in process + 4 bare Python bot starts          1.93x           2.00x
+per decision: sandboxed, CPU                            0.223 ms        0.250 ms
+per decision: in process, CPU                           0.079 ms        0.080 ms
+   ratio                                                2.81x           3.15x
+a Python starter's start (item 4), CPU                 113.7 ms        116.0 ms
+a JavaScript starter's start (item 4), CPU             148.2 ms        150.7 ms
+a worker's 4-game match (7 less 1), sandboxed warm      54 ms           65 ms
+a worker's 4-game match (7 less 1), in process          16 ms           17 ms
 =====================================================  ==============  ==============
 
-The JavaScript starter's start: 0.73x. Against gRPC (commit ffc0a9a, the session before),
-the framed socket made a sandboxed match 0.63-0.64x and a decision through the sandbox
-0.67-0.71x of their CPU. The in-process figures
-move with the machine (a decision in process measured 0.08-0.23 ms across runs of the same
-tree), so the per-decision ratio lands anywhere from 2.3x to 7.2x. Where a one-shot match's CPU
-goes: the runner about 0.27 s (0.2 s of it the same Python start and imports as in process),
-each Python bot about 0.11 s, of which its start (Python and the kit's imports) about 70 ms and
-bubblewrap 6 ms. Where a decision's goes: the runner's asyncio for each reply (about 0.1 ms), the
-kit's work (about 75 µs for ``random`` back to back) and a bot's wake-up after the millisecond it
-waits (``benchmarks/bot_wake.py``: 1.4x to 1.6x its CPU back to back). ``benchmarks/protocol.py``
+this / start: a sandboxed 4-game match 0.89x, a decision through the sandbox 0.89x, a
+worker's match with warm bots 0.83x. Runs of the same session put the sandboxed match at
+2.89x-3.04x its in-process CPU and a decision at 2.81x-2.96x (runs of 9 and 11 repeats,
+``--long-games 200``); with 40 long games and 5 repeats the per-decision ratio moves by
+±0.5x from run to run, as the in-process figure is a small difference of two noisy ones.
+
+Where a one-shot match's CPU goes: the runner's own Python start and imports, as in process;
+each Python bot about 60 ms (its cgroup's cpuacct), of which Python's start about 7 ms, the
+kit's imports about 36 ms, the match's messages 4-8 ms and the launch (a shell gate,
+``setpriv``, bubblewrap and its namespaces) about 11 ms. The bare start alone, four times over,
+already takes the in-process match to about 2x (the floor line): a match of fresh Python
+processes cannot come near 2x whatever the sandbox costs. Where a decision's goes: the
+runner's reading and writing (a request's message, a send, the event loop's turn for each
+answer), the kit's work (about 20 µs a decision in the bot runtime's Python) and both sides'
+system calls and wake-ups (``benchmarks/bot_wake.py``: a bot's wake-up after the millisecond it
+waits costs it 1.4x to 1.6x the CPU of requests back to back). ``benchmarks/protocol.py``
 prints the decision round trip on both sockets side by side.
 """
 
