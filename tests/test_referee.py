@@ -233,6 +233,17 @@ def test_problems_a_seat_reports_are_protocol_faults_and_late_answers_only_notic
     assert seat.notices[0].fault is False
 
 
+def test_a_flood_a_seat_reports_drops_it_whatever_the_fault_limit():
+    seat = FakeSeat("flood")
+    seat.problems = [Problem("flood", 0, "64 messages that answer no request; not read")]
+    players, replays = play([seat, FakeSeat("b")], rules=TableRules(50, 100, 99))
+    (fault,) = players[0].faults[:1]
+    assert fault.kind is FaultKind.PROTOCOL and fault.detail.startswith("64 messages")
+    assert players[0].dropped is not None and players[0].dropped.kind is FaultKind.PROTOCOL
+    assert seat.dropped_with == ("protocol", "64 messages that answer no request; not read")
+    assert verify(replays[0]) == []
+
+
 def test_a_bots_control_characters_never_reach_a_fault_raw():
     class Escapes(FakeSeat):
         async def decide(self, request: Request) -> Reply:

@@ -91,6 +91,8 @@ class Connection:
         self._expired: collections.OrderedDict[int, None] = collections.OrderedDict()
         self.problems: list[Problem] = []
         self.lost: str | None = None  # why the stream ended, once it has
+        #: Set once the bot flooded the stream (:meth:`_problem`): nothing more is read.
+        self.deaf = False
         self.closing: asyncio.Future[tuple[grpc.StatusCode, str]] = self._loop.create_future()
 
     # -- runner side
@@ -158,7 +160,7 @@ class Connection:
         if type(self._context) is _FramedStream:  # frames come to _receive as they arrive
             self._context.deliver = self._receive
         try:
-            while True:
+            while not self.deaf:
                 raw = await self._context.read()
                 if raw is grpc.aio.EOF:
                     self.lose("the bot closed its stream")
@@ -198,8 +200,26 @@ class Connection:
             )
 
     def _problem(self, request_id: int, detail: str) -> None:
-        if len(self.problems) < MAX_PROBLEMS:  # a flood drops the bot anyway
+        """Keep a problem for the runner; the :data:`MAX_PROBLEMS`-th since its last look is a
+        ``flood``: the bot sends messages that answer nothing faster than it is asked, the
+        stream is no longer read (so a flood costs the runner a bounded amount of CPU, not its
+        deadline's worth), and the referee drops the bot."""
+        if self.deaf:
+            return
+        if len(self.problems) < MAX_PROBLEMS - 1:
             self.problems.append(Problem("protocol", request_id, detail))
+            return
+        self.deaf = True
+        if type(self._context) is _FramedStream:
+            self._context.stop_reading()
+        self.problems.append(
+            Problem(
+                "flood",
+                request_id,
+                f"{MAX_PROBLEMS} messages that answer no request since the arena last looked "
+                f"(the last: {detail}); the arena stopped reading the bot's stream",
+            )
+        )
 
     def lose(self, reason: str) -> None:
         """Mark the stream ended (first reason wins) and fail every open request."""
@@ -235,6 +255,7 @@ class _FramedStream(asyncio.Protocol):
         #: Once set (by the connection's reader), each frame is handed to it with the time it
         #: was read, as it arrives; :meth:`read` then only gives what a flood left queued.
         self.deliver: Callable[[bytes, float], None] | None = None
+        self._stopped = False  # stop_reading(): nothing more is read
 
     # -- asyncio.Protocol
 
@@ -251,7 +272,7 @@ class _FramedStream(asyncio.Protocol):
         self.task = self._server._framed_connection(self)
 
     def data_received(self, data: bytes) -> None:
-        if self._ended is not None:
+        if self._ended is not None or self._stopped:
             return
         try:
             frames = self._buffer.feed(data)
@@ -268,6 +289,8 @@ class _FramedStream(asyncio.Protocol):
             try:
                 for payload in frames[: self.READ_AHEAD]:
                     deliver(payload, now)
+                    if self._stopped:
+                        return
             except Exception as exc:  # as the reader's loop would: nothing more is read
                 self._end(f"{type(exc).__name__}: {exc}")
                 if self.transport is not None:
@@ -298,6 +321,16 @@ class _FramedStream(asyncio.Protocol):
         if self._writable is not None and not self._writable.done():
             self._writable.set_result(None)
         self._writable = None
+
+    def stop_reading(self) -> None:
+        """Read nothing more (a flood): what is queued is dropped, the socket left unread, so
+        the bot's writes wait on the kernel's buffer; writing to the bot goes on."""
+        self._stopped = True
+        self.deliver = None
+        self._frames.clear()
+        if self.transport is not None and not self._paused:
+            self._paused = True
+            self.transport.pause_reading()
 
     def _end(self, reason: str) -> None:
         if self._ended is None:
@@ -405,6 +438,9 @@ class SeatServer:
                 ("grpc.max_concurrent_streams", MAX_STREAMS),
                 # A connection that never completes the HTTP/2 handshake is closed after this.
                 ("grpc.server_handshake_timeout_ms", HANDSHAKE_MS),
+                # A fixed flow-control window (64 KiB), not one grown to the link's bandwidth:
+                # a bot that floods its stream is held there once the arena stops reading it.
+                ("grpc.http2.bdp_probe", 0),
             ]
         )
         handler = grpc.stream_stream_rpc_method_handler(

@@ -469,7 +469,12 @@ class Referee:
             for problem in player.seat.take_problems():
                 if player.dropped is not None:
                     break
-                if problem.kind == "late":
+                if problem.kind == "flood":  # the seat is no longer read: it cannot go on
+                    self._fault(
+                        run, seat, FaultKind.PROTOCOL, problem.detail, request_id=problem.request_id
+                    )
+                    self._drop(player, FaultKind.PROTOCOL, problem.detail, run.number)
+                elif problem.kind == "late":
                     message = f"{problem.detail}; it was ignored (the timeout was the fault)"
                     notice = Notice(
                         NoticeKind.LATE, problem.request_id, run.game_id, message, False

@@ -101,8 +101,9 @@ class GameEnd:
 @dataclass(frozen=True)
 class Problem:
     """Something a seat sent that answered no open request: ``late`` (an answer to a request
-    that had timed out; not a fault) or ``protocol`` (a fault)."""
+    that had timed out; not a fault), ``protocol`` (a fault) or ``flood`` (too many such
+    messages at once: a fault, and the seat is dropped)."""
 
-    kind: str  # "late" or "protocol"
+    kind: str  # "late", "protocol" or "flood"
     request_id: int
     detail: str

@@ -80,6 +80,38 @@ def test_a_bot_that_stops_reading_its_stream_is_dropped_and_the_match_finishes(t
     assert "stops-reading: not reading any more" in log
 
 
+@pytest.mark.parametrize("transport", ["grpc", "framed"])
+def test_a_bot_that_floods_its_stream_with_empty_messages_is_no_longer_read_and_dropped(
+    transport, tmp_path
+):
+    """Read to the end of its deadline, the flood would cost the runner that deadline's worth of
+    CPU (5.5 s here); the arena stops reading at the 64th message that answers nothing."""
+    flood = Entrant(
+        "frame-flood", program=load(BOTS / "frame-flood"), env={"NIMMT_BOT_OPTIONS": transport}
+    )
+    lineup = [flood, fixture_bot("plain-random"), in_process_random("r")]
+    started = time.monotonic()
+    cpu = time.process_time()
+    # Any number of faults allowed: the flood itself must drop it (with the default three, the
+    # flood's first three messages would).
+    result = play(lineup, tmp_path, games=2, decision_ms=500, bank_ms=5000, max_faults=10**6)
+    spent = time.process_time() - cpu
+    assert time.monotonic() - started < MATCH_SECONDS
+    bot = result.bot("frame-flood")
+    assert bot.program is not None and bot.program.transport == transport
+    assert bot.dropped is not None and bot.dropped.kind == "protocol"
+    assert "64 messages that answer no request" in bot.dropped.detail
+    assert "the arena stopped reading the bot's stream" in bot.dropped.detail
+    faults = faults_of(result, "frame-flood")
+    assert faults[0]["kind"] == "timeout"  # its request, unanswered to its deadline
+    assert "no body set" in faults[1]["detail"]  # then the flood's first messages
+    # This process's CPU (the runner and the in-process bot) over the whole match: measured
+    # 0.1 s (framed) and 0.4 s (gRPC); 5.9 s and 3.9 s when the flood was read to the deadline.
+    assert spent < 2.0, spent
+    others_clean(result, "frame-flood")
+    assert all(verify(r) == [] for r in result.replays)
+
+
 def test_a_silent_seat_is_judged_at_its_own_deadline_not_at_a_slow_neighbours(tmp_path):
     """The thinker spends 0.3 s (0.1 s of a 4 s bank) on every decision; the silent seat's bank is
     empty after its first timeout, so its later timeouts come one decision (about 0.3 s) apart,

@@ -80,7 +80,9 @@
 // fewest bullheads), records the fault in the game's replay, and ranks the seat last in that
 // game. After `Welcome.max_faults` faults in a match (default 3), or at once if the bot crashes
 // or disconnects, the bot is dropped: the arena ends its stream with status ABORTED and plays
-// default decisions for it in every later game.
+// default decisions for it in every later game. A bot that sends 64 messages answering no
+// request between two of the arena's decisions is flooding it: the arena stops reading its
+// stream and drops it, whatever `max_faults` says.
 //
 // Errors that end a connection are gRPC status codes with a message saying what to fix:
 //   INVALID_ARGUMENT     the first message was not a Hello, or no message could be read

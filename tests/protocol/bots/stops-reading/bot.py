@@ -73,7 +73,7 @@ async def main():
     while True:  # never reads again; the sandbox and the arena end it
         stray += 1
         await call.write(pb.BotMessage(answer=pb.Answer(request_id=stray)).SerializeToString())
-        await asyncio.sleep(0.001)
+        await asyncio.sleep(0.01)  # fewer than the 64 between two decisions that are a flood
 
 
 asyncio.run(main())
