@@ -277,9 +277,7 @@ class _FramedStream(asyncio.Protocol):
         try:
             frames = self._buffer.feed(data)
         except FrameError as exc:  # nothing more is read; the reader gets the reason
-            self._end(str(exc))
-            if self.transport is not None:
-                self.transport.pause_reading()
+            self._broken(str(exc))
             return
         deliver = self.deliver
         if deliver is not None and not self._frames:
@@ -292,17 +290,14 @@ class _FramedStream(asyncio.Protocol):
                     if self._stopped:
                         return
             except Exception as exc:  # as the reader's loop would: nothing more is read
-                self._end(f"{type(exc).__name__}: {exc}")
-                if self.transport is not None:
-                    self.transport.pause_reading()
+                self._broken(f"{type(exc).__name__}: {exc}")
                 return
             if len(frames) <= self.READ_AHEAD:
                 return
             frames = frames[self.READ_AHEAD :]
         self._frames.extend(frames)
-        if len(self._frames) > self.READ_AHEAD and not self._paused and self.transport:
-            self._paused = True
-            self.transport.pause_reading()
+        if len(self._frames) > self.READ_AHEAD:
+            self._pause()
         self._wake()
 
     def eof_received(self) -> bool:
@@ -328,8 +323,18 @@ class _FramedStream(asyncio.Protocol):
         self._stopped = True
         self.deliver = None
         self._frames.clear()
-        if self.transport is not None and not self._paused:
+        self._pause()
+
+    def _pause(self) -> None:
+        """Stop reading the socket until :meth:`read` has taken the queue down."""
+        if not self._paused and self.transport is not None:
             self._paused = True
+            self.transport.pause_reading()
+
+    def _broken(self, reason: str) -> None:
+        """The stream cannot be read on: the reader gets ``reason``, the socket is not read."""
+        self._end(reason)
+        if self.transport is not None:
             self.transport.pause_reading()
 
     def _end(self, reason: str) -> None:
