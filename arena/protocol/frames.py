@@ -91,9 +91,10 @@ class FrameBuffer:
         """Bytes received that are not yet a whole frame."""
         return len(self._data)
 
-    def feed(self, data: bytes) -> list[bytes]:
+    def feed(self, data: bytes | bytearray | memoryview) -> list[bytes]:
         """The frames ``data`` completes; :class:`FrameError` for a length over the limit or
-        longer than :data:`MAX_VARINT` bytes (the buffer is then unusable)."""
+        longer than :data:`MAX_VARINT` bytes (the buffer is then unusable). What is kept is
+        copied: ``data`` may be a reader's buffer that the next read overwrites."""
         buf = self._data
         buf += data
         frames: list[bytes] = []

@@ -6,6 +6,7 @@ import asyncio
 import random
 import subprocess
 import sys
+import tracemalloc
 
 import grpc
 import pytest
@@ -24,7 +25,7 @@ from arena.protocol.frames import (
     parse_status,
     status_frames,
 )
-from arena.protocol.server import MAX_BOT_MESSAGE, MAX_CONNECTIONS
+from arena.protocol.server import MAX_BOT_MESSAGE, MAX_CONNECTIONS, READ_SIZE
 
 from . import test_server as server_tests
 from .test_server import TOKEN, Recorder, hello
@@ -321,6 +322,60 @@ def test_answers_reach_their_requests_as_they_are_read_and_a_flood_waits_its_tur
     assert [r.answer.request_id for r in replies] == list(range(1, 41))
     assert all(r.received >= before and r.answer.decision.tile.tile == 7 for r in replies)
     assert [(p.kind, p.request_id) for p in problems] == [("protocol", 99)]
+
+
+def test_frames_longer_than_one_read_arrive_whole_from_the_reused_read_buffer():
+    """The arena reads a connection into one buffer that every read overwrites: frames cut
+    across reads, one longer than the buffer, come out whole and each as it was sent."""
+
+    async def scenario(server):
+        reader, writer = await asyncio.open_unix_connection(str(server.frames_path))
+        writer.write(frame(hello()))
+        connection = await asyncio.wait_for(server.connected, 5)
+        await reader.readexactly(2)
+        notes = {i: chr(ord("a") + i) * (READ_SIZE // 3 + 1000 * i) for i in range(1, 7)}
+        notes[7] = "z" * (MAX_BOT_MESSAGE - 64)  # one frame is most of a whole read
+        answers = {i: connection.expect(i) for i in notes}
+        data = b""
+        for i, note in notes.items():
+            message = pb.BotMessage(answer=pb.Answer(request_id=i, note=note))
+            message.answer.decision.tile.tile = i
+            data += frame(message.SerializeToString())
+        assert len(data) > 3 * READ_SIZE
+        for at in range(0, len(data), 50_000):  # writes that end inside frames
+            writer.write(data[at : at + 50_000])
+            await writer.drain()
+        replies = [await asyncio.wait_for(answers[i], 5) for i in notes]
+        writer.close()
+        return notes, replies, connection.problems
+
+    notes, replies, problems = with_server(scenario)
+    assert [(r.answer.request_id, r.answer.note) for r in replies] == list(notes.items())
+    assert [r.answer.decision.tile.tile for r in replies] == list(notes) and problems == []
+
+
+def test_reading_answers_allocates_no_buffer_per_read():
+    """Each read of a plain asyncio protocol makes a new 256 KiB object (a mapping glibc makes,
+    shrinks and unmaps again: system calls for every answer); the framed socket reuses one."""
+
+    async def scenario(server):
+        reader, writer = await asyncio.open_unix_connection(str(server.frames_path))
+        writer.write(frame(hello()))
+        connection = await asyncio.wait_for(server.connected, 5)
+        await reader.readexactly(2)
+        tracemalloc.start()
+        try:
+            for i in range(1, 31):
+                answer = connection.expect(i)
+                writer.write(answer_frame(i))
+                await asyncio.wait_for(answer, 5)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        writer.close()
+        return peak
+
+    assert with_server(scenario) < READ_SIZE
 
 
 def test_an_answer_read_after_its_deadline_failed_its_request_is_late_not_an_error():
