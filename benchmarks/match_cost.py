@@ -103,6 +103,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+MEMORY = Path("/sys/fs/cgroup/memory")
 LANGUAGES = ("python", "javascript", "go", "cpp", "java")
 
 
@@ -110,19 +111,44 @@ LANGUAGES = ("python", "javascript", "go", "cpp", "java")
 class Run:
     cpu_s: float
     wall_s: float
+    page_faults: int | None
     decisions: int
     start_ms: dict[str, float]  # per program bot: launch to hello (the slowest of its starts)
 
 
-def in_cgroup(argv: Sequence[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """CPU seconds and wall seconds of ``argv`` and everything it starts."""
-    group = CPUACCT / f"matchcost-{os.getpid()}-{secrets.token_hex(4)}"
+@dataclass(frozen=True)
+class Measured:
+    cpu_s: float
+    wall_s: float
+    page_faults: int | None  # the whole tree's (a memory cgroup's), where one can be made
+
+
+def _memory_group(name: str) -> Path | None:
+    """A new memory cgroup (v1) under this process's own, or None where there is none."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if "memory" in controllers.split(","):
+            group = MEMORY / path.lstrip("/") / name
+            try:
+                group.mkdir()
+            except OSError:
+                return None
+            return group
+    return None
+
+
+def in_cgroup(argv: Sequence[str], env: dict[str, str], cwd: Path) -> Measured:
+    """CPU seconds, wall seconds and page faults of ``argv`` and everything it starts."""
+    name = f"matchcost-{os.getpid()}-{secrets.token_hex(4)}"
+    group = CPUACCT / name
     group.mkdir()
-    procs = str(group / "cgroup.procs")
+    memory = _memory_group(name)
+    groups = [g for g in (group, memory) if g is not None]
 
     def enter() -> None:
-        with open(procs, "w") as f:
-            f.write(str(os.getpid()))
+        for g in groups:
+            with open(g / "cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
 
     try:
         started = time.perf_counter()
@@ -136,9 +162,14 @@ def in_cgroup(argv: Sequence[str], env: dict[str, str], cwd: Path) -> tuple[floa
         until = time.monotonic() + 5
         while (group / "cgroup.procs").read_text().strip() and time.monotonic() < until:
             time.sleep(0.05)
-        return int((group / "cpuacct.usage").read_text()) / 1e9, wall
+        faults = None
+        if memory is not None:  # the bots' own memory cgroups are children: counted in total_
+            stat = dict(line.split() for line in (memory / "memory.stat").read_text().splitlines())
+            faults = int(stat["total_pgfault"])
+        return Measured(int((group / "cpuacct.usage").read_text()) / 1e9, wall, faults)
     finally:
-        group.rmdir()
+        for g in groups:
+            g.rmdir()
 
 
 def command_env(tree: Path) -> dict[str, str]:
@@ -157,14 +188,14 @@ def nimmt(tree: Path, args: Sequence[str], cwd: Path) -> Run:
     code = f"import sys; sys.path.insert(0, {str(tree)!r}); from arena.cli import main; main()"
     args = [a.replace("{tree}", str(tree)) for a in args]
     argv = [sys.executable, "-c", code, *args, "--out", str(out)]
-    cpu, wall = in_cgroup(argv, command_env(tree), cwd)
+    measured = in_cgroup(argv, command_env(tree), cwd)
     decisions = 0
     for path in out.glob("game-*.json"):
         replay = json.loads(path.read_text())
         decisions += sum(len(t["plays"]) + len(t.get("choices", [])) for t in replay["turns"])
     match = json.loads((out / "match.json").read_text())
     starts = {bot["name"]: bot["start_ms"] for bot in match["bots"] if bot.get("start_ms")}
-    return Run(cpu, wall, decisions, starts)
+    return Run(measured.cpu_s, measured.wall_s, measured.page_faults, decisions, starts)
 
 
 #: A worker's matches: ``N`` matches of the same line-up one after the other in one process
@@ -204,8 +235,7 @@ def series_cpu(
     """CPU seconds of ``matches`` matches played one after the other by one process."""
     args = (list(bots), games, variant, seed, matches, mode, str(cwd / "out"))
     code = SERIES.format(tree=str(tree), args=args)
-    cpu, _ = in_cgroup([sys.executable, "-c", code], command_env(tree), cwd)
-    return cpu
+    return in_cgroup([sys.executable, "-c", code], command_env(tree), cwd).cpu_s
 
 
 #: A Python bot's bare start: the bot runtime's Python importing what a house program imports
@@ -230,8 +260,7 @@ def runtime_of(tree: Path) -> Path:
 def bare_start_cpu(runtime: Path, cwd: Path) -> float:
     """CPU seconds of :data:`BARE_START` in ``runtime``, as a bot's process runs it."""
     env = {"PATH": f"{runtime / 'bin'}:/usr/bin:/bin", "LANG": "C.UTF-8"}
-    cpu, _ = in_cgroup([str(runtime / "bin" / "python3"), "-c", BARE_START], env, cwd)
-    return cpu
+    return in_cgroup([str(runtime / "bin" / "python3"), "-c", BARE_START], env, cwd).cpu_s
 
 
 def median(values: Sequence[float]) -> float:
@@ -319,6 +348,21 @@ def main(argv: list[str] | None = None) -> None:
         report_series(args, trees, serial)
 
 
+def faults_per_decision(
+    runs: dict[tuple[str, str], list[Run]], name: str, mode: str
+) -> float | None:
+    """The long match's page faults less the short one's, per extra decision (medians)."""
+    short, long = runs[(name, mode)], runs[(name, f"{mode} long")]
+    counts = [[r.page_faults for r in short], [r.page_faults for r in long]]
+    if any(c is None for both in counts for c in both):
+        return None
+    extra = long[0].decisions - short[0].decisions
+    return (
+        median([c for c in counts[1] if c is not None])
+        - median([c for c in counts[0] if c is not None])
+    ) / max(1, extra)
+
+
 def report(
     args: argparse.Namespace,
     trees: dict[str, Path],
@@ -357,6 +401,13 @@ def report(
             f"{1000 * extra['in process']:.3f} ms, ratio "
             f"{extra['sandboxed'] / extra['in process']:.2f}x"
         )
+        faults = {mode: faults_per_decision(runs, name, mode) for mode in extra}
+        if all(f is not None for f in faults.values()):
+            print(
+                f"  page faults per decision (the whole tree; a count, not a time: the same "
+                f"from run to run): sandboxed {faults['sandboxed']:.2f}, in process "
+                f"{faults['in process']:.2f}"
+            )
         if args.duplicate:
             duplicate, single = cpu(name, "duplicate"), cpu(name, "single deals")
             print(
