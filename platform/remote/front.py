@@ -46,7 +46,7 @@ FDS_PER_CONNECTION = 3
 FDS_KEPT = 128
 #: Bytes of a bot's that wait for the connection to gRPC before the front stops reading.
 PENDING_MAX = 64 * 1024
-#: Bytes a side reads at once, into a buffer of its own that every read reuses.
+#: Bytes a side reads at once, into the front's one buffer that every read reuses.
 READ_SIZE = 64 * 1024
 #: How long a side whose other side closed may take to write what it has left (seconds).
 LINGER = 5.0
@@ -260,18 +260,20 @@ class _Side(asyncio.BufferedProtocol):
     """One side of a joined connection (the bot's over TLS, or the front's to gRPC): what it
     reads is written to the other side; a side that cannot keep up pauses the other's reading.
 
-    It reads into one buffer of :data:`READ_SIZE` bytes for the connection's life (a plain
-    protocol's transport makes a new 256 KiB object per read, which glibc maps, shrinks and
-    unmaps again: system calls and a page fault for each message a match sends)."""
+    It reads into ``read_into``, a buffer that every side of the front shares: each read is
+    copied out of it at once, before the event loop reads anything else (a plain protocol's
+    transport makes a new 256 KiB object per read, which glibc maps, shrinks and unmaps again:
+    system calls and a page fault for each message a match sends; a buffer per side would
+    hold 64 KiB for each of thousands of connections)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, read_into: memoryview) -> None:
         self.name = name
         self.transport: Any = None
         self.other: _Side | None = None
         self.received = 0
         self._pending: list[bytes] = []
         self._pending_size = 0
-        self._read_into = memoryview(bytearray(READ_SIZE))
+        self._read_into = read_into
         self.closed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     def join(self, other: "_Side") -> None:
@@ -364,6 +366,7 @@ class Front:
         self._listener: socket.socket | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._sides: set[_Side] = set()
+        self._read_into = memoryview(bytearray(READ_SIZE))  # what every side reads into
         self._accepting: asyncio.Task[None] | None = None
         self._flushing: asyncio.Task[None] | None = None
 
@@ -452,7 +455,7 @@ class Front:
             try:
                 loop = asyncio.get_running_loop()
                 _, upstream = await loop.create_connection(
-                    lambda: _Side("gateway"), "127.0.0.1", self.upstream
+                    lambda: _Side("gateway", self._read_into), "127.0.0.1", self.upstream
                 )
             except OSError as error:
                 log.warning("the TLS front could not reach the gateway's gRPC server: %s", error)
@@ -502,7 +505,7 @@ class Front:
                 host = client_hello_host(head)
                 handed = True
                 transport, client = await loop.connect_accepted_socket(
-                    lambda: _Side("bot"),
+                    lambda: _Side("bot", self._read_into),
                     sock,
                     ssl=self.context,
                     ssl_handshake_timeout=self.handshake_seconds + 5,

@@ -47,9 +47,19 @@ class Collector(asyncio.BufferedProtocol):
         return bytes(self.data)
 
 
-async def _relayed(tmp_path: Path, scenario: Callable[[Collector, Collector], Awaitable[T]]) -> T:
-    """Run ``scenario(client, upstream)`` with a bot connected over TLS through a front whose
-    gRPC port is an echoing :class:`Collector`."""
+Pairs = list[tuple[Collector, Collector]]
+
+
+async def _relayed(
+    tmp_path: Path,
+    scenario: Callable[[Pairs], Awaitable[T]],
+    bots: int = 1,
+    first: Callable[[int], bytes] | None = None,
+) -> T:
+    """Run ``scenario(pairs)`` with ``bots`` bots connected over TLS through one front whose
+    gRPC port is an echoing :class:`Collector` per connection: each pair is a bot's side and
+    the gRPC port's side of its connection. Bot ``i`` writes ``first(i)`` as soon as its
+    handshake is done, before the front has reached the gRPC port (what it reads waits)."""
     loop = asyncio.get_running_loop()
     upstreams: list[Collector] = []
 
@@ -63,39 +73,65 @@ async def _relayed(tmp_path: Path, scenario: Callable[[Collector, Collector], Aw
     port = await gateway.start("127.0.0.1:0", sink.sockets[0].getsockname()[1])
     context = ssl.create_default_context(cafile=str(cert))
     context.set_alpn_protocols(["h2"])  # as gRPC offers it; the front refuses a client without
-    transport, client = await loop.create_connection(
-        Collector, "127.0.0.1", port, ssl=context, server_hostname="localhost"
-    )
+    transports: list[asyncio.BaseTransport] = []
+    pairs: Pairs = []
     try:
-        for _ in range(100):  # the front connects to the gRPC port after the handshake
-            if upstreams:
-                break
-            await asyncio.sleep(0.02)
-        return await scenario(client, upstreams[0])
+        for _ in range(bots):
+            transport, client = await loop.create_connection(
+                Collector, "127.0.0.1", port, ssl=context, server_hostname="localhost"
+            )
+            transports.append(transport)
+            if first is not None:
+                assert client.transport is not None
+                client.transport.write(first(len(pairs)))
+            for _ in range(100):  # the front connects to the gRPC port after the handshake
+                if len(upstreams) > len(pairs):
+                    break
+                await asyncio.sleep(0.02)
+            pairs.append((client, upstreams[len(pairs)]))
+        return await scenario(pairs)
     finally:
-        transport.close()
+        for opened in transports:
+            opened.close()
         await gateway.stop()
         sink.close()
 
 
 def test_the_front_relays_both_ways_whole_and_in_order(tmp_path: Path) -> None:
-    async def scenario(client: Collector, upstream: Collector) -> tuple[bytes, bytes, bytes]:
-        sent = b"".join(bytes([i % 251]) * (1000 + 997 * i) for i in range(90))
-        assert len(sent) > 40 * front.READ_SIZE
-        assert client.transport is not None
-        for at in range(0, len(sent), 50_000):  # pieces that end anywhere in the reads
-            client.transport.write(sent[at : at + 50_000])
-        return sent, await upstream.until(len(sent)), await client.until(len(sent))
+    """Three bots at once, whose reads all go through the front's one read buffer: each gets
+    back exactly what it sent, in pieces that end anywhere in the reads, the first of them
+    sent before the front had reached the gRPC port."""
 
-    sent, upstream_got, echoed = asyncio.run(_relayed(tmp_path, scenario))
-    assert upstream_got == sent and echoed == sent
+    def data(bot: int) -> bytes:
+        return b"".join(bytes([(i + 7 * bot) % 251]) * (1000 + 997 * i) for i in range(60 - bot))
+
+    def first(bot: int) -> bytes:
+        return data(bot)[:100_000]
+
+    async def scenario(pairs: Pairs) -> list[tuple[bytes, bytes, bytes]]:
+        sent = [data(bot) for bot in range(len(pairs))]
+        assert min(map(len, sent)) > 20 * front.READ_SIZE
+        for at in range(100_000, max(map(len, sent)), 50_000):  # the bots' writes interleave
+            for (client, _), whole in zip(pairs, sent, strict=True):
+                assert client.transport is not None
+                client.transport.write(whole[at : at + 50_000])
+            await asyncio.sleep(0)
+        return [
+            (whole, await upstream.until(len(whole)), await client.until(len(whole)))
+            for (client, upstream), whole in zip(pairs, sent, strict=True)
+        ]
+
+    relayed = asyncio.run(_relayed(tmp_path, scenario, bots=3, first=first))
+    for sent, upstream_got, echoed in relayed:
+        assert upstream_got == sent and echoed == sent
 
 
 def test_relaying_a_message_allocates_no_buffer_per_read(tmp_path: Path) -> None:
     """A plain protocol's transport reads into a new 256 KiB object each time (glibc maps it,
     shrinks it and unmaps it again); the front's sides read into buffers they keep."""
 
-    async def scenario(client: Collector, upstream: Collector) -> int:
+    async def scenario(pairs: Pairs) -> int:
+        [(client, _)] = pairs
         assert client.transport is not None
         tracemalloc.start()
         try:
