@@ -348,6 +348,20 @@ def main(argv: list[str] | None = None) -> None:
         report_series(args, trees, serial)
 
 
+def decision_cpu(runs: dict[tuple[str, str], list[Run]], name: str, mode: str, i: int) -> float:
+    """Repeat ``i``'s CPU per extra decision of the long match over the short one."""
+    short, long = runs[(name, mode)][i], runs[(name, f"{mode} long")][i]
+    return (long.cpu_s - short.cpu_s) / max(1, long.decisions - short.decisions)
+
+
+def spread(values: Sequence[float]) -> str:
+    """The middle half of ``values`` (quartiles) and their extremes, as ratios."""
+    if len(values) < 4:
+        return ", ".join(f"{v:.2f}x" for v in sorted(values))
+    q1, _, q3 = statistics.quantiles(values, n=4)
+    return f"quartiles {q1:.2f}x-{q3:.2f}x, all {min(values):.2f}x-{max(values):.2f}x"
+
+
 def faults_per_decision(
     runs: dict[tuple[str, str], list[Run]], name: str, mode: str
 ) -> float | None:
@@ -380,9 +394,13 @@ def report(
     for name in trees:
         sandboxed, local = cpu(name, "sandboxed"), cpu(name, "in process")
         print(f"\n[{name}] {trees[name]}")
+        shot = [
+            a.cpu_s / b.cpu_s
+            for a, b in zip(runs[(name, "sandboxed")], runs[(name, "in process")], strict=True)
+        ]
         print(
             f"  {args.games}-game match: sandboxed {sandboxed:.3f} s, in process {local:.3f} s, "
-            f"ratio {sandboxed / local:.2f}x"
+            f"ratio {sandboxed / local:.2f}x (each repeat's own: {spread(shot)})"
         )
         least = min(bare[name])
         print(
@@ -396,10 +414,15 @@ def report(
             / max(1, runs[(name, f"{mode} long")][0].decisions - runs[(name, mode)][0].decisions)
             for mode in ("sandboxed", "in process")
         }
+        per_repeat = [
+            decision_cpu(runs, name, "sandboxed", i) / decision_cpu(runs, name, "in process", i)
+            for i in range(len(runs[(name, "sandboxed")]))
+        ]
         print(
             f"  per decision: sandboxed {1000 * extra['sandboxed']:.3f} ms, in process "
             f"{1000 * extra['in process']:.3f} ms, ratio "
-            f"{extra['sandboxed'] / extra['in process']:.2f}x"
+            f"{extra['sandboxed'] / extra['in process']:.2f}x (each repeat's own: "
+            f"{spread(per_repeat)})"
         )
         faults = {mode: faults_per_decision(runs, name, mode) for mode in extra}
         if all(f is not None for f in faults.values()):
