@@ -28,6 +28,9 @@ tree by tree and mode by mode within each repeat, so that the machine's load fal
    the socket and the runner cost;
 2. per decision: the same two with ``--long-games``; the extra games' CPU over their extra
    decisions (decisions counted in the replays), sandboxed and in process, and the ratio;
+   the page faults of the whole tree per extra decision (a memory cgroup beside the cpuacct
+   one: a count, the same from run to run, where CPU is not). Every ratio is printed with the
+   spread of the repeats' own (each repeat's sandboxed run over its in-process run);
 3. with ``--duplicate``: the sandboxed match with duplicate deals (every seat rotation played by
    fresh bot processes) against the same games without (one process per bot), and the ratio;
 4. per language (``--languages``; ``none`` skips): a 1-game match of ``bots/starter-<language>``
@@ -43,46 +46,58 @@ tree by tree and mode by mode within each repeat, so that the machine's load fal
 The trees must share this checkout's ``.venv`` (the same Python packages); a compiled language's
 starter is built once per content of its folder before it is measured.
 
-**Measured** 2026-12-06 on this 2-core machine, ``this`` = a request written to the framed
-socket at once and judged by a timer (no task per seat and decision), answers handed to the
-connection as they are read, bots under ``SCHED_BATCH``, the Python kit waiting in ``poll`` and
-ending without the interpreter's teardown; ``start`` = commit 70b6cf7 exported (the session
-before); one run of ``--repeats 11 --long-games 200 --languages python,javascript --series 6``,
-medians:
+**Measured** 2026-12-06 (a later session) on this 2-core machine, ``this`` = the framed socket
+and the gateway's TLS front reading into buffers they keep (before, each read made a new
+256 KiB object that glibc mapped, shrank and unmapped: system calls and a page fault per
+answer), ``start`` = commit 23ba0ab exported (the session before); one run of ``--repeats 11
+--long-games 200 --languages python,javascript --series 6``, medians (the machine was slower
+and noisier than the session before's: the same in-process match took 0.28 s, not 0.16 s):
 
 =====================================================  ==============  ==============
 figure                                                 this            start
 =====================================================  ==============  ==============
-4-game match, one-shot CLI: sandboxed, CPU              0.495 s         0.559 s
-4-game match, one-shot CLI: in process, CPU             0.163 s         0.160 s
-   ratio sandboxed / in process                         3.04x           3.49x
-   floor: in process + 4 bare Python bot starts          1.93x           2.00x
-per decision: sandboxed, CPU                            0.223 ms        0.250 ms
-per decision: in process, CPU                           0.079 ms        0.080 ms
-   ratio                                                2.81x           3.15x
-a Python starter's start (item 4), CPU                 113.7 ms        116.0 ms
-a JavaScript starter's start (item 4), CPU             148.2 ms        150.7 ms
-a worker's 4-game match (7 less 1), sandboxed warm      54 ms           65 ms
-a worker's 4-game match (7 less 1), in process          16 ms           17 ms
+4-game match, one-shot CLI: sandboxed, CPU              0.806 s         0.859 s
+4-game match, one-shot CLI: in process, CPU             0.293 s         0.284 s
+   ratio sandboxed / in process                         2.75x           3.02x
+   (the repeats' own ratios, middle half)               2.34x-3.20x     2.65x-3.33x
+   floor: in process + 4 bare Python bot starts          1.79x           1.79x
+per decision: sandboxed, CPU                            0.414 ms        0.432 ms
+per decision: in process, CPU                           0.134 ms        0.149 ms
+   ratio                                                3.08x           2.89x
+   (the repeats' own ratios, middle half)               2.69x-3.59x     2.71x-3.73x
+page faults per decision, sandboxed (whole tree)        0.18            2.18
+page faults per decision, in process                    0.13            0.13
+a Python starter's start (item 4), CPU                 175.0 ms        167.5 ms
+a JavaScript starter's start (item 4), CPU             156.9 ms        231.4 ms
+a worker's 4-game match (7 less 1), sandboxed warm      89 ms           112 ms
+a worker's 4-game match (7 less 1), in process          29 ms           28 ms
 =====================================================  ==============  ==============
 
-this / start: a sandboxed 4-game match 0.89x, a decision through the sandbox 0.89x, a
-worker's match with warm bots 0.83x. Runs of the same session put the sandboxed match at
-2.89x-3.04x its in-process CPU and a decision at 2.81x-2.96x (runs of 9 and 11 repeats,
-``--long-games 200``); with 40 long games and 5 repeats the per-decision ratio moves by
-±0.5x from run to run, as the in-process figure is a small difference of two noisy ones.
+this / start: a sandboxed 4-game match 0.94x, a worker's match with warm bots 0.79x (0.86x in
+another run that day); the page faults are a count and the same in every run. The CPU per
+decision moves more from repeat to repeat than the change does (each repeat's ratio ranged
+2.6x-4.2x on both trees): runs of that day put the sandboxed decision at 0.85x-1.06x of
+``start``'s; the runner's own CPU for 100 more games (its ``getrusage``, three alternating
+pairs) at 0.81x. The session before measured 2.81x-2.96x per decision and 2.89x-3.04x per
+one-shot match on a quieter machine.
 
 Where a one-shot match's CPU goes: the runner's own Python start and imports, as in process;
-each Python bot about 60 ms (its cgroup's cpuacct), of which Python's start about 7 ms, the
-kit's imports about 36 ms, the match's messages 4-8 ms and the launch (a shell gate,
-``setpriv``, bubblewrap and its namespaces) about 11 ms. The bare start alone, four times over,
-already takes the in-process match to about 2x (the floor line): a match of fresh Python
-processes cannot come near 2x whatever the sandbox costs. Where a decision's goes: the
-runner's reading and writing (a request's message, a send, the event loop's turn for each
-answer), the kit's work (about 20 µs a decision in the bot runtime's Python) and both sides'
-system calls and wake-ups (``benchmarks/bot_wake.py``: a bot's wake-up after the millisecond it
-waits costs it 1.4x to 1.6x the CPU of requests back to back). ``benchmarks/protocol.py``
-prints the decision round trip on both sockets side by side.
+each Python bot 80-100 ms in its cgroup (``BotProcess.cpu_seconds``) on the later session's
+machine: the launch (a shell gate, ``setpriv``, bubblewrap and its namespaces: ``/bin/true``
+launched so costs 12 ms), Python's start (10 ms more) and the kit's imports (55-60 ms: the
+same inside the sandbox as outside; protobuf's Python layer is a third of them, the engine's
+dataclasses and the stdlib modules they pull in most of the rest), then the match's messages.
+The bare start alone, four times over, already takes the in-process match to 1.8x-2x (the
+floor line): a match of fresh Python processes cannot come near 2x whatever the sandbox
+costs. Where a decision's goes: the runner's reading and writing (a request's message, a send,
+the event loop's turn for each answer), the kit's work (about 26 µs a decision back to back in
+the bot runtime's Python, 20 µs of it the view) and both sides' system calls and wake-ups: in a
+600-game match a ``random`` bot's process ran 115 µs a decision (its ``schedstat``) for work
+that takes 26 µs back to back, ``heuristic``'s 250 µs for 62 µs (a process woken once a
+decision starts with cold caches; ``benchmarks/bot_wake.py`` measures the wake-up alone), and
+a bare round trip between two Python processes on a Unix socket costs 50-65 µs of CPU on this
+machine, half the whole in-process decision.
+``benchmarks/protocol.py`` prints the decision round trip on both sockets side by side.
 """
 
 from __future__ import annotations
