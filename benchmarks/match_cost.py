@@ -25,7 +25,8 @@ tree by tree and mode by mode within each repeat, so that the machine's load fal
    bot's bare start (:data:`BARE_START` in the tree's bot runtime, the least of three runs per
    repeat) and the in-process match plus one such start per bot, over the in-process match:
    the least that ratio can be while each bot is a process of its own, whatever the sandbox,
-   the socket and the runner cost;
+   the socket and the runner cost; and the CPU of a child forked from a process that has made
+   those imports (:data:`FORKED_START`): what a bot's start would cost from a fork server;
 2. per decision: the same two with ``--long-games``; the extra games' CPU over their extra
    decisions (decisions counted in the replays), sandboxed and in process, and the ratio;
    the page faults of the whole tree per extra decision (a memory cgroup beside the cpuacct
@@ -259,6 +260,26 @@ def series_cpu(
 BARE_START = "import os, arena.botkit, arena.bots.registry; os._exit(0)"
 
 
+#: What a fork server would pay per bot instead: the same imports and a house bot made once,
+#: then ``{forks}`` children forked from that process, each making its bot and exiting (the
+#: parent's fork and the child's copy-on-write faults are both counted).
+FORKED_START = """
+import os, arena.botkit
+from arena.bots.registry import make_bot
+make_bot("heuristic:")
+import gc; gc.freeze()
+for _ in range({forks}):
+    pid = os.fork()
+    if pid == 0:
+        make_bot("heuristic:")
+        os._exit(0)
+    os.waitpid(pid, 0)
+os._exit(0)
+"""
+#: Children per :data:`FORKED_START` measurement (its CPU less that of none, over this).
+FORKS = 20
+
+
 def runtime_of(tree: Path) -> Path:
     """The bot runtime the tree's sandbox runs Python bots with (built if need be)."""
     code = (
@@ -276,6 +297,15 @@ def bare_start_cpu(runtime: Path, cwd: Path) -> float:
     """CPU seconds of :data:`BARE_START` in ``runtime``, as a bot's process runs it."""
     env = {"PATH": f"{runtime / 'bin'}:/usr/bin:/bin", "LANG": "C.UTF-8"}
     return in_cgroup([str(runtime / "bin" / "python3"), "-c", BARE_START], env, cwd).cpu_s
+
+
+def forked_start_cpu(runtime: Path, cwd: Path) -> float:
+    """CPU seconds of one child of :data:`FORKED_START` in ``runtime`` (no sandbox)."""
+    env = {"PATH": f"{runtime / 'bin'}:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    python = str(runtime / "bin" / "python3")
+    forked = in_cgroup([python, "-c", FORKED_START.format(forks=FORKS)], env, cwd).cpu_s
+    alone = in_cgroup([python, "-c", FORKED_START.format(forks=0)], env, cwd).cpu_s
+    return max(0.0, forked - alone) / FORKS
 
 
 def median(values: Sequence[float]) -> float:
@@ -331,6 +361,7 @@ def main(argv: list[str] | None = None) -> None:
     runs: dict[tuple[str, str], list[Run]] = defaultdict(list)
     serial: dict[tuple[str, str, int], list[float]] = defaultdict(list)
     bare: dict[str, list[float]] = defaultdict(list)
+    forked: dict[str, list[float]] = defaultdict(list)
     with tempfile.TemporaryDirectory(prefix="match-cost-") as folder:
         warm = [plans["sandboxed"], *(plans[f"start {lang}"] for lang in languages)]
         for tree in trees.values():  # builds and runtimes: made once, not counted
@@ -341,6 +372,7 @@ def main(argv: list[str] | None = None) -> None:
             for name, runtime in runtimes.items():
                 for _ in range(3):  # the best of three: what a start costs at the least
                     bare[name].append(bare_start_cpu(runtime, Path(folder)))
+                forked[name].append(forked_start_cpu(runtime, Path(folder)))
             for label, plan in plans.items():
                 for name, tree in trees.items():
                     cwd = Path(tempfile.mkdtemp(dir=folder))
@@ -358,7 +390,7 @@ def main(argv: list[str] | None = None) -> None:
                             )
                             serial[(name, mode, count)].append(cpu)
             print(f"repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
-    report(args, trees, runs, languages, bare)
+    report(args, trees, runs, languages, bare, forked)
     if args.series:
         report_series(args, trees, serial)
 
@@ -398,6 +430,7 @@ def report(
     runs: dict[tuple[str, str], list[Run]],
     languages: Sequence[str],
     bare: dict[str, list[float]],
+    forked: dict[str, list[float]],
 ) -> None:
     def cpu(name: str, label: str) -> float:
         return median([r.cpu_s for r in runs[(name, label)]])
@@ -423,6 +456,10 @@ def report(
             f"sandbox, no decision): {1000 * least:.1f} ms; the in-process match plus "
             f"{len(args.bots.split(','))} of them: "
             f"{(local + len(args.bots.split(',')) * least) / local:.2f}x the in-process match"
+        )
+        print(
+            f"  a child forked from a process that has made those imports, making its bot "
+            f"(what a fork server would pay a bot instead): {1000 * median(forked[name]):.1f} ms"
         )
         extra = {
             mode: (cpu(name, f"{mode} long") - cpu(name, mode))
