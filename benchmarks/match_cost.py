@@ -113,7 +113,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -293,18 +293,22 @@ def runtime_of(tree: Path) -> Path:
     return Path(done.stdout.strip().splitlines()[-1])
 
 
-def bare_start_cpu(runtime: Path, cwd: Path) -> float:
-    """CPU seconds of :data:`BARE_START` in ``runtime``, as a bot's process runs it."""
+def runtime_cpu(runtime: Path, code: str, cwd: Path) -> float:
+    """CPU seconds of ``code`` run by ``runtime``'s Python, as a bot's process runs it (no
+    sandbox)."""
     env = {"PATH": f"{runtime / 'bin'}:/usr/bin:/bin", "LANG": "C.UTF-8"}
-    return in_cgroup([str(runtime / "bin" / "python3"), "-c", BARE_START], env, cwd).cpu_s
+    return in_cgroup([str(runtime / "bin" / "python3"), "-c", code], env, cwd).cpu_s
+
+
+def bare_start_cpu(runtime: Path, cwd: Path) -> float:
+    """CPU seconds of :data:`BARE_START` in ``runtime``."""
+    return runtime_cpu(runtime, BARE_START, cwd)
 
 
 def forked_start_cpu(runtime: Path, cwd: Path) -> float:
-    """CPU seconds of one child of :data:`FORKED_START` in ``runtime`` (no sandbox)."""
-    env = {"PATH": f"{runtime / 'bin'}:/usr/bin:/bin", "LANG": "C.UTF-8"}
-    python = str(runtime / "bin" / "python3")
-    forked = in_cgroup([python, "-c", FORKED_START.format(forks=FORKS)], env, cwd).cpu_s
-    alone = in_cgroup([python, "-c", FORKED_START.format(forks=0)], env, cwd).cpu_s
+    """CPU seconds of one child of :data:`FORKED_START` in ``runtime``."""
+    forked = runtime_cpu(runtime, FORKED_START.format(forks=FORKS), cwd)
+    alone = runtime_cpu(runtime, FORKED_START.format(forks=0), cwd)
     return max(0.0, forked - alone) / FORKS
 
 
@@ -409,19 +413,19 @@ def spread(values: Sequence[float]) -> str:
     return f"quartiles {q1:.2f}x-{q3:.2f}x, all {min(values):.2f}x-{max(values):.2f}x"
 
 
-def faults_per_decision(
-    runs: dict[tuple[str, str], list[Run]], name: str, mode: str
-) -> float | None:
-    """The long match's page faults less the short one's, per extra decision (medians)."""
+def per_extra_decision(
+    runs: dict[tuple[str, str], list[Run]], name: str, mode: str, figure: Callable[[Run], float]
+) -> float:
+    """The median of ``figure`` over the long matches less over the short ones, per extra
+    decision."""
     short, long = runs[(name, mode)], runs[(name, f"{mode} long")]
-    counts = [[r.page_faults for r in short], [r.page_faults for r in long]]
-    if any(c is None for both in counts for c in both):
-        return None
     extra = long[0].decisions - short[0].decisions
-    return (
-        median([c for c in counts[1] if c is not None])
-        - median([c for c in counts[0] if c is not None])
-    ) / max(1, extra)
+    return (median([figure(r) for r in long]) - median([figure(r) for r in short])) / max(1, extra)
+
+
+def page_faults(run: Run) -> float:
+    assert run.page_faults is not None  # counted where a memory cgroup could be made
+    return run.page_faults
 
 
 def report(
@@ -461,11 +465,8 @@ def report(
             f"  a child forked from a process that has made those imports, making its bot "
             f"(what a fork server would pay a bot instead): {1000 * median(forked[name]):.1f} ms"
         )
-        extra = {
-            mode: (cpu(name, f"{mode} long") - cpu(name, mode))
-            / max(1, runs[(name, f"{mode} long")][0].decisions - runs[(name, mode)][0].decisions)
-            for mode in ("sandboxed", "in process")
-        }
+        modes = ("sandboxed", "in process")
+        extra = {mode: per_extra_decision(runs, name, mode, lambda r: r.cpu_s) for mode in modes}
         per_repeat = [
             decision_cpu(runs, name, "sandboxed", i) / decision_cpu(runs, name, "in process", i)
             for i in range(len(runs[(name, "sandboxed")]))
@@ -476,8 +477,9 @@ def report(
             f"{extra['sandboxed'] / extra['in process']:.2f}x (each repeat's own: "
             f"{spread(per_repeat)})"
         )
-        faults = {mode: faults_per_decision(runs, name, mode) for mode in extra}
-        if all(f is not None for f in faults.values()):
+        measured = [*modes, *(f"{mode} long" for mode in modes)]
+        if all(r.page_faults is not None for label in measured for r in runs[(name, label)]):
+            faults = {mode: per_extra_decision(runs, name, mode, page_faults) for mode in modes}
             print(
                 f"  page faults per decision (the whole tree; a count, not a time: the same "
                 f"from run to run): sandboxed {faults['sandboxed']:.2f}, in process "

@@ -392,9 +392,9 @@ class _FramedStream(asyncio.BufferedProtocol):
         transport = self.transport
         if transport is None or transport.is_closing():
             raise ConnectionResetError("the bot's connection is closed")
-        transport.write(frame(message.SerializeToString()))
-        if self._writable is not None:
-            await self._writable
+        drained = self.write_now(message)
+        if drained is not None:
+            await drained
             if transport.is_closing():
                 raise ConnectionResetError("the bot's connection is closed")
 

@@ -10,6 +10,7 @@ stream) is how the referee tells a stalled bot from a slow one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from collections import OrderedDict
 
@@ -78,11 +79,9 @@ class ConnectedSeat(Seat):
         self._writing = request.request_id
         await self._send(message)
         self._writing = None
-        try:
-            reply = await answer
-        except BotLost as lost:
-            raise SeatLost(str(lost)) from None
-        return _read_reply(reply, request)
+        with contextlib.suppress(BotLost):  # _posted_reply raises it as SeatLost
+            await answer
+        return _posted_reply(answer, request)
 
     def post(self, request: Request) -> Posted | None:
         """Write the request at once where the stream takes it without waiting (the framed
