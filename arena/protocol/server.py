@@ -60,6 +60,10 @@ SEND_BUFFER = 32 * 1024
 #: (A plain protocol's transport reads into a new 256 KiB object each time: glibc maps it,
 #: shrinks it and unmaps it again, three system calls and a page fault for every answer.)
 READ_SIZE = 64 * 1024
+#: The longest a message that asks for no answer waits to go out with the next request
+#: (:meth:`_FramedStream.write`): at a game's boundary the next request follows within a
+#: fraction of this; a stream with nothing more to send gets it this late.
+HOLD_SECONDS = 0.02
 #: How long a connection may take to complete gRPC's handshake (ms).
 HANDSHAKE_MS = 5000
 
@@ -264,6 +268,10 @@ class _FramedStream(asyncio.BufferedProtocol):
         #: was read, as it arrives; :meth:`read` then only gives what a flood left queued.
         self.deliver: Callable[[bytes, float], None] | None = None
         self._stopped = False  # stop_reading(): nothing more is read
+        #: Frames :meth:`write` holds back, sent in one piece with the next request
+        #: (:meth:`write_now`) or :data:`HOLD_SECONDS` later, whichever is first.
+        self._held: list[bytes] = []
+        self._flushing: asyncio.TimerHandle | None = None
 
     # -- asyncio.Protocol
 
@@ -317,6 +325,10 @@ class _FramedStream(asyncio.BufferedProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._end(f"the connection broke ({exc})" if exc is not None else "")
+        self._held.clear()
+        if self._flushing is not None:
+            self._flushing.cancel()
+            self._flushing = None
         if self._writable is not None and not self._writable.done():
             self._writable.set_result(None)
 
@@ -382,21 +394,49 @@ class _FramedStream(asyncio.BufferedProtocol):
         return transport is not None and self._writable is None and not transport.is_closing()
 
     def write_now(self, message: pb.EngineMessage) -> asyncio.Future[None] | None:
-        """Write without waiting (after :meth:`writable`); the future of the buffer draining
-        if this write filled it, else ``None``."""
+        """Write without waiting (after :meth:`writable`), after what :meth:`write` holds;
+        the future of the buffer draining if this write filled it, else ``None``."""
         assert self.transport is not None
-        self.transport.write(frame(message.SerializeToString()))
+        self._send(frame(message.SerializeToString()))
         return self._writable
 
     async def write(self, message: pb.EngineMessage) -> None:
+        """Write ``message``. A message that asks for no answer (a welcome, a game's start or
+        end, a notice, the match's end) is held while the transport takes writes at once: it
+        goes out with the next request, the status, or :data:`HOLD_SECONDS` later, whichever
+        is first, so that a game's end, the next game's start and its first request reach the
+        bot in one write and wake it once, not three times."""
         transport = self.transport
         if transport is None or transport.is_closing():
             raise ConnectionResetError("the bot's connection is closed")
+        if self._writable is None and message.WhichOneof("body") != "request":
+            self._held.append(frame(message.SerializeToString()))
+            if self._flushing is None:
+                self._flushing = self._loop.call_later(HOLD_SECONDS, self._flush)
+            return
         drained = self.write_now(message)
         if drained is not None:
             await drained
             if transport.is_closing():
                 raise ConnectionResetError("the bot's connection is closed")
+
+    def _send(self, data: bytes) -> None:
+        """``data`` into the transport after the held frames, in one write."""
+        assert self.transport is not None
+        if self._held:
+            self._held.append(data)
+            data = b"".join(self._held)
+            self._held.clear()
+            if self._flushing is not None:
+                self._flushing.cancel()
+                self._flushing = None
+        self.transport.write(data)
+
+    def _flush(self) -> None:
+        self._flushing = None
+        transport = self.transport
+        if self._held and transport is not None and not transport.is_closing():
+            self._send(b"")
 
     async def abort(self, code: grpc.StatusCode, details: str) -> None:
         self.finish(code, details)
@@ -405,7 +445,7 @@ class _FramedStream(asyncio.BufferedProtocol):
         """Send the status and close (once; nothing after a closed socket)."""
         transport = self.transport
         if transport is not None and not transport.is_closing():
-            transport.write(status_frames(code.name, details))
+            self._send(status_frames(code.name, details))
             transport.close()
 
 

@@ -25,7 +25,7 @@ from arena.protocol.frames import (
     parse_status,
     status_frames,
 )
-from arena.protocol.server import MAX_BOT_MESSAGE, MAX_CONNECTIONS, READ_SIZE
+from arena.protocol.server import HOLD_SECONDS, MAX_BOT_MESSAGE, MAX_CONNECTIONS, READ_SIZE
 
 from . import test_server as server_tests
 from .test_server import TOKEN, Recorder, hello
@@ -402,6 +402,71 @@ def test_an_answer_read_after_its_deadline_failed_its_request_is_late_not_an_err
     assert errors == []
     assert [(p.kind, p.request_id) for p in problems] == [("late", 7)]
     assert lost is None
+
+
+def _unread(sock) -> list[pb.EngineMessage]:
+    """The messages waiting on the bot's end of ``sock``, taken in one read (none: [])."""
+    import socket
+
+    try:
+        data = sock.recv(1 << 20, socket.MSG_DONTWAIT)
+    except BlockingIOError:
+        return []
+    return [pb.EngineMessage.FromString(p) for p in FrameBuffer().feed(data) if p]
+
+
+def test_a_game_s_end_and_the_next_start_reach_the_bot_with_the_next_request_in_one_write():
+    """What asks for no answer waits for the next request (at most HOLD_SECONDS), so that the
+    bot wakes once at a game's boundary, not three times; the order is kept, the status comes
+    after what was held, and a message with nothing after it still goes out."""
+    import socket
+
+    async def scenario(server):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(str(server.frames_path))
+        sock.sendall(frame(hello()))
+        connection = await asyncio.wait_for(server.connected, 5)
+        await asyncio.sleep(HOLD_SECONDS * 3)
+        seen = [[m.WhichOneof("body") for m in _unread(sock)]]  # the welcome, alone
+
+        end = pb.EngineMessage(game_end=pb.GameEnd(game_id="g1"))
+        start = pb.EngineMessage(game_start=pb.GameStart(game_id="g2"))
+        await connection.send(end)
+        await connection.send(start)
+        await asyncio.sleep(0)
+        seen.append([m.WhichOneof("body") for m in _unread(sock)])  # held: nothing yet
+        request = pb.EngineMessage(request=pb.DecisionRequest(request_id=5, game_id="g2"))
+        assert connection.can_post() and connection.post(request) is None
+        together = _unread(sock)  # all three, in one read of what one write put there
+        seen.append([m.WhichOneof("body") for m in together])
+
+        await connection.send(pb.EngineMessage(notice=pb.Notice(request_id=5, message="n")))
+        seen.append([m.WhichOneof("body") for m in _unread(sock)])  # held: nothing yet
+        await asyncio.sleep(HOLD_SECONDS * 3)
+        seen.append([m.WhichOneof("body") for m in _unread(sock)])  # alone, once held enough
+
+        await connection.send(pb.EngineMessage(match_end=pb.MatchEnd(games=2)))
+        connection.close()
+        await asyncio.sleep(0.05)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+        sock.close()
+        return seen, together, FrameBuffer().feed(data)
+
+    seen, together, rest = with_server(scenario)
+    assert seen == [
+        ["welcome"],
+        [],
+        ["game_end", "game_start", "request"],
+        [],
+        ["notice"],
+    ]
+    ids = [m.request.request_id or m.game_end.game_id or m.game_start.game_id for m in together]
+    assert ids == ["g1", "g2", 5]
+    match_end, empty, status = rest  # the held match end before the status, not lost
+    assert pb.EngineMessage.FromString(match_end).match_end.games == 2
+    assert empty == b"" and parse_status(status)[0] == "OK"
 
 
 def _voluntary_switches(thread_id: int) -> int:
