@@ -43,6 +43,10 @@
 // closes the socket. A frame over 64 KiB from a bot breaks its connection. The first valid
 // Hello on either socket takes the bot's place; the other socket then refuses it. Every starter
 // kit (Python, C++, Go, Java, JavaScript) uses the framed socket whenever NIMMT_FRAMES is set.
+// A read may hold several frames, or part of one: the arena sends what asks for no answer
+// (Welcome, GameStart, GameEnd, Notice, MatchEnd) together with the next DecisionRequest, or
+// 20 ms later if none follows, so that at a game's boundary the bot is woken once, not three
+// times. The order is always the one above.
 //
 // What a bot may remember: anything it learns within its process and connection (its
 // opponents' habits, its own statistics), from game to game. Nothing else lasts: its /tmp is
