@@ -45,7 +45,7 @@ def _own_cgroups() -> dict[str, str]:
     return own
 
 
-def _cgroup_mounts() -> list[tuple[Path, str, str, set[str]]]:
+def cgroup_mounts() -> list[tuple[Path, str, str, set[str]]]:
     """``(mount point, root inside the hierarchy, fstype, super options)`` of cgroup mounts."""
     mounts = []
     with open("/proc/self/mountinfo") as lines:
@@ -72,7 +72,7 @@ def _under(own: str, root: str) -> str | None:
 def find_hierarchy(controller: str) -> Hierarchy | None:
     """The usable hierarchy for ``controller`` on this machine, or None."""
     try:
-        own, mounts = _own_cgroups(), _cgroup_mounts()
+        own, mounts = _own_cgroups(), cgroup_mounts()
     except OSError:
         return None
     for point, root, fstype, options in mounts:
