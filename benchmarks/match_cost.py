@@ -47,40 +47,38 @@ tree by tree and mode by mode within each repeat, so that the machine's load fal
 The trees must share this checkout's ``.venv`` (the same Python packages); a compiled language's
 starter is built once per content of its folder before it is measured.
 
-**Measured** 2026-12-06 (a later session) on this 2-core machine, ``this`` = the framed socket
-and the gateway's TLS front reading into buffers they keep (before, each read made a new
-256 KiB object that glibc mapped, shrank and unmapped: system calls and a page fault per
-answer), ``start`` = commit 23ba0ab exported (the session before); one run of ``--repeats 11
---long-games 200 --languages python,javascript --series 6``, medians (the machine was slower
-and noisier than the session before's: the same in-process match took 0.28 s, not 0.16 s):
+**Measured** 2026-12-06 (the evening session) on this 2-core machine, ``this`` = the framed
+socket holding what asks for no answer until the next request (a bot woken once at a game's
+boundary, not three times) and the sandbox probe remembered until the machine restarts,
+``start`` = commit d2396b9 exported (the session before); one run of ``--repeats 11
+--languages python,javascript --series 6``, medians:
 
 =====================================================  ==============  ==============
 figure                                                 this            start
 =====================================================  ==============  ==============
-4-game match, one-shot CLI: sandboxed, CPU              0.806 s         0.859 s
-4-game match, one-shot CLI: in process, CPU             0.293 s         0.284 s
-   ratio sandboxed / in process                         2.75x           3.02x
-   (the repeats' own ratios, middle half)               2.34x-3.20x     2.65x-3.33x
-   floor: in process + 4 bare Python bot starts          1.79x           1.79x
-per decision: sandboxed, CPU                            0.414 ms        0.432 ms
-per decision: in process, CPU                           0.134 ms        0.149 ms
-   ratio                                                3.08x           2.89x
-   (the repeats' own ratios, middle half)               2.69x-3.59x     2.71x-3.73x
-page faults per decision, sandboxed (whole tree)        0.18            2.18
-page faults per decision, in process                    0.13            0.13
-a Python starter's start (item 4), CPU                 175.0 ms        167.5 ms
-a JavaScript starter's start (item 4), CPU             156.9 ms        231.4 ms
-a worker's 4-game match (7 less 1), sandboxed warm      89 ms           112 ms
-a worker's 4-game match (7 less 1), in process          29 ms           28 ms
+4-game match, one-shot CLI: sandboxed, CPU              0.634 s         0.654 s
+4-game match, one-shot CLI: in process, CPU             0.239 s         0.219 s
+   ratio sandboxed / in process                         2.65x           2.98x
+   (the repeats' own ratios, middle half)               2.54x-2.95x     2.69x-3.02x
+   floor: in process + 4 bare Python bot starts          1.85x           1.89x
+per decision: sandboxed, CPU                            0.293 ms        0.296 ms
+per decision: in process, CPU                           0.100 ms        0.102 ms
+   ratio                                                2.94x           2.89x
+   (the repeats' own ratios, middle half)               2.75x-3.01x     2.79x-3.05x
+page faults per decision, sandboxed (whole tree)        0.13            0.14
+a Python starter's start (item 4), CPU                 102.0 ms        154.2 ms
+a JavaScript starter's start (item 4), CPU             171.9 ms        199.6 ms
+a worker's 4-game match (7 less 1), sandboxed warm      74 ms           76 ms
+a worker's 4-game match (7 less 1), in process          22 ms           23 ms
 =====================================================  ==============  ==============
 
-this / start: a sandboxed 4-game match 0.94x, a worker's match with warm bots 0.79x (0.86x in
-another run that day); the page faults are a count and the same in every run. The CPU per
-decision moves more from repeat to repeat than the change does (each repeat's ratio ranged
-2.6x-4.2x on both trees): runs of that day put the sandboxed decision at 0.85x-1.06x of
-``start``'s; the runner's own CPU for 100 more games (its ``getrusage``, three alternating
-pairs) at 0.81x. The session before measured 2.81x-2.96x per decision and 2.89x-3.04x per
-one-shot match on a quieter machine.
+this / start: a sandboxed 4-game match 0.97x, a Python starter's one-game match 0.66x (the
+probe's 40 ms or so of CPU, which a one-program match feels most), a JavaScript starter's
+0.86x; the in-process runs, the same code in both trees, differed by 9% between the trees in
+this run, so the one-shot ratio's gain (2.98x to 2.65x) is partly the machine's. The CPU per
+decision moved by less than the repeats' spread; the bots' wake-ups, a count, fell by a
+seventh (``strace``: 703 to 602 ``poll`` calls a bot in 50 games of four bots). Earlier
+runs that day: 2.75x-3.07x per one-shot match, 2.95x-3.20x per decision, on both trees.
 
 Where a one-shot match's CPU goes: the runner's own Python start and imports, as in process;
 each Python bot 80-100 ms in its cgroup (``BotProcess.cpu_seconds``) on the later session's
@@ -90,8 +88,19 @@ same inside the sandbox as outside; protobuf's Python layer is a third of them, 
 dataclasses and the stdlib modules they pull in most of the rest), then the match's messages.
 The bare start alone, four times over, already takes the in-process match to 1.8x-2x (the
 floor line): a match of fresh Python processes cannot come near 2x whatever the sandbox
-costs. Where a decision's goes: the runner's reading and writing (a request's message, a send,
-the event loop's turn for each answer), the kit's work (about 26 µs a decision back to back in
+costs. What a start from a fork server would cost instead (the evening session, CPU in a
+cgroup, medians of 5 x 20): the forked child 1.4-1.6 ms (the ``forked`` line); the namespaces
+themselves little: ``setpriv`` and ``unshare`` running ``/bin/true`` cost 2.7 ms in a new user
+namespace, 3.2 ms in new user, mount, pid, ipc, uts, cgroup and network namespaces, against
+0.75 ms for ``/bin/true`` alone, and bubblewrap with no mount but ``/proc`` and ``/dev`` 5.3 ms;
+the rest of a bot's 12 ms launch is bubblewrap's two dozen mounts and the gate's three execs.
+Before its first bot each process also probed the sandbox (an empty one: about 40 ms of CPU);
+a probe that found every protection is now remembered until the machine restarts
+(:mod:`arena.sandbox.probe`), which leaves about 5 ms (the key's checks and libseccomp's
+loading, which the bots' filter needs anyway).
+
+Where a decision's goes: the runner's reading and writing (a request's message, a send, the
+event loop's turn for each answer), the kit's work (about 26 µs a decision back to back in
 the bot runtime's Python, 20 µs of it the view) and both sides' system calls and wake-ups: in a
 600-game match a ``random`` bot's process ran 115 µs a decision (its ``schedstat``) for work
 that takes 26 µs back to back, ``heuristic``'s 250 µs for 62 µs (a process woken once a
