@@ -76,9 +76,12 @@ this / start: a sandboxed 4-game match 0.97x, a Python starter's one-game match 
 probe's 40 ms or so of CPU, which a one-program match feels most), a JavaScript starter's
 0.86x; the in-process runs, the same code in both trees, differed by 9% between the trees in
 this run, so the one-shot ratio's gain (2.98x to 2.65x) is partly the machine's. The CPU per
-decision moved by less than the repeats' spread; the bots' wake-ups, a count, fell by a
-seventh (``strace``: 703 to 602 ``poll`` calls a bot in 50 games of four bots). Earlier
-runs that day: 2.75x-3.07x per one-shot match, 2.95x-3.20x per decision, on both trees.
+decision moved by less than the repeats' spread; the wake-ups, a count, did not: 703 to 602
+``poll`` calls a bot in 50 games of four bots (``strace``), and the whole tree's context
+switches in 200 games 24,697 and 25,424 to 20,775 and 20,242 (``perf stat -e
+context-switches``, a software counter that follows every fork, two runs of each tree;
+``task-clock`` 0.95x-0.98x). Earlier runs that day: 2.75x-3.07x per one-shot match,
+2.95x-3.20x per decision, on both trees.
 
 Where a one-shot match's CPU goes: the runner's own Python start and imports, as in process;
 each Python bot 80-100 ms in its cgroup (``BotProcess.cpu_seconds``) on the later session's
