@@ -130,8 +130,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+
+from arena.sandbox.cgroups import find_hierarchy  # noqa: E402
+
 CPUACCT = Path("/sys/fs/cgroup/cpuacct")
-MEMORY = Path("/sys/fs/cgroup/memory")
 LANGUAGES = ("python", "javascript", "go", "cpp", "java")
 
 
@@ -153,16 +156,15 @@ class Measured:
 
 def _memory_group(name: str) -> Path | None:
     """A new memory cgroup (v1) under this process's own, or None where there is none."""
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
-        _, controllers, path = line.split(":", 2)
-        if "memory" in controllers.split(","):
-            group = MEMORY / path.lstrip("/") / name
-            try:
-                group.mkdir()
-            except OSError:
-                return None
-            return group
-    return None
+    hierarchy = find_hierarchy("memory")
+    if hierarchy is None or hierarchy.version != 1:  # v2's memory.stat has no total_pgfault
+        return None
+    group = hierarchy.parent / name
+    try:
+        group.mkdir()
+    except OSError:
+        return None
+    return group
 
 
 def in_cgroup(argv: Sequence[str], env: dict[str, str], cwd: Path) -> Measured:

@@ -325,10 +325,7 @@ class _FramedStream(asyncio.BufferedProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._end(f"the connection broke ({exc})" if exc is not None else "")
-        self._held.clear()
-        if self._flushing is not None:
-            self._flushing.cancel()
-            self._flushing = None
+        self._held.clear()  # a flush still due finds nothing to send
         if self._writable is not None and not self._writable.done():
             self._writable.set_result(None)
 

@@ -63,10 +63,15 @@ class Bwrap:
         return REQUIRED_FLAGS - self.flags
 
 
+def bwrap_path() -> str | None:
+    """Where the bubblewrap binary is: ``NIMMT_BWRAP``, else ``bwrap`` on PATH (None: nowhere)."""
+    return os.environ.get("NIMMT_BWRAP") or shutil.which("bwrap")
+
+
 @functools.cache
 def find_bwrap() -> Bwrap | None:
-    """The bubblewrap binary (``NIMMT_BWRAP`` or ``bwrap`` on PATH), or None."""
-    path = os.environ.get("NIMMT_BWRAP") or shutil.which("bwrap")
+    """The bubblewrap binary (:func:`bwrap_path`) and the options it takes, or None."""
+    path = bwrap_path()
     if path is None:
         return None
     try:

@@ -24,7 +24,6 @@ import json
 import os
 import resource
 import secrets
-import shutil
 import stat
 import subprocess
 import tempfile
@@ -32,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import seccomp, uids
-from .bubblewrap import Mounts, bwrap_argv, find_bwrap
+from .bubblewrap import Mounts, bwrap_argv, bwrap_path, find_bwrap
 from .cgroups import CONTROLLERS, BotCgroup, cgroup_mounts, find_hierarchy, remove_stale
 from .spec import SandboxUnavailable
 
@@ -171,7 +170,7 @@ def _memory_folder() -> Path:
 def _fingerprint() -> str | None:
     """The key of what the probe would find now (None: nothing is remembered without bubblewrap
     or the boot's identity)."""
-    bwrap = os.environ.get("NIMMT_BWRAP") or shutil.which("bwrap")
+    bwrap = bwrap_path()
     if bwrap is None:
         return None
     try:
