@@ -97,6 +97,8 @@ themselves little: ``setpriv`` and ``unshare`` running ``/bin/true`` cost 2.7 ms
 namespace, 3.2 ms in new user, mount, pid, ipc, uts, cgroup and network namespaces, against
 0.75 ms for ``/bin/true`` alone, and bubblewrap with no mount but ``/proc`` and ``/dev`` 5.3 ms;
 the rest of a bot's 12 ms launch is bubblewrap's two dozen mounts and the gate's three execs.
+``benchmarks/fork_server.py`` measures whole matches launched so (a prototype: the namespaces,
+a read-only root, no capabilities and the seccomp filter, in a child of a zygote).
 Before its first bot each process also probed the sandbox (an empty one: about 40 ms of CPU);
 a probe that found every protection is now remembered until the machine restarts
 (:mod:`arena.sandbox.probe`), which leaves about 5 ms (the key's checks and libseccomp's
