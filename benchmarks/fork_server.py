@@ -3,7 +3,7 @@ the kit's imports (a fork server, or zygote), beside the arena's sandbox as it i
 match in process: the figures behind the choice the match-cost work leaves open. A measurement,
 not a sandbox: the arena never launches bots this way.
 
-    nice -n 5 .venv/bin/python benchmarks/fork_server.py [--repeats 9] [--games 4]
+    nice -n 5 .venv/bin/python benchmarks/fork_server.py [--repeats 9] [--games 4] [--check]
 
 Needs root, cgroup v1's ``cpuacct`` and ``memory`` hierarchies and unprivileged user namespaces
 (as ``match_cost.py`` and the sandbox do). Four commands, alternated in each repeat, each in
@@ -20,17 +20,26 @@ of ``random, random, heuristic, heuristic`` (basic, seed 1) by ``nimmt match``:
    (its children are: each joins cgroups under the measured ones before anything else): what
    the match costs where a zygote is already running (a worker's, kept from match to match).
 
-What a forked child does before it plays, in this order (a fork server's launch as bubblewrap's
-recipe has it, less bubblewrap's ``/dev``, hostname, rlimits and its smaller mounts):
-cgroups of its own under the measured ones (memory and pids limits, as a seat's); a uid leased
-from the sandbox's range (:func:`arena.sandbox.uids.acquire_uid`, by the zygote) taken with
-``setresuid``; new user, mount, pid, network, IPC, UTS and cgroup namespaces, its uid mapped;
-a second fork (the pid namespace's first process), a root of its own on a tmpfs with ``/usr``,
-the runtime, the ``arena`` package and the bot's folder bound read-only and a ``/proc`` of its
-own, ``pivot_root`` into it and the old root let go; no new privileges, no capabilities, the
-bots' seccomp filter (:func:`arena.sandbox.seccomp.bot_filter`); then the match on the framed
-socket it connected to before (:mod:`arena.botkit`). The house program's ``bot.py`` is the
-three lines that make the bot and call the kit; the child makes the same bot itself.
+What a forked child does before it plays, in this order (what bubblewrap's recipe does, near
+enough): cgroups of its own under the measured ones (memory and pids limits, as a seat's); a
+uid leased from the sandbox's range (:func:`arena.sandbox.uids.acquire_uid`, by the zygote)
+taken with ``setresuid``; new user, mount, pid, network, IPC, UTS and cgroup namespaces, its
+uid mapped; killed with its parent (``PR_SET_PDEATHSIG``); a second fork, the pid namespace's
+init (a session of its own, the hostname, the root below; it reaps, and ends with the bot,
+taking whatever the bot left behind with it); the root: a tmpfs with ``/usr``, the runtime,
+the ``arena`` package and the bot's folder bound read-only, an empty ``/usr/local``, ``/etc``
+files of its own, a ``/proc`` of its own, a ``/dev`` of the usual devices with a small
+``/dev/shm``, ``pivot_root`` into it, the old root let go, everything read-only but ``/tmp``
+and ``/dev/shm``; a third fork, the bot: a seat's rlimits, no new privileges, no capabilities
+(the bounding set emptied too), the bots' seccomp filter
+(:func:`arena.sandbox.seccomp.bot_filter`); then the match on the framed socket it connected
+to before (:mod:`arena.botkit`). The house program's ``bot.py`` is the three lines that make
+the bot and call the kit; the child makes the same bot itself. ``--check`` first launches one
+bot so that checks what it finds and prints it: its uid, no capabilities, the filter on, no
+process but its init in its ``/proc``, none of the checkout's files but those bound, writes
+refused but in ``/tmp``, no network, no namespace of its own, a fork bomb stopped at its
+rlimit, and nothing of its uid left once its init has ended (with the lock-down left out, the
+four checks of it fail: tried); ``--check --repeats 0`` checks alone.
 
 Not counted, so a real fork server would cost a little more: the runner's own work per seat
 (the launch's bookkeeping, the log pipes and their threads, the clean-up through the cgroups:
@@ -44,17 +53,17 @@ ratio of the medians; each repeat's own ratios, the middle half, beside it):
 ==========================  =========  ===============  ==============
 command                     CPU        over in process  repeats' own
 ==========================  =========  ===============  ==============
-sandboxed (today)           518 ms     2.68x            2.63x-2.76x
-in process                  193 ms     1.00x
-fork server per match       348 ms     1.80x            1.76x-1.89x
-zygote kept                 252 ms     1.31x            1.24x-1.40x
+sandboxed (today)           554 ms     2.71x            2.65x-2.85x
+in process                  204 ms     1.00x
+fork server per match       394 ms     1.92x            1.91x-1.97x
+zygote kept                 287 ms     1.40x            1.36x-1.53x
 ==========================  =========  ===============  ==============
 
-Four runs the same night gave 1.80x-1.93x for the fork server per match and 1.31x-1.44x for
-the kept zygote (2.68x-2.78x sandboxed). The runner's bookkeeping that is not counted here
-(~20 ms) adds about 0.1x: a fork server per match would come to 1.9x-2.0x, at the 2x the
-match-cost work aims for rather than safely under it; a kept zygote (a worker's, or one per
-machine) to about 1.4x-1.5x.
+Two more runs: sandboxed 2.80x and 2.72x, a fork server per match 1.97x and 1.93x, a kept
+zygote 1.45x and 1.42x. The runner's bookkeeping that is not counted
+here (~20 ms) adds about 0.1x: a fork server per match would come to about 2x, at the 2x the
+match-cost work aims for rather than under it; a kept zygote (a worker's, or one per machine)
+to about 1.5x.
 """
 
 from __future__ import annotations
@@ -65,13 +74,18 @@ import ctypes
 import gc
 import os
 import re
+import resource
 import shlex
 import shutil
+import signal
+import socket
 import statistics
 import struct
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -130,6 +144,19 @@ SYS_PIVOT_ROOT, SYS_CAPSET = 155, 126  # x86-64
 PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 4, 22, 38
 SECCOMP_MODE_FILTER = 2
 CAPABILITY_VERSION_3 = 0x20080522
+PR_SET_PDEATHSIG, PR_CAPBSET_DROP = 1, 24
+HOSTNAME = "nimmt-bot"
+ETC = {"passwd": "bot:x:1000:1000::/tmp:/usr/sbin/nologin\n", "group": "bot:x:1000:\n"}
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+RLIMITS = {
+    resource.RLIMIT_CPU: (60, 61),
+    resource.RLIMIT_NOFILE: (256, 256),
+    resource.RLIMIT_FSIZE: (64 << 20, 64 << 20),
+    resource.RLIMIT_CORE: (0, 0),
+    resource.RLIMIT_NICE: (0, 0),
+    resource.RLIMIT_RTPRIO: (0, 0),
+    resource.RLIMIT_NPROC: (64, 64),
+}
 SEAT_MEMORY = 512 * 1024 * 1024
 SEAT_PIDS = 64
 INSIDE_UID = 1000
@@ -197,19 +224,38 @@ class Zygote:
         Path("/proc/self/gid_map").write_text(f"{INSIDE_UID} {uid} 1")
 
     def _filesystem(self, bot_dir: Path) -> None:
+        """The root bubblewrap's recipe makes, near enough: system folders and the bot's
+        read-only, ``/etc`` files of its own, ``/proc``, a ``/dev`` with the usual devices and a
+        small ``/dev/shm``, a ``/tmp``; everything read-only but ``/tmp`` and ``/dev/shm``."""
         root = str(self.root)
+        ro = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV
         self._mount(None, "/", None, MS_REC | MS_PRIVATE)
         self._mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
         for source in ("/usr", str(self.runtime), str(HERE / "arena"), str(bot_dir)):
             target = root + source
             os.makedirs(target, exist_ok=True)
             self._mount(source, target, None, MS_BIND | MS_REC)
-            self._mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+            self._mount(None, target, None, ro)
+        self._mount("tmpfs", f"{root}/usr/local", "tmpfs", MS_NOSUID | MS_NODEV, "size=4k")
+        self._mount(None, f"{root}/usr/local", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
         for link, to in (("bin", "usr/bin"), ("lib", "usr/lib"), ("lib64", "usr/lib64")):
             os.symlink(to, f"{root}/{link}")
-        for folder in ("proc", "tmp", "old"):
+        for folder in ("proc", "tmp", "old", "etc", "dev"):
             os.mkdir(f"{root}/{folder}")
+        for name, text in ETC.items():
+            Path(f"{root}/etc/{name}").write_text(text)
         self._mount("proc", f"{root}/proc", "proc", MS_NOSUID | MS_NODEV)
+        dev = f"{root}/dev"
+        self._mount("tmpfs", dev, "tmpfs", MS_NOSUID, "size=64k,mode=0755")
+        for name in DEVICES:
+            Path(f"{dev}/{name}").touch()
+            self._mount(f"/dev/{name}", f"{dev}/{name}", None, MS_BIND)
+        for number, name in enumerate(("stdin", "stdout", "stderr")):
+            os.symlink(f"/proc/self/fd/{number}", f"{dev}/{name}")
+        os.symlink("/proc/self/fd", f"{dev}/fd")
+        os.mkdir(f"{dev}/shm")
+        self._mount("tmpfs", f"{dev}/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m")
+        self._mount(None, dev, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID)
         os.chdir(root)
         self._check(self.libc.syscall(SYS_PIVOT_ROOT, b".", b"old"), "pivot_root")
         os.chroot(".")
@@ -217,10 +263,14 @@ class Zygote:
         self._check(self.libc.umount2(b"/old", MNT_DETACH), "umount the old root")
         os.rmdir("/old")
         self._mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m")
+        self._mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
         os.chdir(str(bot_dir))
 
     def _lock_down(self) -> None:
         self._check(self.libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+        last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+        for cap in range(last + 1):
+            self._check(self.libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0), "the bounding set")
         header = ctypes.create_string_buffer(struct.pack("II", CAPABILITY_VERSION_3, 0))
         nothing = ctypes.create_string_buffer(24)  # two __user_cap_data_struct, all zero
         self._check(self.libc.syscall(SYS_CAPSET, header, nothing), "capset")
@@ -232,9 +282,28 @@ class Zygote:
         )
 
     def play(self, seat: int, path: str, token: str, uid: int, groups: list[Path]) -> int:
-        """Fork the seat's process; its pid."""
+        """Fork the seat's process, which plays its match; its pid."""
         import arena.botkit as kit
         from arena.bots.registry import make_bot
+
+        def match(sock: socket.socket | None) -> int:
+            assert sock is not None
+            kit._framed_match(sock, make_bot(BOTS[seat] + ":"), token, stays=False)
+            return 0
+
+        return self.launch(seat, uid, groups, match, path)
+
+    def launch(
+        self,
+        seat: int,
+        uid: int,
+        groups: list[Path],
+        body: Callable[[socket.socket | None], int],
+        path: str | None = None,
+    ) -> int:
+        """Fork a seat's process (see the module's docstring), connected to the framed socket
+        at ``path`` if there is one, which runs ``body`` as the bot; its pid."""
+        import arena.botkit as kit
 
         pid = os.fork()
         if pid:
@@ -243,16 +312,31 @@ class Zygote:
         try:
             for group in groups:
                 (group / "cgroup.procs").write_text(str(os.getpid()))
-            sock = kit._connect_unix(path, 5.0)
+            sock = kit._connect_unix(path, 5.0) if path else None
             self._isolate(uid)
+            self._check(self.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "pdeathsig")
             inner = os.fork()
-            if inner == 0:
+            if inner == 0:  # the pid namespace's init: reaps, ends with the bot
                 code = 3
+                self._check(self.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "pdeath")
                 os.setsid()
+                socket.sethostname(HOSTNAME)
                 self._filesystem(HERE / "bots" / BOTS[seat])
-                self._lock_down()
-                kit._framed_match(sock, make_bot(BOTS[seat] + ":"), token, stays=False)
-                os._exit(0)
+                bot = os.fork()
+                if bot == 0:
+                    code = 4
+                    for which, limit in RLIMITS.items():
+                        resource.setrlimit(which, limit)
+                    self._lock_down()
+                    os._exit(body(sock))
+                if sock is not None:
+                    sock.close()
+                while True:
+                    pid, status = os.wait()
+                    if pid == bot:
+                        os._exit(os.waitstatus_to_exitcode(status))
+            if sock is not None:
+                sock.close()
             code = os.waitstatus_to_exitcode(os.waitpid(inner, 0)[1])
         except BaseException as exc:  # a measurement: say why and stop
             print(f"seat {seat}: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
@@ -308,6 +392,75 @@ class Zygote:
         return 1 if failed else 0
 
 
+def _inside() -> int:
+    """What a bot launched so finds (run as the bot): the number of checks that failed."""
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    checks: list[tuple[str, bool]] = [
+        (f"uid {os.getuid()}", os.getuid() == INSIDE_UID),
+        ("no capabilities", int(status["CapEff"], 16) == 0 == int(status["CapBnd"], 16)),
+        ("seccomp filter on", status["Seccomp"].strip() == "2"),
+        ("no new privileges", status["NoNewPrivs"].strip() == "1"),
+        (f"hostname {socket.gethostname()}", socket.gethostname() == HOSTNAME),
+        (
+            "its init and itself alone in /proc",
+            sorted(p for p in os.listdir("/proc") if p.isdigit()) == ["1", "2"],
+        ),
+        ("its own /etc/passwd", Path("/etc/passwd").read_text() == ETC["passwd"]),
+        ("the checkout's other files hidden", not (HERE / "README.md").exists()),
+    ]
+    for target in (HERE / "arena" / "x", Path("/x"), Path("/dev/x"), Path("/usr/local/x")):
+        try:
+            target.write_text("x")
+            checks.append((f"{target} refused", False))
+        except OSError as exc:
+            checks.append((f"{target}: {exc.strerror}", True))
+    Path("/tmp/x").write_text("x")
+    checks.append(("/tmp writable", True))
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+        checks.append(("no network", False))
+    except OSError as exc:
+        checks.append((f"127.0.0.1: {exc.strerror}", True))
+    libc = ctypes.CDLL(None, use_errno=True)
+    checks.append(("no user namespace of its own", libc.unshare(CLONE_NEWUSER) != 0))
+    forked = 0
+    while forked <= 2 * RLIMITS[resource.RLIMIT_NPROC][0]:
+        try:
+            child = os.fork()
+        except OSError:
+            break
+        if child == 0:  # left behind, in a session of its own: the init's end takes it
+            os.setsid()
+            time.sleep(30)
+            os._exit(0)
+        forked += 1
+    checks.append(
+        (f"a fork bomb stopped after {forked}", forked < RLIMITS[resource.RLIMIT_NPROC][0])
+    )
+    for what, ok in checks:
+        print(f"  {'ok' if ok else 'FAILED'}  {what}", flush=True)
+    return sum(not ok for _, ok in checks)
+
+
+def check_main() -> int:
+    """Launch one bot as the fork server would, which checks what it finds; then check that
+    nothing of its uid outlives it. The number of checks that failed."""
+    from arena.sandbox.uids import acquire_uid, processes_of
+
+    zygote = Zygote()
+    lease = acquire_uid()
+    left: list[int] = []
+    try:
+        pid = zygote.launch(0, lease.uid, [], lambda _: _inside())
+        failed = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        left = processes_of(lease.uid)
+        print(f"  {'FAILED' if left else 'ok'}  {len(left)} processes of its uid once it ended")
+    finally:
+        lease.release(clean=not left)
+        shutil.rmtree(zygote.root, ignore_errors=True)
+    return failed + bool(left)
+
+
 def zygote_main(source: str | None) -> int:
     """The zygote's process (run by the bot runtime's Python)."""
     import arena.botkit  # noqa: F401  (what every child would import)
@@ -329,15 +482,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument(
+        "--check", action="store_true", help="launch one bot so and show what it finds, first"
+    )
     parser.add_argument("--zygote", metavar="FIFO", nargs="?", const="", help=argparse.SUPPRESS)
+    parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.zygote is not None:
         raise SystemExit(zygote_main(args.zygote or None))
+    if args.inside:
+        raise SystemExit(check_main())
     from benchmarks.match_cost import command_env, in_cgroup, runtime_of
 
     python = runtime_of(HERE) / "bin" / "python3"
     env = command_env(HERE)
     me = str(Path(__file__).resolve())
+    if args.check:
+        print("a bot launched as the fork server launches it:")
+        if subprocess.run([str(python), me, "--inside"], env=env, check=False).returncode:
+            raise SystemExit("some checks failed")
+    if args.repeats < 1:
+        return
     with tempfile.TemporaryDirectory(prefix="fork-server-") as folder:
         out = Path(folder) / "out"
         options = ["--games", str(args.games), "--out", str(out)]
