@@ -26,20 +26,20 @@ uid leased from the sandbox's range (:func:`arena.sandbox.uids.acquire_uid`, by 
 taken with ``setresuid``; new user, mount, pid, network, IPC, UTS and cgroup namespaces, its
 uid mapped; killed with its parent (``PR_SET_PDEATHSIG``); a second fork, the pid namespace's
 init (a session of its own, the hostname, the root below; it reaps, and ends with the bot,
-taking whatever the bot left behind with it); the root: a tmpfs with ``/usr``, the runtime,
-the ``arena`` package and the bot's folder bound read-only, an empty ``/usr/local``, ``/etc``
-files of its own, a ``/proc`` of its own, a ``/dev`` of the usual devices with a small
-``/dev/shm``, ``pivot_root`` into it, the old root let go, everything read-only but ``/tmp``
-and ``/dev/shm``; a third fork, the bot: a seat's rlimits, no new privileges, no capabilities
-(the bounding set emptied too), the bots' seccomp filter
-(:func:`arena.sandbox.seccomp.bot_filter`); then the match on the framed socket it connected
-to before (:mod:`arena.botkit`). The house program's ``bot.py`` is the three lines that make
-the bot and call the kit; the child makes the same bot itself. ``--check`` first launches one
-bot so that checks what it finds and prints it: its uid, no capabilities, the filter on, no
-process but its init in its ``/proc``, none of the checkout's files but those bound, writes
-refused but in ``/tmp``, no network, no namespace of its own, a fork bomb stopped at its
-rlimit, and nothing of its uid left once its init has ended (with the lock-down left out, the
-four checks of it fail: tried); ``--check --repeats 0`` checks alone.
+taking whatever the bot left behind with it); the root: a tmpfs with ``/usr`` and the runtime
+(whose ``arena`` the zygote imported, as a bot's kit does) bound read-only, the bot's folder
+read-only at ``/bot``, an empty ``/usr/local``, ``/etc`` files of its own, a ``/proc`` of its
+own, a ``/dev`` of the usual devices with a small ``/dev/shm``, ``pivot_root`` into it, the old
+root let go, everything read-only but ``/tmp`` and ``/dev/shm``; a third fork, the bot: a
+seat's rlimits, no new privileges, no capabilities (the bounding set emptied too), the bots'
+seccomp filter (:func:`arena.sandbox.seccomp.bot_filter`); then the match on the framed socket
+it connected to before (:mod:`arena.botkit`). The house program's ``bot.py`` is the three lines
+that make the bot and call the kit; the child makes the same bot itself. ``--check`` first
+launches one bot so that checks what it finds and prints it: its uid, no capabilities, the
+filter on, no process but its init in its ``/proc``, none of the checkout's files but those
+bound, writes refused but in ``/tmp``, no network, no namespace of its own, a fork bomb stopped
+at its rlimit, and nothing of its uid left once its init has ended (with the lock-down left
+out, the four checks of it fail: tried); ``--check --repeats 0`` checks alone.
 
 Not counted, so a real fork server would cost a little more: the runner's own work per seat
 (the launch's bookkeeping, the log pipes and their threads, the clean-up through the cgroups:
@@ -93,8 +93,8 @@ if TYPE_CHECKING:
     from arena.sandbox.uids import UidLease
 
 HERE = Path(__file__).resolve().parent.parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+#: Where the bot's folder is inside (the sandbox's own place for it).
+BOT_DIR = "/bot"
 
 BOTS = ("random", "random", "heuristic", "heuristic")
 
@@ -231,8 +231,13 @@ class Zygote:
         ro = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV
         self._mount(None, "/", None, MS_REC | MS_PRIVATE)
         self._mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
-        for source in ("/usr", str(self.runtime), str(HERE / "arena"), str(bot_dir)):
-            target = root + source
+        # The runtime where the zygote's modules came from; the bot's folder where bots find it.
+        for source, inside in (
+            ("/usr", "/usr"),
+            (str(self.runtime), str(self.runtime)),
+            (str(bot_dir), BOT_DIR),
+        ):
+            target = root + inside
             os.makedirs(target, exist_ok=True)
             self._mount(source, target, None, MS_BIND | MS_REC)
             self._mount(None, target, None, ro)
@@ -264,7 +269,7 @@ class Zygote:
         os.rmdir("/old")
         self._mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m")
         self._mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
-        os.chdir(str(bot_dir))
+        os.chdir(BOT_DIR)
 
     def _lock_down(self) -> None:
         self._check(self.libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
@@ -408,7 +413,7 @@ def _inside() -> int:
         ("its own /etc/passwd", Path("/etc/passwd").read_text() == ETC["passwd"]),
         ("the checkout's other files hidden", not (HERE / "README.md").exists()),
     ]
-    for target in (HERE / "arena" / "x", Path("/x"), Path("/dev/x"), Path("/usr/local/x")):
+    for target in (Path(BOT_DIR, "x"), Path("/x"), Path("/dev/x"), Path("/usr/local/x")):
         try:
             target.write_text("x")
             checks.append((f"{target} refused", False))
@@ -492,14 +497,17 @@ def main() -> None:
         raise SystemExit(zygote_main(args.zygote or None))
     if args.inside:
         raise SystemExit(check_main())
+    sys.path.insert(0, str(HERE))
     from benchmarks.match_cost import command_env, in_cgroup, runtime_of
 
     python = runtime_of(HERE) / "bin" / "python3"
     env = command_env(HERE)
+    # The zygote imports the arena its runtime holds (built from this tree), as a bot does.
+    bare = {name: value for name, value in env.items() if name != "PYTHONPATH"}
     me = str(Path(__file__).resolve())
     if args.check:
         print("a bot launched as the fork server launches it:")
-        if subprocess.run([str(python), me, "--inside"], env=env, check=False).returncode:
+        if subprocess.run([str(python), me, "--inside"], env=bare, check=False).returncode:
             raise SystemExit("some checks failed")
     if args.repeats < 1:
         return
@@ -518,7 +526,7 @@ def main() -> None:
             "fork server per match": [
                 "sh",
                 "-c",
-                f"{quoted} 2>&1 >/dev/null | {python} {me} --zygote",
+                f"{quoted} 2>&1 >/dev/null | env -u PYTHONPATH {python} {me} --zygote",
             ],
             "zygote kept": ["sh", "-c", f"{quoted} 2>{fifo} >/dev/null"],
         }
@@ -530,7 +538,7 @@ def main() -> None:
                 if name == "zygote kept":
                     kept = subprocess.Popen(
                         [str(python), me, "--zygote", str(fifo)], stdout=subprocess.PIPE,
-                        text=True, env=env, cwd=folder,
+                        text=True, env=bare, cwd=folder,
                     )  # fmt: skip
                     assert kept.stdout is not None
                     if kept.stdout.readline().strip() != "READY":
