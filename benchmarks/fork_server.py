@@ -53,17 +53,17 @@ ratio of the medians; each repeat's own ratios, the middle half, beside it):
 ==========================  =========  ===============  ==============
 command                     CPU        over in process  repeats' own
 ==========================  =========  ===============  ==============
-sandboxed (today)           554 ms     2.71x            2.65x-2.85x
-in process                  204 ms     1.00x
-fork server per match       394 ms     1.92x            1.91x-1.97x
-zygote kept                 287 ms     1.40x            1.36x-1.53x
+sandboxed (today)           569 ms     2.69x            2.67x-2.79x
+in process                  212 ms     1.00x
+fork server per match       414 ms     1.95x            1.92x-1.98x
+zygote kept                 298 ms     1.41x            1.38x-1.47x
 ==========================  =========  ===============  ==============
 
-Two more runs: sandboxed 2.80x and 2.72x, a fork server per match 1.97x and 1.93x, a kept
-zygote 1.45x and 1.42x. The runner's bookkeeping that is not counted
-here (~20 ms) adds about 0.1x: a fork server per match would come to about 2x, at the 2x the
-match-cost work aims for rather than under it; a kept zygote (a worker's, or one per machine)
-to about 1.5x.
+Another run of the same code: 2.74x, 1.99x (1.87x-2.06x), 1.43x; three runs with ``arena``
+bound from the checkout rather than taken from the runtime: 1.92x-1.97x per match, 1.40x-1.45x
+kept. The runner's bookkeeping that is not counted here (~20 ms) adds about 0.1x: a fork
+server per match would come to about 2x, at the 2x the match-cost work aims for rather than
+under it; a kept zygote (a worker's, or one per machine) to about 1.5x.
 """
 
 from __future__ import annotations
