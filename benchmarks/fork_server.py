@@ -89,12 +89,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from arena.sandbox.process import BWRAP_PROCESSES, MIB, _rlimits
+from arena.sandbox.spec import SANDBOX_BOT_DIR, Limits
+
 if TYPE_CHECKING:
     from arena.sandbox.uids import UidLease
 
 HERE = Path(__file__).resolve().parent.parent
-#: Where the bot's folder is inside (the sandbox's own place for it).
-BOT_DIR = "/bot"
 
 BOTS = ("random", "random", "heuristic", "heuristic")
 
@@ -104,11 +105,11 @@ BOTS = ("random", "random", "heuristic", "heuristic")
 RUNNER = """
 import sys
 sys.path.insert(0, {here!r})
-for line in open("/proc/self/cgroup"):
-    _, controllers, path = line.strip().split(":", 2)
-    for name in controllers.split(","):
-        if name in ("cpuacct", "memory", "pids"):
-            print("CGROUP", name, "/sys/fs/cgroup/" + name + path, file=sys.stderr, flush=True)
+from arena.sandbox.cgroups import find_hierarchy
+for name in ("cpuacct", "memory", "pids"):
+    hierarchy = find_hierarchy(name)
+    if hierarchy is not None:
+        print("CGROUP", name, hierarchy.parent, file=sys.stderr, flush=True)
 import arena.runner.lineup as lineup
 plain = lineup.SeatServer.__init__
 def with_frames(self, socket_path, *args, **kwargs):
@@ -148,17 +149,10 @@ PR_SET_PDEATHSIG, PR_CAPBSET_DROP = 1, 24
 HOSTNAME = "nimmt-bot"
 ETC = {"passwd": "bot:x:1000:1000::/tmp:/usr/sbin/nologin\n", "group": "bot:x:1000:\n"}
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
-RLIMITS = {
-    resource.RLIMIT_CPU: (60, 61),
-    resource.RLIMIT_NOFILE: (256, 256),
-    resource.RLIMIT_FSIZE: (64 << 20, 64 << 20),
-    resource.RLIMIT_CORE: (0, 0),
-    resource.RLIMIT_NICE: (0, 0),
-    resource.RLIMIT_RTPRIO: (0, 0),
-    resource.RLIMIT_NPROC: (64, 64),
-}
-SEAT_MEMORY = 512 * 1024 * 1024
-SEAT_PIDS = 64
+#: A seat's limits as the sandbox sets them by default: its cgroups' and its rlimits.
+LIMITS = Limits()
+SEAT_PIDS = LIMITS.processes + BWRAP_PROCESSES
+RLIMITS = _rlimits(LIMITS, nproc=SEAT_PIDS, memory_cgroup=True)
 INSIDE_UID = 1000
 
 
@@ -208,7 +202,7 @@ class Zygote:
             path.mkdir()
             made.append(path)
             if controller == "memory":
-                (path / "memory.limit_in_bytes").write_text(str(SEAT_MEMORY))
+                (path / "memory.limit_in_bytes").write_text(str(LIMITS.memory_mb * MIB))
             elif controller == "pids":
                 (path / "pids.max").write_text(str(SEAT_PIDS))
         return made
@@ -235,7 +229,7 @@ class Zygote:
         for source, inside in (
             ("/usr", "/usr"),
             (str(self.runtime), str(self.runtime)),
-            (str(bot_dir), BOT_DIR),
+            (str(bot_dir), SANDBOX_BOT_DIR),
         ):
             target = root + inside
             os.makedirs(target, exist_ok=True)
@@ -269,7 +263,7 @@ class Zygote:
         os.rmdir("/old")
         self._mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m")
         self._mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
-        os.chdir(BOT_DIR)
+        os.chdir(SANDBOX_BOT_DIR)
 
     def _lock_down(self) -> None:
         self._check(self.libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
@@ -323,7 +317,7 @@ class Zygote:
             inner = os.fork()
             if inner == 0:  # the pid namespace's init: reaps, ends with the bot
                 code = 3
-                self._check(self.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "pdeath")
+                self._check(self.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "pdeathsig")
                 os.setsid()
                 socket.sethostname(HOSTNAME)
                 self._filesystem(HERE / "bots" / BOTS[seat])
@@ -413,7 +407,7 @@ def _inside() -> int:
         ("its own /etc/passwd", Path("/etc/passwd").read_text() == ETC["passwd"]),
         ("the checkout's other files hidden", not (HERE / "README.md").exists()),
     ]
-    for target in (Path(BOT_DIR, "x"), Path("/x"), Path("/dev/x"), Path("/usr/local/x")):
+    for target in (Path(SANDBOX_BOT_DIR, "x"), Path("/x"), Path("/dev/x"), Path("/usr/local/x")):
         try:
             target.write_text("x")
             checks.append((f"{target} refused", False))
