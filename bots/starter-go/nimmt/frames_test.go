@@ -118,17 +118,26 @@ func TestTheStatusEndsTheConversation(t *testing.T) {
 
 // framedArena serves framed connections on a Unix socket, one for each of replies: it reads
 // the kit's first frame (sent on hellos), writes the connection's replies and closes it, then
-// calls between (if any) before the next.
+// calls between (if any) before the next. The test's clean-up waits for it to finish, so that
+// nothing it does (between writes files) races the removal of the test's folders.
 func framedArena(t *testing.T, between func(), replies ...[]byte) (string, chan *nimmtv1.BotMessage) {
 	path := filepath.Join(t.TempDir(), "frames.sock")
 	listener, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { listener.Close() })
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		listener.Close()
+		<-done
+	})
 	hellos := make(chan *nimmtv1.BotMessage, len(replies))
 	go func() {
-		for _, reply := range replies {
+		defer close(done)
+		for i, reply := range replies {
+			if i > 0 && between != nil {
+				between()
+			}
 			conn, err := listener.Accept()
 			if err != nil {
 				return
@@ -140,9 +149,6 @@ func framedArena(t *testing.T, between func(), replies ...[]byte) (string, chan 
 			}
 			conn.Write(reply)
 			conn.Close()
-			if between != nil {
-				between()
-			}
 		}
 	}()
 	return FramedPrefix + path, hellos
