@@ -10,9 +10,11 @@ import time
 from pathlib import Path
 from typing import cast
 
+import pytest
+
 from arena.runner.connected import exited_log_tail
 from arena.sandbox import BotProcess
-from arena.sandbox.capped_log import CappedLog
+from arena.sandbox.capped_log import CappedLog, settle
 
 
 def _wait(check: object, timeout: float = 5.0) -> None:
@@ -71,8 +73,6 @@ def test_a_fault_quotes_the_last_lines_that_reach_the_log_after_the_exit(tmp_pat
 def test_a_kept_process_s_log_of_a_match_is_finished_with_its_last_words_and_tail(
     tmp_path: Path,
 ) -> None:
-    from arena.sandbox.capped_log import settle
-
     read, write = os.pipe()
     log = CappedLog(read, tmp_path / "match-1.log", head=16, tail=16)
     writer = threading.Thread(
@@ -89,4 +89,59 @@ def test_a_kept_process_s_log_of_a_match_is_finished_with_its_last_words_and_tai
     assert b"[... 12 bytes cut ...]" in first
     assert (tmp_path / "match-2.log").read_bytes() == b"next match\n"
     os.close(write)
+    log.close()
+
+
+def test_a_match_s_log_has_what_was_written_before_its_switch_however_late_the_reader_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As on a busy machine, where the log's thread may not run for longer than settle's quiet
+    # time: a kept process's whole match went to the next match's log, or to nowhere (CI).
+    drain = CappedLog._drain
+    started = threading.Event()
+
+    def late(self: CappedLog) -> None:
+        started.wait(5)
+        drain(self)
+
+    monkeypatch.setattr(CappedLog, "_drain", late)
+    read, write = os.pipe()
+    log = CappedLog(read, tmp_path / "match-1.log")
+    os.write(write, b"in the match\n")
+    settle([log])
+    os.write(write, b"the arena keeps this process\n")  # after the settling, before the switch
+    log.switch(tmp_path / "match-2.log")
+    os.write(write, b"in the next match\n")
+    started.set()
+    os.close(write)
+    _wait(lambda: log.at_end)
+    log.close()
+    assert (tmp_path / "match-1.log").read_bytes() == (
+        b"in the match\nthe arena keeps this process\n"
+    )
+    assert (tmp_path / "match-2.log").read_bytes() == b"in the next match\n"
+
+
+def test_a_bot_that_never_stops_writing_does_not_hold_the_log_for_ever(tmp_path: Path) -> None:
+    read, write = os.pipe()
+    log = CappedLog(read, tmp_path / "bot.log", head=16, tail=16)
+    stop = threading.Event()
+
+    def chatty() -> None:
+        while not stop.is_set():
+            os.write(write, b"y" * 4096)
+
+    writer = threading.Thread(target=chatty)
+    writer.start()
+    try:
+        for _ in range(20):  # each takes what is there, a bounded amount, and returns
+            log.read_waiting()
+            log.switch(tmp_path / "bot.log")
+        settle([log], limit=0.2)  # gives up after its limit: the pipe never goes quiet
+        assert log.received > 0
+    finally:
+        stop.set()
+        writer.join()
+    os.close(write)
+    _wait(lambda: log.at_end)
     log.close()
