@@ -6,6 +6,8 @@ restarted without persistence as production runs it, so every queued message die
 They print the measured delays (run with ``-s`` to see them)."""
 
 import os
+import select
+import signal
 import threading
 import time
 import uuid
@@ -17,8 +19,10 @@ from typing import Any
 
 import pytest
 from core import leases
+from core.pool import AsynPool
 from django.db import connections
 from django.utils import timezone
+from kombu.asynchronous import Hub
 from ladders.models import Ladder, Rating, RatingChange
 from matches.live import LiveFeed
 from matches.models import Match
@@ -264,6 +268,26 @@ def test_no_match_is_lost_when_redis_restarts(site: Site) -> None:
     assert sorted(Rating.objects.values_list("games", flat=True)) == [6, 6, 6, 6]
     for match in Match.objects.all():
         assert match.seats.filter(rank__isnull=False).count() == 4
+
+
+def test_a_broker_back_while_a_pool_child_is_being_replaced_does_not_end_the_worker() -> None:
+    # The moment of the CI failure of the test below, made to happen: a child has ended and the
+    # pool has stopped watching it, the round that replaces it has not come, and the broker's
+    # connection comes back (the worker registers its pool with the event loop again).
+    pool: Any = AsynPool(processes=1, threads=False)  # its private parts are not in the stubs
+    try:
+        hub = Hub()
+        pool.register_with_event_loop(hub)
+        child = pool._pool[0]
+        os.kill(child.pid, signal.SIGKILL)
+        wait_for("the child to end", lambda: select.select([child.sentinel], [], [], 0)[0], 10)
+        pool._untrack_child_process(child, hub)  # what the pool does when it sees the end
+        pool.register_with_event_loop(hub)  # Celery's pool: ValueError, and the worker ended
+        pool.maintain_pool()  # the next round
+        assert child not in pool._pool
+        assert len(pool._pool) == 1 and pool._pool[0].is_alive()
+    finally:
+        pool.terminate()
 
 
 @pytest.mark.slow
