@@ -12,6 +12,7 @@ on a busy machine.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import threading
@@ -67,6 +68,7 @@ class CappedLog:
         self._file = open(path, "wb")  # noqa: SIM115 - closed by close()
         self._closed = False
         self._ended = False  # the pipe reached its end (or failed): nothing more to read
+        self._unwritable = False  # the file could not be written (its disk is full)
         self._thread = threading.Thread(target=self._drain, name=f"bot-log {path}", daemon=True)
         self._thread.start()
 
@@ -109,8 +111,12 @@ class CappedLog:
         room = self._head_limit - len(self._head)
         if room > 0:
             self._head += chunk[:room]
-            self._file.write(chunk[:room])
-            self._file.flush()
+            if not self._unwritable:
+                try:
+                    self._file.write(chunk[:room])
+                    self._file.flush()
+                except OSError:  # a full disk: the head is kept in memory (text()) only, and
+                    self._unwritable = True  # the pipe still drained (the bot never blocks)
             chunk = chunk[room:]
         if not chunk:
             return
@@ -155,12 +161,17 @@ class CappedLog:
             if self._closed:
                 return
             self._read()
-            if self._cut:
-                self._file.write(cut_line(self._cut))
-            self._file.write(self._tail)
-            self._file.close()
+            with contextlib.suppress(OSError):  # a full disk: the log ends where it could be
+                if not self._unwritable:  # written
+                    if self._cut:
+                        self._file.write(cut_line(self._cut))
+                    self._file.write(self._tail)
+            with contextlib.suppress(OSError):
+                self._file.close()
             self._head, self._tail, self._cut = bytearray(), bytearray(), 0
+            self._unwritable = True  # until the new file is open
             self._file = open(path, "wb")  # noqa: SIM115 - closed by close()
+            self._unwritable = False
 
     def close(self, timeout: float = 2.0) -> None:
         """Wait for EOF (or ``timeout``), then write the tail and close the file (idempotent).
@@ -172,7 +183,8 @@ class CappedLog:
             if self._closed:
                 return
             self._closed = True
-            if self._cut:
-                self._file.write(cut_line(self._cut))
-            self._file.write(self._tail)
+            if not self._unwritable:
+                if self._cut:
+                    self._file.write(cut_line(self._cut))
+                self._file.write(self._tail)
             self._file.close()

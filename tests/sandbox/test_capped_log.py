@@ -145,3 +145,21 @@ def test_a_bot_that_never_stops_writing_does_not_hold_the_log_for_ever(tmp_path:
     os.close(write)
     _wait(lambda: log.at_end)
     log.close()
+
+
+def test_a_full_disk_loses_the_log_file_but_never_stops_the_pipe_or_the_match(
+    tmp_path: Path,
+) -> None:
+    read, write = os.pipe()
+    log = CappedLog(read, Path("/dev/full"), head=16, tail=16)  # every write: ENOSPC
+    os.write(write, b"before the disk filled\n")
+    settle([log])  # the match's end for a kept process: no error
+    assert log.text() == "before the disk filled\n"  # kept in memory
+    for _ in range(8):  # far more than a pipe holds: the bot is never blocked nor cut off
+        os.write(write, b"z" * 65536)
+    log.switch(tmp_path / "match-2.log")  # space again, for the next match
+    os.write(write, b"next match\n")
+    os.close(write)
+    _wait(lambda: log.at_end)
+    log.close()
+    assert (tmp_path / "match-2.log").read_bytes() == b"next match\n"
