@@ -140,15 +140,9 @@ class CappedLog:
         with self._lock:
             return self._contents().decode("utf-8", errors="replace")
 
-    @property
-    def received(self) -> int:
-        """How many bytes came through the pipe so far."""
-        with self._lock:
-            return self._received
-
     def read_waiting(self) -> int:
-        """Take what is in the pipe now, without waiting for the log's thread; :attr:`received`
-        after it."""
+        """Take what is in the pipe now, without waiting for the log's thread; how many bytes
+        came through the pipe so far."""
         with self._lock:
             self._read()
             return self._received
